@@ -1,0 +1,190 @@
+//! The embedded default world: a deterministic, seedable generator of an x402 agent economy
+//! (honest sellers of varied size and quality, ghost sellers, wash rings, self-dealers, dead and
+//! flapping endpoints, scam listings, sybil feedback, denylisted wallets, token deployers who
+//! graduate, abandon or rug), written as exactly the raw datasets the ingest jobs produce, so the
+//! rebuild cannot tell it from ingested data.
+//!
+//! Ground-truth labels go to `labels.json` in the lake root, which the rebuild never reads; only
+//! `agentrep eval` does.
+
+mod deployers;
+mod labels;
+mod plan;
+mod rng;
+mod sellers;
+
+use std::path::Path;
+
+use agentrep_lake::{Lake, LakeError};
+use chrono::{Duration, NaiveDate};
+
+pub use labels::{DeployerLabel, LABELS_FILE, Labels, SellerClass, SellerLabel};
+pub use plan::{DeployerKind, SellerKind};
+
+/// How big a world to make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// The default world of `make run`: about 2,000 sellers and 200k settlements over 30 days.
+    Small,
+    /// The benchmark world: 100k sellers, 10M settlements, 1M probes, 500k feedback, 20k
+    /// deployers and 100k launches.
+    Bench,
+}
+
+impl Scale {
+    /// Parses `small` or `bench`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "small" => Some(Scale::Small),
+            "bench" => Some(Scale::Bench),
+            _ => None,
+        }
+    }
+
+    /// The name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scale::Small => "small",
+            Scale::Bench => "bench",
+        }
+    }
+}
+
+/// The size parameters of a scale.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ScaleParams {
+    pub sellers: u32,
+    pub payer_pool: u32,
+    pub hubs: u32,
+    pub settlements: f64,
+    pub probes_per_day: u32,
+    pub probe_days: u32,
+    pub crawl_every_days: u32,
+    pub feedback_per_registered: f64,
+    pub deployers: u32,
+    pub launches: u32,
+}
+
+impl Scale {
+    pub(crate) fn params(self) -> ScaleParams {
+        match self {
+            Scale::Small => ScaleParams {
+                sellers: 2_000,
+                payer_pool: 40_000,
+                hubs: 12,
+                settlements: 200_000.0,
+                probes_per_day: 2,
+                probe_days: 30,
+                crawl_every_days: 1,
+                feedback_per_registered: 12.0,
+                deployers: 300,
+                launches: 1_200,
+            },
+            Scale::Bench => ScaleParams {
+                sellers: 100_000,
+                payer_pool: 1_000_000,
+                hubs: 40,
+                settlements: 10_000_000.0,
+                probes_per_day: 2,
+                probe_days: 5,
+                crawl_every_days: 7,
+                feedback_per_registered: 12.5,
+                deployers: 20_000,
+                launches: 100_000,
+            },
+        }
+    }
+}
+
+/// What world to make.
+#[derive(Debug, Clone, Copy)]
+pub struct WorldConfig {
+    /// Seed of every random stream.
+    pub seed: u64,
+    /// Size.
+    pub scale: Scale,
+    /// Last day of the world.
+    pub end: NaiveDate,
+    /// Days of activity up to and including `end`.
+    pub days: u32,
+}
+
+/// Last day of the default world; fixed so that the default world, its snapshots and the figures
+/// in `SCORING.md` are reproducible.
+pub const DEFAULT_END: NaiveDate = match NaiveDate::from_ymd_opt(2026, 11, 20) {
+    Some(d) => d,
+    None => panic!("valid date"),
+};
+
+/// Seed of the default world.
+pub const DEFAULT_SEED: u64 = 8402;
+
+impl WorldConfig {
+    /// The default world at a scale.
+    pub fn new(scale: Scale) -> Self {
+        Self { seed: DEFAULT_SEED, scale, end: DEFAULT_END, days: 30 }
+    }
+
+    /// First day of activity.
+    pub fn start(&self) -> NaiveDate {
+        self.end - Duration::days(i64::from(self.days) - 1)
+    }
+
+    /// The world's days, oldest first.
+    pub fn days(&self) -> Vec<NaiveDate> {
+        (0..self.days).map(|d| self.start() + Duration::days(i64::from(d))).collect()
+    }
+}
+
+/// What a generation wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorldStats {
+    /// Listing rows.
+    pub listings: u64,
+    /// Settlements.
+    pub settlements: u64,
+    /// Probes.
+    pub probes: u64,
+    /// Feedback entries.
+    pub feedback: u64,
+    /// Launches.
+    pub launches: u64,
+    /// Launch observations.
+    pub observations: u64,
+    /// Funding edges.
+    pub funding_edges: u64,
+}
+
+/// Generation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WorldError {
+    /// Writing the lake failed.
+    #[error(transparent)]
+    Lake(#[from] LakeError),
+    /// Encoding the labels failed.
+    #[error("encoding labels: {0}")]
+    Labels(#[from] serde_json::Error),
+}
+
+/// Generates the world into a lake at `root`, calling `progress(step, steps)` as it goes.
+pub fn generate(
+    config: &WorldConfig,
+    root: &Path,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<WorldStats, WorldError> {
+    let lake = Lake::new(root);
+    let world = plan::World::plan(config);
+    let mut stats = WorldStats::default();
+    let steps = u64::from(config.days) + 2;
+    sellers::write_static(&world, &lake, &mut stats)?;
+    progress(1, steps);
+    for (i, day) in config.days().into_iter().enumerate() {
+        sellers::write_day(&world, &lake, i as u32, day, &mut stats)?;
+        progress(2 + i as u64, steps);
+    }
+    deployers::write(&world, &lake, &mut stats)?;
+    let labels = Labels::from_world(&world);
+    lake.write_sidecar(LABELS_FILE, &serde_json::to_vec(&labels)?)?;
+    progress(steps, steps);
+    Ok(stats)
+}

@@ -1,0 +1,110 @@
+//! The command-line contract. Scripts and operators depend on these names and flags; every flag
+//! can also come from an `AGENTREP_*` environment variable.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use chrono::NaiveDate;
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// agentrep: the reputation oracle for the agent economy.
+#[derive(Debug, Parser)]
+#[command(name = "agentrep", version, about, propagate_version = true)]
+pub struct Cli {
+    /// More logs (`-v` debug, `-vv` trace); `RUST_LOG` overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// World sizes.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ScaleArg {
+    /// About 2,000 sellers, 200k settlements (the default world).
+    Small,
+    /// 100k sellers, 10M settlements (benchmarks).
+    Bench,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// What `make run` does: generate the default world, rebuild each of its 30 days, publish,
+    /// and serve the newest snapshot.
+    Demo {
+        /// Working folder (lake in DIR/lake, snapshots in DIR/snapshots).
+        #[arg(long, env = "AGENTREP_DIR", default_value = "demo")]
+        dir: PathBuf,
+        /// Address to listen on.
+        #[arg(long, env = "AGENTREP_ADDR", default_value = "127.0.0.1:8402")]
+        addr: SocketAddr,
+        /// Regenerate and rebuild even if the folder already holds the world.
+        #[arg(long)]
+        fresh: bool,
+        /// Build only; do not serve.
+        #[arg(long)]
+        no_serve: bool,
+    },
+    /// Generate a world into a lake folder.
+    World {
+        /// Lake folder.
+        #[arg(long, env = "AGENTREP_LAKE")]
+        lake: PathBuf,
+        /// Seed of the world.
+        #[arg(long, default_value_t = agentrep_datasets::DEFAULT_SEED)]
+        seed: u64,
+        /// Size of the world.
+        #[arg(long, value_enum, default_value = "small")]
+        scale: ScaleArg,
+        /// Last day of the world.
+        #[arg(long, default_value_t = agentrep_datasets::DEFAULT_END)]
+        end: NaiveDate,
+    },
+    /// Rebuild one day from the lake into a new snapshot and make it current.
+    Rebuild {
+        /// Lake folder.
+        #[arg(long, env = "AGENTREP_LAKE")]
+        lake: PathBuf,
+        /// Snapshots folder.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: PathBuf,
+        /// Day to rebuild (default: the newest day in the lake).
+        #[arg(long)]
+        date: Option<NaiveDate>,
+        /// Rebuild every day from DATE (or the lake's first day) up to the newest.
+        #[arg(long)]
+        all_days: bool,
+        /// Snapshots to keep.
+        #[arg(long, env = "AGENTREP_RETAIN", default_value_t = 7)]
+        retain: usize,
+        /// Base path of links in payloads.
+        #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
+        base_path: String,
+    },
+    /// Serve a snapshots folder, picking up new snapshots without a restart.
+    Serve {
+        /// Snapshots folder.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: PathBuf,
+        /// Address to listen on.
+        #[arg(long, env = "AGENTREP_ADDR", default_value = "127.0.0.1:8402")]
+        addr: SocketAddr,
+        /// Base path of the routes.
+        #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
+        base_path: String,
+    },
+    /// Verdict quality of the current snapshot against the world's labels.
+    Eval {
+        /// Lake folder (holds labels.json).
+        #[arg(long, env = "AGENTREP_LAKE")]
+        lake: PathBuf,
+        /// Snapshots folder.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}

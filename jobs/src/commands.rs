@@ -1,0 +1,161 @@
+//! What each subcommand does.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use agentrep_datasets::{Scale, WorldConfig};
+use agentrep_lake::Lake;
+use agentrep_publish::store::RunRecord;
+use agentrep_publish::{PublishConfig, SnapshotStore};
+use anyhow::{Context, bail};
+use chrono::NaiveDate;
+use tracing::info;
+
+use crate::cli::{Cli, Command, ScaleArg};
+use crate::{eval, progress};
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::World { lake, seed, scale, end } => {
+            let scale = match scale {
+                ScaleArg::Small => Scale::Small,
+                ScaleArg::Bench => Scale::Bench,
+            };
+            world(&lake, WorldConfig { seed, scale, end, days: 30 })
+        }
+        Command::Rebuild { lake, snapshots, date, all_days, retain, base_path } => {
+            let config = PublishConfig { base_path, retain };
+            let lake = Lake::new(lake);
+            let store = SnapshotStore::new(snapshots);
+            let days = days_to_rebuild(&lake, date, all_days)?;
+            rebuild_days(&lake, &store, &config, &days)
+        }
+        Command::Serve { snapshots, addr, base_path } => serve(snapshots, addr, base_path),
+        Command::Eval { lake, snapshots, json } => {
+            let report = eval::evaluate(&lake, &snapshots)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report.render());
+            }
+            Ok(())
+        }
+        Command::Demo { dir, addr, fresh, no_serve } => demo(&dir, addr, fresh, no_serve),
+    }
+}
+
+fn world(lake: &Path, config: WorldConfig) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let bar = progress::bar(u64::from(config.days) + 2, "world");
+    let stats = agentrep_datasets::generate(&config, lake, &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })
+    .with_context(|| format!("generating the world into {}", lake.display()))?;
+    bar.finish_and_clear();
+    info!(
+        lake = %lake.display(), scale = config.scale.as_str(), seed = config.seed,
+        settlements = stats.settlements, probes = stats.probes, feedback = stats.feedback,
+        listings = stats.listings, launches = stats.launches, observations = stats.observations,
+        seconds = started.elapsed().as_secs_f64(), "World generated."
+    );
+    Ok(())
+}
+
+fn days_to_rebuild(lake: &Lake, date: Option<NaiveDate>, all_days: bool) -> anyhow::Result<Vec<NaiveDate>> {
+    let days = lake.source_days().context("listing the lake's days")?;
+    let Some(&newest) = days.last() else { bail!("the lake at {} holds no data", lake.root().display()) };
+    Ok(match (date, all_days) {
+        (Some(d), false) => vec![d],
+        (None, false) => vec![newest],
+        (from, true) => {
+            let from = from.unwrap_or(days[0]);
+            // Only days with settlements are rebuild days (a world's history starts there).
+            let settled: Vec<NaiveDate> = lake
+                .partitions(agentrep_lake::Dataset::Settlements)?
+                .into_iter()
+                .map(|p| p.date)
+                .filter(|d| *d >= from)
+                .collect();
+            settled
+        }
+    })
+}
+
+pub(crate) fn rebuild_days(
+    lake: &Lake,
+    store: &SnapshotStore,
+    config: &PublishConfig,
+    days: &[NaiveDate],
+) -> anyhow::Result<()> {
+    let bar = progress::bar(days.len() as u64, "rebuild");
+    for day in days {
+        let started_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let started = Instant::now();
+        let (input, timings) = agentrep_pipeline::rebuild(lake, *day).with_context(|| format!("rebuilding {day}"))?;
+        let t = Instant::now();
+        let published = store.publish(&input, config).with_context(|| format!("publishing {day}"))?;
+        let mut passes: Vec<(String, u64)> =
+            timings.passes.iter().map(|(n, ms)| ((*n).to_owned(), *ms as u64)).collect();
+        passes.push(("publish".to_owned(), t.elapsed().as_millis() as u64));
+        store.record_run(&RunRecord {
+            job: "rebuild".to_owned(),
+            date: day.to_string(),
+            snapshot_id: published.id.clone(),
+            started_at,
+            duration_ms: started.elapsed().as_millis() as u64,
+            outcome: "ok".to_owned(),
+            passes: passes.clone(),
+        })?;
+        info!(day = %day, snapshot = %published.id, sellers = input.sellers.len(), deployers = input.deployers.len(),
+            files = published.manifest.files.len(), ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+fn serve(snapshots: PathBuf, addr: std::net::SocketAddr, base_path: String) -> anyhow::Result<()> {
+    let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let server = agentrep_server::Server::bind(addr, config).await?;
+        let base = format!("http://{}{}", server.local_addr(), server.base_path());
+        println!("agentrep is serving on {base}");
+        for example in server.example_paths() {
+            println!("  curl {base}{example}");
+        }
+        server.run_until(shutdown_signal()).await?;
+        anyhow::Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool) -> anyhow::Result<()> {
+    let lake_dir = dir.join("lake");
+    let snapshots = dir.join("snapshots");
+    let config = WorldConfig::new(Scale::Small);
+    let lake = Lake::new(&lake_dir);
+    let store = SnapshotStore::new(&snapshots);
+    let ready = !fresh && store.current_dir().is_ok() && lake_dir.join(agentrep_datasets::LABELS_FILE).is_file();
+    if ready {
+        info!(dir = %dir.display(), "Demo world already built; use --fresh to rebuild it.");
+    } else {
+        let started = Instant::now();
+        for stale in [&lake_dir, &snapshots] {
+            if stale.exists() {
+                std::fs::remove_dir_all(stale).with_context(|| format!("clearing {}", stale.display()))?;
+            }
+        }
+        world(&lake_dir, config)?;
+        rebuild_days(&lake, &store, &PublishConfig::default(), &config.days())?;
+        info!(seconds = started.elapsed().as_secs_f64(), "Demo world built and 30 daily snapshots published.");
+    }
+    if no_serve {
+        return Ok(());
+    }
+    serve(snapshots, addr, "/api/agent".to_owned())
+}

@@ -1,0 +1,282 @@
+//! Every lake dataset, declared once: its folder name, its typed row and (from the row) its Arrow
+//! schema. `ARCHITECTURE.md` § "Datasets" lists the same tables; a test keeps them in step.
+//!
+//! Addresses are stored as observed (listings may carry mixed case); every other dataset stores
+//! lowercase addresses. Money is integer micro-USDC (`u64`), times are UTC microseconds.
+
+use std::sync::Arc;
+
+use arrow::datatypes::{Field, Schema, SchemaRef};
+use arrow::record_batch::RecordBatch;
+
+use crate::column::{Column, Timestamp};
+
+/// A typed row of one dataset.
+pub trait Row: Sized + Send + Sync {
+    /// The dataset the row belongs to.
+    const DATASET: Dataset;
+    /// The Arrow schema of the dataset.
+    fn schema() -> SchemaRef;
+    /// Builds one record batch from rows.
+    fn to_batch(rows: &[Self]) -> RecordBatch;
+}
+
+macro_rules! datasets {
+    ($(
+        $(#[$meta:meta])*
+        $variant:ident => $name:literal, $row:ident { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }
+    )*) => {
+        /// The lake's datasets.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Dataset { $( $(#[$meta])* $variant ),* }
+
+        impl Dataset {
+            /// Every dataset, in dependency order.
+            pub const ALL: &'static [Dataset] = &[ $( Dataset::$variant ),* ];
+
+            /// Folder name under the lake root.
+            pub fn name(self) -> &'static str {
+                match self { $( Dataset::$variant => $name ),* }
+            }
+
+            /// Arrow schema (without the `date` partition column).
+            pub fn schema(self) -> SchemaRef {
+                match self { $( Dataset::$variant => <$row as Row>::schema() ),* }
+            }
+        }
+
+        $(
+            $(#[$meta])*
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct $row { $( $(#[$fmeta])* pub $field: $ty ),* }
+
+            impl Row for $row {
+                const DATASET: Dataset = Dataset::$variant;
+
+                fn schema() -> SchemaRef {
+                    Arc::new(Schema::new(vec![ $(
+                        Field::new(stringify!($field), <$ty as Column>::data_type(), <$ty as Column>::NULLABLE)
+                    ),* ]))
+                }
+
+                fn to_batch(rows: &[Self]) -> RecordBatch {
+                    let columns = vec![ $( <$ty as Column>::build(rows.iter().map(|r| &r.$field)) ),* ];
+                    RecordBatch::try_new(Self::schema(), columns).expect("row builders match the schema")
+                }
+            }
+        )*
+    };
+}
+
+datasets! {
+    /// Marketplace listings (x402 Bazaar discovery), one partition per crawl day.
+    Listings => "listings", ListingRow {
+        /// URL of the paid endpoint.
+        resource: String,
+        /// Receiving wallet as listed (case as observed).
+        pay_to: String,
+        /// Network, `eip155:<id>` or a legacy short name.
+        network: String,
+        /// Asset contract address.
+        asset: String,
+        /// Advertised price in the asset's atomic units.
+        price_atomic: u64,
+        /// Listing description.
+        description: Option<String>,
+        /// Listing tags.
+        tags: Vec<String>,
+        /// Marketplace the listing came from.
+        ecosystem: String,
+        /// First time the crawler saw the listing.
+        first_seen: Timestamp,
+        /// Last time the crawler saw the listing.
+        last_seen: Timestamp,
+    }
+
+    /// USDC settlements to candidate sellers, one partition per block day.
+    Settlements => "settlements", SettlementRow {
+        /// Transaction hash.
+        tx_hash: String,
+        /// Log index of the Transfer.
+        log_index: u32,
+        /// Block number.
+        block_number: u64,
+        /// Block time.
+        block_time: Timestamp,
+        /// Payer (Transfer.from).
+        payer: String,
+        /// Seller (Transfer.to).
+        pay_to: String,
+        /// Amount, micro-USDC.
+        value: u64,
+        /// Transaction sender when it is a known facilitator or relayer.
+        facilitator: Option<String>,
+        /// An EIP-3009 AuthorizationUsed precedes the Transfer in the same transaction.
+        eip3009: bool,
+        /// Network, `eip155:<id>`.
+        network: String,
+    }
+
+    /// Health probes of listed endpoints, one partition per probe day.
+    Probes => "probes", ProbeRow {
+        /// URL probed.
+        resource: String,
+        /// When.
+        probed_at: Timestamp,
+        /// HTTP status, null when no answer.
+        status: Option<u32>,
+        /// Status counted as alive (200, 201, 204, 401, 402, 403, 405).
+        ok: bool,
+        /// Latency when answered, milliseconds.
+        latency_ms: Option<u32>,
+        /// Error text when not answered.
+        error: Option<String>,
+    }
+
+    /// ERC-8004 IdentityRegistry registrations, one partition per block day.
+    Erc8004Registrations => "erc8004_registrations", RegistrationRow {
+        /// Agent id (ERC-721 token id).
+        agent_id: u64,
+        /// Token owner.
+        owner: String,
+        /// `agentWallet` metadata (payment address), if set.
+        agent_wallet: Option<String>,
+        /// Registration file URI.
+        registration_uri: String,
+        /// Block time of `Registered`.
+        registered_at: Timestamp,
+    }
+
+    /// ERC-8004 ReputationRegistry feedback, one partition per block day.
+    Erc8004Feedback => "erc8004_feedback", FeedbackRow {
+        /// Agent id.
+        agent_id: u64,
+        /// Client that gave the feedback.
+        client: String,
+        /// 1-based index per (agent, client).
+        feedback_index: u64,
+        /// Raw value (`value / 10^decimals`).
+        value: i64,
+        /// Decimals of `value`.
+        value_decimals: u32,
+        /// First tag.
+        tag1: String,
+        /// Second tag.
+        tag2: String,
+        /// Revoked since.
+        revoked: bool,
+        /// Block time.
+        block_time: Timestamp,
+    }
+
+    /// Identity proofs, one partition per verification day.
+    IdentityProofs => "identity_proofs", ProofRow {
+        /// Address the proof is about.
+        address: String,
+        /// One of the interface's proof types.
+        proof_type: String,
+        /// Where it was verified (attester, registry, resolver).
+        source: String,
+        /// When it was verified.
+        verified_at: Timestamp,
+    }
+
+    /// First-funding edges (first inbound USDC or ETH), one partition per funding day.
+    FundingEdges => "funding_edges", FundingRow {
+        /// Funded address.
+        funded: String,
+        /// Funder.
+        funder: String,
+        /// Time of the first funding.
+        first_funded_at: Timestamp,
+        /// Amount, micro-USDC equivalent.
+        amount: u64,
+    }
+
+    /// Token launches, one partition per launch day.
+    TokenLaunches => "token_launches", LaunchRow {
+        /// Token address.
+        token: String,
+        /// Creator wallet (tokenAdmin / payoutRecipient).
+        deployer: String,
+        /// Launch platform.
+        platform: String,
+        /// Token name.
+        name: String,
+        /// Token symbol.
+        symbol: String,
+        /// Launch time.
+        launched_at: Timestamp,
+    }
+
+    /// Daily observations of launched tokens, one partition per observed day.
+    LaunchObservations => "launch_observations", LaunchObservationRow {
+        /// Token address.
+        token: String,
+        /// Pool liquidity, micro-USDC.
+        liquidity: u64,
+        /// Swaps that day.
+        swaps: u32,
+        /// Holders at the end of the day.
+        holders: u32,
+        /// Price in USD at the end of the day.
+        price: f64,
+        /// Share of its initial allocation the creator still holds, 0..=1.
+        creator_holding: f64,
+    }
+
+    /// Buyer-signed receipts (from the server's store), one partition per receipt day.
+    Receipts => "receipts", ReceiptRow {
+        /// Buyer.
+        buyer: String,
+        /// Agent (seller).
+        agent: String,
+        /// Settlement transaction, if given.
+        tx_hash: Option<String>,
+        /// Whether the call succeeded.
+        success: bool,
+        /// Latency, milliseconds.
+        latency_ms: Option<u32>,
+        /// Rating 0..=100.
+        rating: Option<u32>,
+        /// Free-text comment.
+        comment: Option<String>,
+        /// When the receipt was accepted.
+        received_at: Timestamp,
+    }
+
+    /// Denylist and allowlist entries, one partition per day they were added.
+    AddressLists => "address_lists", ListEntryRow {
+        /// Address.
+        address: String,
+        /// `deny` or `allow`.
+        list: String,
+        /// Where the entry came from.
+        source: String,
+        /// `<category>:<role>` for deny entries, a label for allow entries.
+        category: String,
+        /// When it was added.
+        added_at: Timestamp,
+    }
+
+    /// Derived: the rebuild's daily scores (history, movers, sparklines), one partition per day.
+    DailyScores => "daily_scores", DailyScoreRow {
+        /// Wallet.
+        address: String,
+        /// Score, null when degraded.
+        score: Option<u32>,
+        /// Preflight decision.
+        decision: String,
+        /// Settlements up to the day.
+        settlements: u64,
+        /// Volume up to the day, micro-USDC.
+        volume: u64,
+    }
+}
+
+impl Dataset {
+    /// True for datasets the rebuild writes rather than reads from sources.
+    pub fn is_derived(self) -> bool {
+        matches!(self, Dataset::DailyScores)
+    }
+}

@@ -1,0 +1,14 @@
+//! The lake: one folder per dataset under a root, Parquet files partitioned by day
+//! (`<dataset>/date=YYYY-MM-DD/part-0.parquet`).
+//!
+//! Each dataset is declared once, in [`datasets`], as a typed row; the declaration yields the row
+//! struct, its Arrow schema and its batch builder. Writes are atomic (temporary file, then rename),
+//! so re-writing a day replaces it and a crash never leaves half a file in the lake.
+
+mod column;
+pub mod datasets;
+mod store;
+
+pub use column::{Column, Timestamp};
+pub use datasets::{Dataset, Row};
+pub use store::{Lake, LakeError, PartitionFile};

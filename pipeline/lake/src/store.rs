@@ -1,0 +1,224 @@
+//! The lake on local disk: atomic day-partition writes, partition listing and the input digest.
+
+use std::fs;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+use sha2::{Digest, Sha256};
+
+use crate::datasets::{Dataset, Row};
+
+/// A lake failure, with the path it concerns.
+#[derive(Debug, thiserror::Error)]
+pub enum LakeError {
+    /// Reading or writing a file failed.
+    #[error("lake I/O at {path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// Encoding Parquet failed.
+    #[error("writing parquet {path}: {source}")]
+    Parquet {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: ParquetError,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> LakeError + '_ {
+    move |source| LakeError::Io { path: path.to_owned(), source }
+}
+
+/// One partition file of a dataset.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PartitionFile {
+    /// The partition day.
+    pub date: NaiveDate,
+    /// The Parquet file.
+    pub path: PathBuf,
+}
+
+/// A lake rooted at a folder.
+#[derive(Debug, Clone)]
+pub struct Lake {
+    root: PathBuf,
+}
+
+/// File name of the one file of a day partition.
+const PART_FILE: &str = "part-0.parquet";
+
+impl Lake {
+    /// A lake at `root` (created on first write).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    /// The lake root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Folder of a dataset.
+    pub fn dataset_dir(&self, dataset: Dataset) -> PathBuf {
+        self.root.join(dataset.name())
+    }
+
+    /// Path of a day partition's file.
+    pub fn partition_path(&self, dataset: Dataset, date: NaiveDate) -> PathBuf {
+        self.dataset_dir(dataset).join(format!("date={date}")).join(PART_FILE)
+    }
+
+    /// Writes (or replaces) one day of a dataset atomically: the rows go to a temporary file in
+    /// the partition folder, which is synced and then renamed over `part-0.parquet`.
+    pub fn write_partition<R: Row>(&self, date: NaiveDate, rows: &[R]) -> Result<PathBuf, LakeError> {
+        let path = self.partition_path(R::DATASET, date);
+        let dir = path.parent().expect("partition path has a parent");
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let tmp = dir.join(format!(".{PART_FILE}.{}.tmp", std::process::id()));
+        let file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(256 * 1024))
+            .build();
+        let parquet_err = |source| LakeError::Parquet { path: path.clone(), source };
+        let mut writer = ArrowWriter::try_new(BufWriter::new(file), R::schema(), Some(props)).map_err(parquet_err)?;
+        for chunk in rows.chunks(256 * 1024) {
+            writer.write(&R::to_batch(chunk)).map_err(parquet_err)?;
+        }
+        let buffered = writer.into_inner().map_err(parquet_err)?;
+        let file = buffered.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?;
+        file.sync_all().map_err(io_err(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        Ok(path)
+    }
+
+    /// Every partition of a dataset, oldest first; a missing dataset has none.
+    pub fn partitions(&self, dataset: Dataset) -> Result<Vec<PartitionFile>, LakeError> {
+        let dir = self.dataset_dir(dataset);
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io_err(&dir)(e)),
+        };
+        let mut parts = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(io_err(&dir))?;
+            let name = entry.file_name();
+            let Some(date) = name.to_str().and_then(|n| n.strip_prefix("date=")) else { continue };
+            let Ok(date) = date.parse::<NaiveDate>() else { continue };
+            let path = entry.path().join(PART_FILE);
+            if path.is_file() {
+                parts.push(PartitionFile { date, path });
+            }
+        }
+        parts.sort();
+        Ok(parts)
+    }
+
+    /// Partitions of a dataset up to and including `up_to`.
+    pub fn partitions_up_to(&self, dataset: Dataset, up_to: NaiveDate) -> Result<Vec<PartitionFile>, LakeError> {
+        let mut parts = self.partitions(dataset)?;
+        parts.retain(|p| p.date <= up_to);
+        Ok(parts)
+    }
+
+    /// The days that have a partition in any source dataset, oldest first.
+    pub fn source_days(&self) -> Result<Vec<NaiveDate>, LakeError> {
+        let mut days = Vec::new();
+        for dataset in Dataset::ALL.iter().filter(|d| !d.is_derived()) {
+            days.extend(self.partitions(*dataset)?.into_iter().map(|p| p.date));
+        }
+        days.sort_unstable();
+        days.dedup();
+        Ok(days)
+    }
+
+    /// SHA-256 over the contents of every file the given datasets hold up to `up_to` (derived
+    /// datasets only strictly before it), in a fixed order: two lakes with the same data have the
+    /// same digest whatever their paths or file times.
+    pub fn input_digest(&self, up_to: NaiveDate) -> Result<String, LakeError> {
+        let mut hasher = Sha256::new();
+        let mut buf = vec![0u8; 1 << 20];
+        for dataset in Dataset::ALL {
+            for part in self.partitions_up_to(*dataset, up_to)? {
+                if dataset.is_derived() && part.date >= up_to {
+                    continue;
+                }
+                hasher.update(format!("{}/{}\n", dataset.name(), part.date).as_bytes());
+                let mut file = fs::File::open(&part.path).map_err(io_err(&part.path))?;
+                loop {
+                    let n = file.read(&mut buf).map_err(io_err(&part.path))?;
+                    if n == 0 {
+                        break;
+                    }
+                    hasher.update(&buf[..n]);
+                }
+            }
+        }
+        Ok(hex::encode(hasher.finalize()))
+    }
+
+    /// Writes a small sidecar file next to the lake (e.g. ground-truth labels) atomically.
+    pub fn write_sidecar(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, LakeError> {
+        fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
+        let path = self.root.join(name);
+        let tmp = self.root.join(format!(".{name}.tmp"));
+        let mut file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
+        file.write_all(bytes).map_err(io_err(&tmp))?;
+        file.sync_all().map_err(io_err(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Timestamp;
+    use crate::datasets::ProofRow;
+
+    fn proof(addr: &str) -> ProofRow {
+        ProofRow {
+            address: addr.into(),
+            proof_type: "ens".into(),
+            source: "test".into(),
+            verified_at: Timestamp::from_secs(1),
+        }
+    }
+
+    #[test]
+    fn rewriting_a_day_replaces_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let lake = Lake::new(dir.path());
+        let day = NaiveDate::from_ymd_opt(2026, 11, 1).unwrap();
+        lake.write_partition(day, &[proof("0x01"), proof("0x02")]).unwrap();
+        let first = lake.input_digest(day).unwrap();
+        lake.write_partition(day, &[proof("0x03")]).unwrap();
+        let parts = lake.partitions(Dataset::IdentityProofs).unwrap();
+        assert_eq!(parts.len(), 1);
+        let files: Vec<_> = fs::read_dir(parts[0].path.parent().unwrap()).unwrap().collect();
+        assert_eq!(files.len(), 1, "no temporary file left behind");
+        assert_ne!(first, lake.input_digest(day).unwrap());
+    }
+
+    #[test]
+    fn digest_ignores_later_days_and_location() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let d1 = NaiveDate::from_ymd_opt(2026, 11, 1).unwrap();
+        let d2 = d1.succ_opt().unwrap();
+        for dir in [a.path(), b.path()] {
+            Lake::new(dir).write_partition(d1, &[proof("0x01")]).unwrap();
+        }
+        Lake::new(b.path()).write_partition(d2, &[proof("0x02")]).unwrap();
+        assert_eq!(Lake::new(a.path()).input_digest(d1).unwrap(), Lake::new(b.path()).input_digest(d1).unwrap());
+    }
+}

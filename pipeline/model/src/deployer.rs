@@ -1,0 +1,300 @@
+//! Token deployers: each launch's outcome from its daily observations, then the deployer's score
+//! and verdict from its outcomes.
+//!
+//! The outcome rules follow the heuristics in `reference/onchain.md` §7 (creator dump for rugs,
+//! swaps and liquidity for life); the thresholds are ours and are listed in `SCORING.md`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::MicroUsdc;
+
+/// Thresholds of the launch and deployer rules.
+pub mod params {
+    use crate::MicroUsdc;
+
+    /// Launches younger than this many days are `inconclusive`.
+    pub const MIN_DAYS_OBSERVED: u32 = 3;
+    /// Creator share sold (of its initial holding) that counts as a dump.
+    pub const RUG_CREATOR_SOLD: f64 = 0.5;
+    /// The dump must happen within this many days of launch.
+    pub const RUG_WINDOW_DAYS: u32 = 3;
+    /// ...and the price must fall to at most this share of its peak.
+    pub const RUG_PRICE_FLOOR: f64 = 0.1;
+    /// Peak liquidity that counts as graduation (pools with no bonding curve).
+    pub const GRADUATION_LIQUIDITY: MicroUsdc = 50_000_000_000;
+    /// Days without swaps after which a launch is `abandoned`.
+    pub const ABANDONED_AFTER_DAYS: u32 = 14;
+    /// Price at or under this share of the all-time high is `abandoned`.
+    pub const ABANDONED_PRICE_FLOOR: f64 = 0.05;
+    /// `alive` needs a swap within this many days...
+    pub const ALIVE_SWAP_WITHIN_DAYS: u32 = 7;
+    /// ...and at least this much liquidity.
+    pub const ALIVE_LIQUIDITY: MicroUsdc = 1_000_000_000;
+    /// Prior rug rate that a deployer's rug rate is shrunk toward.
+    pub const RUG_PRIOR: f64 = 0.1;
+    /// Prior survival rate.
+    pub const SURVIVAL_PRIOR: f64 = 0.5;
+    /// Weight of the priors, in pseudo-launches.
+    pub const PRIOR_WEIGHT: f64 = 2.0;
+    /// Launches of a serial deployer (seed: the sketchy list needs 3 or more).
+    pub const SERIAL_LAUNCHES: u32 = 3;
+    /// Below this score the verdict is at best `CAUTION`.
+    pub const CAUTION_BELOW: u8 = 40;
+}
+
+use params as p;
+
+/// One day's observation of a launched token.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LaunchObservation {
+    /// Days since launch (0 = launch day).
+    pub day: u32,
+    /// Pool liquidity, micro-USDC.
+    pub liquidity: MicroUsdc,
+    /// Swaps that day.
+    pub swaps: u32,
+    /// Holders at the end of the day.
+    pub holders: u32,
+    /// Price in USD at the end of the day.
+    pub price: f64,
+    /// Share of its initial allocation the creator still holds, 0..=1.
+    pub creator_holding: f64,
+}
+
+/// The outcome buckets of the interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LaunchOutcome {
+    /// Reached the graduation liquidity and was not rugged.
+    Graduated,
+    /// The creator dumped and the price collapsed.
+    Rugged,
+    /// Trading stopped or the price faded away.
+    Abandoned,
+    /// Still trading with liquidity.
+    Alive,
+    /// Too young or too little data to say.
+    Inconclusive,
+}
+
+impl LaunchOutcome {
+    /// Every outcome, in the interface's order.
+    pub const ALL: [LaunchOutcome; 5] = [
+        LaunchOutcome::Graduated,
+        LaunchOutcome::Rugged,
+        LaunchOutcome::Abandoned,
+        LaunchOutcome::Alive,
+        LaunchOutcome::Inconclusive,
+    ];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LaunchOutcome::Graduated => "graduated",
+            LaunchOutcome::Rugged => "rugged",
+            LaunchOutcome::Abandoned => "abandoned",
+            LaunchOutcome::Alive => "alive",
+            LaunchOutcome::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// Classifies a launch from its observations (any order) as of `age_days` after launch.
+pub fn classify_launch(age_days: u32, observations: &[LaunchObservation]) -> LaunchOutcome {
+    if observations.is_empty() || age_days < p::MIN_DAYS_OBSERVED {
+        return LaunchOutcome::Inconclusive;
+    }
+    let mut obs = observations.to_vec();
+    obs.sort_by_key(|o| o.day);
+    let peak_price = obs.iter().map(|o| o.price).fold(0.0, f64::max);
+    let last = obs[obs.len() - 1];
+    let dumped_early =
+        obs.iter().filter(|o| o.day <= p::RUG_WINDOW_DAYS).any(|o| 1.0 - o.creator_holding >= p::RUG_CREATOR_SOLD);
+    let collapsed = peak_price > 0.0 && last.price <= peak_price * p::RUG_PRICE_FLOOR;
+    if dumped_early && collapsed {
+        return LaunchOutcome::Rugged;
+    }
+    let peak_liquidity = obs.iter().map(|o| o.liquidity).max().unwrap_or(0);
+    if peak_liquidity >= p::GRADUATION_LIQUIDITY {
+        return LaunchOutcome::Graduated;
+    }
+    let last_swap_day = obs.iter().filter(|o| o.swaps > 0).map(|o| o.day).max();
+    let days_since_swap = last_swap_day.map_or(age_days, |d| age_days.saturating_sub(d));
+    let faded = peak_price > 0.0 && last.price <= peak_price * p::ABANDONED_PRICE_FLOOR;
+    if days_since_swap >= p::ABANDONED_AFTER_DAYS || faded {
+        return LaunchOutcome::Abandoned;
+    }
+    if days_since_swap <= p::ALIVE_SWAP_WITHIN_DAYS && last.liquidity >= p::ALIVE_LIQUIDITY {
+        return LaunchOutcome::Alive;
+    }
+    LaunchOutcome::Inconclusive
+}
+
+/// Counts of launch outcomes (seed `outcomeHistory`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutcomeCounts {
+    /// Graduated launches.
+    pub graduated: u32,
+    /// Rugged launches.
+    pub rugged: u32,
+    /// Abandoned launches.
+    pub abandoned: u32,
+    /// Alive launches.
+    pub alive: u32,
+    /// Inconclusive launches.
+    pub inconclusive: u32,
+    /// All launches.
+    pub total: u32,
+}
+
+impl OutcomeCounts {
+    /// Adds one outcome.
+    pub fn add(&mut self, outcome: LaunchOutcome) {
+        match outcome {
+            LaunchOutcome::Graduated => self.graduated += 1,
+            LaunchOutcome::Rugged => self.rugged += 1,
+            LaunchOutcome::Abandoned => self.abandoned += 1,
+            LaunchOutcome::Alive => self.alive += 1,
+            LaunchOutcome::Inconclusive => self.inconclusive += 1,
+        }
+        self.total += 1;
+    }
+
+    /// Launches with a decided outcome.
+    pub fn decided(&self) -> u32 {
+        self.total - self.inconclusive
+    }
+
+    /// Graduated or alive over decided launches, `None` when nothing is decided.
+    pub fn survival(&self) -> Option<f64> {
+        let decided = self.decided();
+        (decided > 0).then(|| f64::from(self.graduated + self.alive) / f64::from(decided))
+    }
+}
+
+/// One launch as the deployer model sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaunchSummary {
+    /// Token address.
+    pub token: String,
+    /// Launch platform.
+    pub platform: String,
+    /// Outcome as of the scoring day.
+    pub outcome: LaunchOutcome,
+    /// Peak pool liquidity, micro-USDC.
+    pub peak_liquidity: MicroUsdc,
+    /// Days since launch.
+    pub age_days: u32,
+}
+
+/// Everything the deployer model knows about one wallet.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeployerFeatures {
+    /// Outcome counts over all launches.
+    pub outcomes: OutcomeCounts,
+    /// Days since the first launch.
+    pub age_days: u32,
+    /// Distinct identity proof types.
+    pub proof_count: u32,
+    /// On the denylist.
+    pub denylisted: bool,
+}
+
+/// The deployer verdict (the risk report's vocabulary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DeployerVerdict {
+    /// Launches tend to survive.
+    Ok,
+    /// Mixed or thin record.
+    Caution,
+    /// Rugs dominate, or denylisted.
+    Avoid,
+}
+
+/// Score, verdict and rates of one deployer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeployerAssessment {
+    /// Score 0..=100.
+    pub score: u8,
+    /// Verdict.
+    pub verdict: DeployerVerdict,
+    /// Raw survival rate over decided launches.
+    pub survival: Option<f64>,
+    /// Raw rug rate over decided launches.
+    pub rug_rate: Option<f64>,
+    /// Serial deployer (3+ launches) whose decided launches are mostly rugged.
+    pub sketchy: bool,
+}
+
+/// Scores a deployer: `30 + 50·survival' − 60·rug' + 10·min(1, graduated/3) + 5·min(1, proofs/2)
+/// + 5·min(1, age/60)`, with survival' and rug' shrunk toward their priors.
+pub fn assess_deployer(f: &DeployerFeatures) -> DeployerAssessment {
+    let o = &f.outcomes;
+    let decided = f64::from(o.decided());
+    let shrink = |k: u32, prior: f64| (f64::from(k) + prior * p::PRIOR_WEIGHT) / (decided + p::PRIOR_WEIGHT);
+    let survival_s = shrink(o.graduated + o.alive, p::SURVIVAL_PRIOR);
+    let rug_s = shrink(o.rugged, p::RUG_PRIOR);
+    let raw = 30.0 + 50.0 * survival_s - 60.0 * rug_s
+        + 10.0 * (f64::from(o.graduated) / 3.0).min(1.0)
+        + 5.0 * (f64::from(f.proof_count) / 2.0).min(1.0)
+        + 5.0 * (f64::from(f.age_days) / 60.0).min(1.0);
+    let score = if f.denylisted { 0 } else { raw.round().clamp(0.0, 100.0) as u8 };
+    let rug_rate = (o.decided() > 0).then(|| f64::from(o.rugged) / decided);
+    let sketchy = o.total >= p::SERIAL_LAUNCHES && rug_rate.is_some_and(|r| r > 0.5);
+    let verdict = if f.denylisted || rug_rate.is_some_and(|r| r >= 0.5) {
+        DeployerVerdict::Avoid
+    } else if score < p::CAUTION_BELOW || o.rugged > 0 {
+        DeployerVerdict::Caution
+    } else {
+        DeployerVerdict::Ok
+    };
+    DeployerAssessment { score, verdict, survival: o.survival(), rug_rate, sketchy }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obs(day: u32, liquidity: MicroUsdc, swaps: u32, price: f64, creator_holding: f64) -> LaunchObservation {
+        LaunchObservation { day, liquidity, swaps, holders: 10, price, creator_holding }
+    }
+
+    #[test]
+    fn creator_dump_with_collapse_is_a_rug() {
+        let o = [
+            obs(0, 5_000_000_000, 50, 1.0, 1.0),
+            obs(1, 4_000_000_000, 80, 1.2, 0.3),
+            obs(5, 100_000_000, 1, 0.05, 0.1),
+        ];
+        assert_eq!(classify_launch(10, &o), LaunchOutcome::Rugged);
+    }
+
+    #[test]
+    fn young_launch_is_inconclusive_and_quiet_one_abandoned() {
+        let o = [obs(0, 5_000_000_000, 50, 1.0, 1.0)];
+        assert_eq!(classify_launch(1, &o), LaunchOutcome::Inconclusive);
+        assert_eq!(classify_launch(30, &o), LaunchOutcome::Abandoned);
+    }
+
+    #[test]
+    fn liquid_trading_launch_is_alive_and_big_one_graduates() {
+        let alive = [obs(0, 2_000_000_000, 20, 1.0, 1.0), obs(9, 2_500_000_000, 15, 1.1, 0.9)];
+        assert_eq!(classify_launch(10, &alive), LaunchOutcome::Alive);
+        let big = [obs(0, 2_000_000_000, 20, 1.0, 1.0), obs(9, 60_000_000_000, 300, 4.0, 0.8)];
+        assert_eq!(classify_launch(10, &big), LaunchOutcome::Graduated);
+    }
+
+    #[test]
+    fn serial_rugger_is_avoid_and_sketchy() {
+        let mut outcomes = OutcomeCounts::default();
+        for _ in 0..4 {
+            outcomes.add(LaunchOutcome::Rugged);
+        }
+        outcomes.add(LaunchOutcome::Abandoned);
+        let a = assess_deployer(&DeployerFeatures { outcomes, age_days: 40, ..Default::default() });
+        assert_eq!(a.verdict, DeployerVerdict::Avoid);
+        assert!(a.sketchy);
+        assert!(a.score < 20);
+    }
+}

@@ -1,0 +1,36 @@
+//! The agentrep scoring model: pure functions from per-wallet features to a score, a trust shield,
+//! a verdict and a preflight decision, for x402 sellers and for token deployers.
+//!
+//! This crate does no I/O and depends on nothing heavier than serde, so the batch rebuild and the
+//! server's paid live re-score call exactly the same functions on the same [`SellerFeatures`].
+//! `SCORING.md` documents every formula and threshold found here; [`METHODOLOGY_VERSION`] names it.
+
+pub mod address;
+pub mod decision;
+pub mod deployer;
+pub mod features;
+pub mod flags;
+pub mod records;
+pub mod score;
+
+pub use address::{Address, AddressError};
+pub use decision::{Assessment, Decision, ScoreBasis, ShieldColor, Tier, Verdict, assess_seller, decide};
+pub use deployer::{
+    DeployerAssessment, DeployerFeatures, DeployerVerdict, LaunchObservation, LaunchOutcome, LaunchSummary,
+    OutcomeCounts, assess_deployer, classify_launch,
+};
+pub use features::{ProofType, SellerFeatures, SlaStats};
+pub use flags::{FLAGS, FlagDef, FlagHit, FlagKey, Severity, evaluate_flags};
+pub use records::{Counterparty, DeployerRecord, HistoryPoint, ListingInfo, SellerRecord, SnapshotInput};
+pub use score::{ScoreBreakdown, score_seller, success_rate};
+
+/// Version of the methodology in `SCORING.md`; every published payload carries it.
+pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-1.0.0";
+
+/// Micro-USDC (6 decimals), the only unit money has inside agentrep.
+pub type MicroUsdc = u64;
+
+/// Converts micro-USDC to the floating USDC amount the interface shows.
+pub fn usdc(micro: MicroUsdc) -> f64 {
+    micro as f64 / 1_000_000.0
+}

@@ -1,0 +1,87 @@
+//! The DuckDB connection of one rebuild: offline settings, and one view per dataset over exactly
+//! the partition files up to the rebuild day (an empty table when a dataset has none).
+
+use agentrep_lake::{Dataset, Lake};
+use arrow::datatypes::DataType;
+use chrono::{Duration, NaiveDate};
+use duckdb::Connection;
+
+use crate::{HUB_MIN_FANOUT, PipelineError, SUSPICIOUS_TLDS};
+
+pub(crate) struct Engine {
+    pub conn: Connection,
+    day: NaiveDate,
+}
+
+fn sql_type(dt: &DataType) -> &'static str {
+    match dt {
+        DataType::Utf8 => "VARCHAR",
+        DataType::UInt32 => "UINTEGER",
+        DataType::UInt64 => "UBIGINT",
+        DataType::Int64 => "BIGINT",
+        DataType::Float64 => "DOUBLE",
+        DataType::Boolean => "BOOLEAN",
+        DataType::Timestamp(..) => "TIMESTAMP",
+        DataType::List(_) => "VARCHAR[]",
+        other => unreachable!("lake column type {other} has no SQL mapping"),
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+fn ts(day: NaiveDate) -> String {
+    format!("TIMESTAMP '{day} 00:00:00'")
+}
+
+impl Engine {
+    pub fn open(lake: &Lake, day: NaiveDate) -> Result<Self, PipelineError> {
+        let err = |source| PipelineError::Duckdb { pass: "open", source };
+        let conn = Connection::open_in_memory().map_err(err)?;
+        // Offline: never fetch extensions (parquet and json are built into libduckdb).
+        conn.execute_batch(
+            "SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; \
+             SET preserve_insertion_order = false;",
+        )
+        .map_err(err)?;
+        for dataset in Dataset::ALL {
+            let files = lake.partitions_up_to(*dataset, day)?;
+            let sql = if files.is_empty() {
+                let schema = dataset.schema();
+                let columns: Vec<String> = schema
+                    .fields()
+                    .iter()
+                    .map(|f| format!("{} {}", f.name(), sql_type(f.data_type())))
+                    .chain(std::iter::once("date DATE".to_owned()))
+                    .collect();
+                format!("CREATE TABLE {} ({})", dataset.name(), columns.join(", "))
+            } else {
+                let list: Vec<String> = files.iter().map(|f| quote(&f.path.to_string_lossy())).collect();
+                format!(
+                    "CREATE VIEW {} AS SELECT * FROM read_parquet([{}], hive_partitioning = true, hive_types = {{'date': DATE}})",
+                    dataset.name(),
+                    list.join(", ")
+                )
+            };
+            conn.execute_batch(&sql).map_err(err)?;
+        }
+        Ok(Self { conn, day })
+    }
+
+    /// Fills the placeholders of a SQL text for this rebuild's day.
+    pub fn sql(&self, text: &str) -> String {
+        let day_end = self.day + Duration::days(1);
+        text.replace("{day_end}", &ts(day_end))
+            .replace("{d30}", &ts(day_end - Duration::days(30)))
+            .replace("{d7}", &ts(day_end - Duration::days(7)))
+            .replace("{d90}", &format!("DATE '{}'", self.day - Duration::days(89)))
+            .replace("{listing_cutoff}", &ts(day_end - Duration::days(30)))
+            .replace("{hub_min_fanout}", &HUB_MIN_FANOUT.to_string())
+            .replace("{suspicious_tlds}", &SUSPICIOUS_TLDS.join("|"))
+    }
+
+    pub fn execute(&self, pass: &'static str, text: &str) -> Result<(), PipelineError> {
+        self.conn.execute_batch(&self.sql(text)).map_err(|source| PipelineError::Duckdb { pass, source })
+    }
+}

@@ -1,0 +1,111 @@
+//! The daily rebuild: DuckDB passes over the Parquet lake turn one day's data into per-wallet
+//! features, the scoring model (`agentrep-model`) assesses them in parallel (rayon), and the day's
+//! scores are written back to the lake's derived `daily_scores` dataset for history.
+//!
+//! The result is a [`SnapshotInput`](agentrep_model::SnapshotInput): plain domain records, no
+//! DuckDB types, ready for the publisher.
+
+mod deployers;
+mod engine;
+mod freshness;
+mod history;
+mod sellers;
+
+use std::time::Instant;
+
+use agentrep_lake::datasets::DailyScoreRow;
+use agentrep_lake::{Lake, LakeError};
+use agentrep_model::SnapshotInput;
+use chrono::NaiveDate;
+
+pub use freshness::{REQUIRED_SOURCES, SourceFreshness};
+
+/// Funders of at least this many first-funded addresses are hubs (exchanges, bridges) and are
+/// ignored by the funding-cluster signals.
+pub const HUB_MIN_FANOUT: u32 = 200;
+
+/// TLDs counted as suspicious for the `suspicious-tld` flag.
+pub const SUSPICIOUS_TLDS: &[&str] =
+    &["top", "zip", "mov", "click", "gq", "tk", "ml", "cf", "loan", "rest", "work", "country", "kim"];
+
+/// The rebuild failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// The lake could not be read or written.
+    #[error(transparent)]
+    Lake(#[from] LakeError),
+    /// A DuckDB pass failed.
+    #[error("duckdb pass '{pass}': {source}")]
+    Duckdb {
+        /// Which pass.
+        pass: &'static str,
+        /// The cause.
+        source: duckdb::Error,
+    },
+    /// The lake holds no listings up to the day: nothing to score.
+    #[error("the lake has no listings up to {0}")]
+    NoListings(NaiveDate),
+}
+
+/// Time spent in each pass, for logs and benchmarks.
+#[derive(Debug, Clone, Default)]
+pub struct RebuildTimings {
+    /// Pass name and milliseconds.
+    pub passes: Vec<(&'static str, u128)>,
+}
+
+impl RebuildTimings {
+    fn record(&mut self, pass: &'static str, since: Instant) {
+        self.passes.push((pass, since.elapsed().as_millis()));
+    }
+}
+
+/// Rebuilds one day: features, scores, history and deployers, and records the day's scores in the
+/// lake so later days have history.
+pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTimings), PipelineError> {
+    let mut timings = RebuildTimings::default();
+    let t = Instant::now();
+    let input_digest = lake.input_digest(day)?;
+    timings.record("digest", t);
+
+    let t = Instant::now();
+    let freshness = freshness::check(lake, day)?;
+    let db = engine::Engine::open(lake, day)?;
+    timings.record("register", t);
+
+    let t = Instant::now();
+    let mut sellers = sellers::assess(&db, &freshness)?;
+    if sellers.is_empty() && lake.partitions_up_to(agentrep_lake::Dataset::Listings, day)?.is_empty() {
+        return Err(PipelineError::NoListings(day));
+    }
+    timings.record("sellers", t);
+
+    let t = Instant::now();
+    history::attach(&db, day, &mut sellers)?;
+    timings.record("history", t);
+
+    let t = Instant::now();
+    let deployers = deployers::assess(&db, day)?;
+    timings.record("deployers", t);
+
+    let t = Instant::now();
+    let counterparties = sellers::counterparties(&db)?;
+    timings.record("counterparties", t);
+
+    let t = Instant::now();
+    let rows: Vec<DailyScoreRow> = sellers
+        .iter()
+        .map(|s| DailyScoreRow {
+            address: s.address.clone(),
+            score: s.assessment.score.map(u32::from),
+            decision: s.assessment.decision.as_str().to_owned(),
+            settlements: s.features.settlements,
+            volume: s.features.volume,
+        })
+        .collect();
+    lake.write_partition(day, &rows)?;
+    timings.record("daily_scores", t);
+
+    let input = SnapshotInput { date: day.to_string(), input_digest, sellers, deployers, counterparties };
+    Ok((input, timings))
+}

@@ -1,0 +1,139 @@
+-- Per-seller features for one day. Placeholders: {day_end} (exclusive), {d30}, {d7}, {listing_cutoff}.
+-- Every address is lowercased here; listings keep the case they were observed with.
+
+-- Current listings: the latest crawl of each resource, if seen in the last 30 days.
+CREATE TEMP TABLE cur AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT *, row_number() OVER (PARTITION BY resource ORDER BY last_seen DESC) AS rn
+    FROM listings WHERE last_seen < {day_end}
+) WHERE rn = 1 AND last_seen >= {listing_cutoff};
+
+CREATE TEMP TABLE seller_listing AS
+SELECT lower(pay_to) AS address,
+       count(*) AS listing_count,
+       count(DISTINCT pay_to) AS case_variants,
+       epoch(min(first_seen))::BIGINT AS first_seen,
+       min(price_atomic) AS price,
+       arg_min(resource, (first_seen, resource)) AS resource,
+       string_agg(resource, ' ' ORDER BY first_seen, resource) AS resources,
+       arg_min(description, (first_seen, resource)) AS description,
+       arg_min(ecosystem, (first_seen, resource)) AS ecosystem,
+       arg_min(network, (first_seen, resource)) AS network,
+       arg_min(asset, (first_seen, resource)) AS asset,
+       bool_or(regexp_matches(lower(resource), '^https?://[^/:]+\.({suspicious_tlds})(:[0-9]+)?(/|$)')) AS suspicious_tld,
+       bool_or(regexp_matches(lower(resource), '/(admin|wp-admin|\.env|phpmyadmin|debug|\.git)(/|$)')) AS admin_path
+FROM cur GROUP BY 1;
+
+CREATE TEMP TABLE seller_tags AS
+SELECT address, string_agg(tag, ',' ORDER BY tag) AS tags, count(*) AS tag_count FROM (
+    SELECT DISTINCT lower(pay_to) AS address, unnest(tags) AS tag FROM cur
+) GROUP BY 1;
+
+-- Settlements to listed sellers up to the end of the day.
+CREATE TEMP TABLE s AS
+SELECT st.payer, st.pay_to, st.value, st.block_time
+FROM settlements st SEMI JOIN seller_listing l ON st.pay_to = l.address
+WHERE st.block_time < {day_end};
+
+CREATE TEMP TABLE pp AS
+SELECT pay_to, payer, count(*) AS n FROM s GROUP BY ALL;
+
+CREATE TEMP TABLE settle AS
+SELECT s.pay_to AS address,
+       count(*) AS settlements,
+       count(*) FILTER (WHERE block_time >= {d30}) AS settlements_30d,
+       sum(value)::UBIGINT AS volume,
+       epoch(max(block_time))::BIGINT AS last_settlement,
+       count(DISTINCT date_trunc('day', block_time)) FILTER (WHERE block_time >= {d30}) AS active_days_30d,
+       count(*) FILTER (WHERE payer = s.pay_to) AS self_payments,
+       count(*) FILTER (WHERE value = l.price) / count(*) AS exact_price_share,
+       median(value::DOUBLE / nullif(l.price, 0)) AS median_price_ratio
+FROM s JOIN seller_listing l ON s.pay_to = l.address
+GROUP BY 1;
+
+CREATE TEMP TABLE payers AS
+SELECT pay_to AS address,
+       count(*) AS distinct_payers,
+       count(*) FILTER (WHERE n >= 2) / count(*) AS repeat_payer_ratio,
+       max(n) / sum(n) AS top_payer_share
+FROM pp GROUP BY 1;
+
+-- Regularity: per (seller, payer) with >= 3 payments, the coefficient of variation of the gaps;
+-- the seller's value is the median over its payers.
+CREATE TEMP TABLE cadence AS
+SELECT pay_to AS address, median(cv) AS interval_cv FROM (
+    SELECT pay_to, payer, stddev_pop(gap) / nullif(avg(gap), 0) AS cv FROM (
+        SELECT pay_to, payer,
+               epoch(block_time) - epoch(lag(block_time) OVER (PARTITION BY pay_to, payer ORDER BY block_time)) AS gap
+        FROM s SEMI JOIN (SELECT pay_to, payer FROM pp WHERE n >= 3) USING (pay_to, payer)
+    ) WHERE gap IS NOT NULL GROUP BY ALL
+) GROUP BY 1;
+
+-- Funding: first funder of each payer, ignoring hubs (exchanges, bridges) that fund many.
+CREATE TEMP TABLE first_funder AS
+SELECT funded, arg_min(funder, (first_funded_at, funder)) AS funder
+FROM funding_edges WHERE first_funded_at < {day_end} GROUP BY 1;
+
+CREATE TEMP TABLE hubs AS
+SELECT funder FROM first_funder GROUP BY 1 HAVING count(*) >= {hub_min_fanout};
+
+CREATE TEMP TABLE funding AS
+SELECT address,
+       sum(k)::BIGINT AS payers_with_funder,
+       max(k) / sum(k) AS top_funder_share,
+       coalesce(sum(k) FILTER (WHERE funder = address), 0) / sum(k) AS seller_funded_share
+FROM (
+    SELECT pp.pay_to AS address, f.funder, count(*) AS k
+    FROM pp JOIN first_funder f ON f.funded = pp.payer
+    WHERE f.funder NOT IN (SELECT funder FROM hubs)
+    GROUP BY ALL
+) GROUP BY 1;
+
+-- Health probes of the seller's current endpoints in the probe window.
+CREATE TEMP TABLE sla AS
+SELECT lower(c.pay_to) AS address,
+       count(*) AS samples,
+       count(*) FILTER (WHERE p.ok) AS ok,
+       coalesce(quantile_cont(p.latency_ms, 0.5) FILTER (WHERE p.ok), 0)::BIGINT AS p50,
+       coalesce(quantile_cont(p.latency_ms, 0.95) FILTER (WHERE p.ok), 0)::BIGINT AS p95,
+       coalesce(avg(p.latency_ms) FILTER (WHERE p.ok), 0)::BIGINT AS avg_latency,
+       arg_max(p.ok, p.probed_at) AS last_ok
+FROM probes p JOIN cur c USING (resource)
+WHERE p.probed_at >= {d7} AND p.probed_at < {day_end}
+GROUP BY 1;
+
+-- ERC-8004: registrations whose agentWallet is the seller, and their non-revoked feedback with
+-- values in 0..=100 (out-of-range values are excluded, not clamped).
+CREATE TEMP TABLE reg AS
+SELECT agent_id, lower(agent_wallet) AS address FROM erc8004_registrations
+WHERE registered_at < {day_end} AND agent_wallet IS NOT NULL;
+
+CREATE TEMP TABLE fb AS
+SELECT r.address, lower(f.client) AS client, f.value / pow(10, f.value_decimals) AS v
+FROM erc8004_feedback f JOIN reg r USING (agent_id)
+WHERE NOT f.revoked AND f.block_time < {day_end};
+
+CREATE TEMP TABLE feedback AS
+SELECT fb.address,
+       count(*) AS feedback_count,
+       count(DISTINCT fb.client) AS feedback_clients,
+       count(DISTINCT fb.client) FILTER (WHERE pp.payer IS NOT NULL) AS paid_clients,
+       coalesce(sum(fb.v / 100) FILTER (WHERE pp.payer IS NOT NULL), 0) AS paid_sum,
+       count(*) FILTER (WHERE pp.payer IS NOT NULL) AS paid_count
+FROM fb LEFT JOIN pp ON pp.pay_to = fb.address AND pp.payer = fb.client
+WHERE fb.v BETWEEN 0 AND 100
+GROUP BY 1;
+
+CREATE TEMP TABLE rcpt AS
+SELECT lower(agent) AS address, count(*) AS receipts, count(*) FILTER (WHERE success) AS successes
+FROM receipts WHERE received_at < {day_end} GROUP BY 1;
+
+CREATE TEMP TABLE proofs AS
+SELECT lower(address) AS address, string_agg(DISTINCT proof_type, ',' ORDER BY proof_type) AS proof_types
+FROM identity_proofs WHERE verified_at < {day_end} GROUP BY 1;
+
+CREATE TEMP TABLE lists AS
+SELECT lower(address) AS address,
+       bool_or(list = 'deny') AS denylisted,
+       min(category) FILTER (WHERE list = 'allow') AS allow_label
+FROM address_lists WHERE added_at < {day_end} GROUP BY 1;

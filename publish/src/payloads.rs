@@ -1,0 +1,389 @@
+//! From domain records to wire payloads: the one place that decides what each published field
+//! holds.
+
+use std::collections::HashMap;
+
+use agentrep_model::decision::ScoreBasis;
+use agentrep_model::{
+    Assessment, DeployerRecord, LaunchOutcome, METHODOLOGY_VERSION, OutcomeCounts, ProofType, SellerFeatures,
+    SellerRecord, usdc,
+};
+
+use crate::wire::*;
+
+/// Probe samples under which the SLA carries a warning note.
+const FEW_SAMPLES: u32 = 10;
+
+/// Context shared by every payload of one snapshot.
+#[derive(Debug, Clone)]
+pub struct PayloadContext {
+    /// Base path of links, e.g. `/api/agent`.
+    pub base_path: String,
+    /// Snapshot day.
+    pub date: String,
+    /// Snapshot id.
+    pub snapshot_id: String,
+    /// ISO 8601 generation time derived from the day.
+    pub generated_at: String,
+}
+
+/// Category rank of each ranked seller, computed once per snapshot.
+#[derive(Debug, Default)]
+pub struct CategoryIndex {
+    rank: HashMap<String, u32>,
+    totals: HashMap<String, u32>,
+}
+
+/// Primary category: the first of the sorted tags, or `general`.
+pub fn primary_category(tags: &[String]) -> String {
+    tags.first().cloned().unwrap_or_else(|| "general".to_owned())
+}
+
+impl CategoryIndex {
+    /// Ranks `ranked` (already in leaderboard order) within their primary categories.
+    pub fn new(ranked: &[&SellerRecord]) -> Self {
+        let mut index = Self::default();
+        for s in ranked {
+            let total = index.totals.entry(primary_category(&s.listing.tags)).or_insert(0);
+            *total += 1;
+            index.rank.insert(s.address.clone(), *total);
+        }
+        index
+    }
+}
+
+fn basis_str(b: ScoreBasis) -> &'static str {
+    match b {
+        ScoreBasis::Measured => "measured",
+        ScoreBasis::NotIndexed => "not-indexed",
+        ScoreBasis::Degraded => "degraded",
+    }
+}
+
+fn lower<T: serde::Serialize>(v: T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// The trust shield of an assessment.
+pub fn shield(a: &Assessment) -> TrustShieldV1 {
+    let label = a.flags.iter().find(|h| h.key == agentrep_model::FlagKey::AutoAllowlisted);
+    TrustShieldV1 {
+        color: lower(a.color),
+        flags: a
+            .flags
+            .iter()
+            .map(|h| FlagV1 {
+                key: h.key.as_str().to_owned(),
+                severity: h.severity.as_str().to_owned(),
+                detail: h.detail.clone(),
+            })
+            .collect(),
+        reason_short: a.reason_short.clone(),
+        explainer: a.explainer.clone(),
+        allowlisted: label.is_some(),
+        allowlist_label: label.map(|h| h.detail.trim_start_matches("allowlisted as ").to_owned()).unwrap_or_default(),
+    }
+}
+
+fn sla(f: &SellerFeatures) -> SlaV1 {
+    SlaV1 {
+        samples: f.sla.samples,
+        ok_rate: f.sla.ok_rate().unwrap_or(0.0),
+        latency_p50_ms: f.sla.latency_p50_ms,
+        latency_p95_ms: f.sla.latency_p95_ms,
+        avg_latency_ms: f.sla.avg_latency_ms,
+        note: match f.sla.samples {
+            0 => Some("no probes in the last 7 days".to_owned()),
+            n if n < FEW_SAMPLES => Some(format!("only {n} probe samples: figures are indicative")),
+            _ => None,
+        },
+    }
+}
+
+fn settlements(f: &SellerFeatures) -> SettlementsV1 {
+    SettlementsV1 { count: f.settlements, volume_usdc: usdc(f.volume) }
+}
+
+/// Leaderboard metrics of a seller.
+pub fn metrics(s: &SellerRecord) -> MetricsV1 {
+    let f = &s.features;
+    MetricsV1 {
+        success_rate: s.assessment.success_rate,
+        job_count: f.settlements,
+        usdc_volume: usdc(f.volume),
+        days_since_last_job: f.days_since_last_settlement,
+        settlements: settlements(f),
+        sla: sla(f),
+    }
+}
+
+fn price(s: &SellerRecord) -> Option<PriceV1> {
+    Some(PriceV1 {
+        amount: s.listing.price?.to_string(),
+        asset: s.listing.asset.clone()?,
+        network: Some(s.listing.network.clone()),
+    })
+}
+
+/// CAIP-2 form of a listed network (`base` is the legacy name of `eip155:8453`).
+pub fn caip2(network: &str) -> String {
+    match network {
+        "base" => "eip155:8453".to_owned(),
+        "base-sepolia" => "eip155:84532".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// A leaderboard entry; `sparkline` adds the last 7 daily scores.
+pub fn leaderboard_entry(s: &SellerRecord, sparkline: bool) -> LeaderboardEntryV1 {
+    LeaderboardEntryV1 {
+        pay_to: s.address.clone(),
+        network: s.listing.network.clone(),
+        ecosystem: s.listing.ecosystem.clone(),
+        score: s.assessment.score.unwrap_or(0),
+        metrics: metrics(s),
+        description: s.listing.description.clone(),
+        resource_path: s.listing.resource.clone(),
+        endpoint_alive: s.features.sla.last_ok.unwrap_or(false),
+        price: price(s),
+        tags: s.listing.tags.clone(),
+        sources: s.sources.clone(),
+        erc8004_registered: s.features.erc8004_registered,
+        verified: !s.features.proofs.is_empty(),
+        proof_count: s.features.proofs.len() as u32,
+        decision: s.assessment.decision.as_str().to_owned(),
+        sparkline_7d: sparkline.then(|| {
+            let start = s.history.len().saturating_sub(7);
+            s.history[start..].iter().map(|p| SparkPointV1 { snapshot_date: p.date.clone(), score: p.score }).collect()
+        }),
+    }
+}
+
+fn outcome_history(o: &OutcomeCounts) -> OutcomeHistoryV1 {
+    OutcomeHistoryV1 {
+        graduated: o.graduated,
+        rugged: o.rugged,
+        abandoned: o.abandoned,
+        alive: o.alive,
+        inconclusive: o.inconclusive,
+        total: o.total,
+    }
+}
+
+/// The free score preview of a seller.
+pub fn score_payload(
+    ctx: &PayloadContext,
+    s: &SellerRecord,
+    categories: &CategoryIndex,
+    deployer: Option<&DeployerRecord>,
+) -> ScorePayloadV1 {
+    let a = &s.assessment;
+    let f = &s.features;
+    let primary = primary_category(&s.listing.tags);
+    let base = &ctx.base_path;
+    let addr = &s.address;
+    ScorePayloadV1 {
+        version: version("score"),
+        agent_address: addr.clone(),
+        score: a.score,
+        score_basis: basis_str(a.basis).to_owned(),
+        scored_at: a.score.map(|_| ctx.date.clone()),
+        trust_shield: shield(a),
+        verdict: lower(a.verdict),
+        decision: a.decision.as_str().to_owned(),
+        tier: lower(a.tier),
+        metrics: ScoreMetricsV1 {
+            job_count: f.settlements,
+            usdc_volume: usdc(f.volume),
+            success_rate: a.success_rate,
+            days_since_last_job: f.days_since_last_settlement,
+            settlements: settlements(f),
+            sla: sla(f),
+            outcome_history: deployer.map(|d| outcome_history(&d.features.outcomes)).unwrap_or_default(),
+        },
+        eas: {
+            let n = f.proofs.iter().filter(|p| **p == ProofType::Cb1Verified).count() as u32;
+            EasV1 { count: n, active: n }
+        },
+        category: CategoryV1 {
+            rank_in_category: categories.rank.get(addr).copied().unwrap_or(0),
+            total_in_category: categories.totals.get(&primary).copied().unwrap_or(0),
+            browse: format!("{base}/by-category/{primary}"),
+            primary,
+            tags: s.listing.tags.clone(),
+        },
+        description: s.listing.description.clone().unwrap_or_default(),
+        snapshot_date: ctx.date.clone(),
+        health: HealthV1 { alive: f.sla.last_ok.unwrap_or(false), samples: f.sla.samples },
+        source: ctx.snapshot_id.clone(),
+        billed: "free".to_owned(),
+        gated: true,
+        address_class: None,
+        resource_path: s.listing.resource.clone(),
+        price: price(s),
+        sources: s.sources.clone(),
+        note: "Free preview. The full profile (proofs, metrics, history, identity, service endpoint) requires proof of trust: an ERC-8004 attestation or a paid live re-score of 0.05 USDC (?live=1), then ?full=1.".to_owned(),
+        verify: VerifyV1 {
+            attestation_url: format!("{base}/attestation/{addr}"),
+            verifier_contract: None,
+            network: "eip155:8453".to_owned(),
+            hint: "The verdict will be an EIP-712 signed attestation; signing is not enabled in this deployment yet, so verifierContract is null.".to_owned(),
+        },
+        related: RelatedV1 {
+            audit: RelatedPaidV1 { url: format!("{base}/audit/{addr}"), price: "0.25".to_owned(), purpose: "comprehensive audit: score, proofs, launches, settlements, SLA, receipts, ERC-8004".to_owned() },
+            catalog: format!("{base}/catalog"),
+            agents_of_interest: format!("{base}/agents-of-interest"),
+            revenue: format!("{base}/revenue"),
+            attestation: RelatedAttestationV1 { url: format!("{base}/attestation/{addr}"), kind: "EIP-712".to_owned(), purpose: "signed score attestation, verifiable off-chain or on-chain".to_owned() },
+        },
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+fn signals(s: &SellerRecord) -> Vec<String> {
+    let f = &s.features;
+    let mut out = vec![format!("{} settlements from {} distinct payers", f.settlements, f.distinct_payers)];
+    if f.sla.samples > 0 {
+        out.push(format!("endpoint alive in {} of {} probes (7 days)", f.sla.ok, f.sla.samples));
+    }
+    if f.erc8004_registered {
+        out.push("ERC-8004 registered".to_owned());
+    }
+    if !f.proofs.is_empty() {
+        out.push(format!("{} identity proofs", f.proofs.len()));
+    }
+    out.extend(s.assessment.flags.iter().map(|h| format!("{}: {}", h.key.as_str(), h.detail)));
+    out
+}
+
+/// The preflight decision payload of a seller.
+pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
+    let a = &s.assessment;
+    PreflightV1 {
+        version: version("preflight"),
+        address: s.address.clone(),
+        decision: a.decision.as_str().to_owned(),
+        score: a.score,
+        score_basis: basis_str(a.basis).to_owned(),
+        verdict: lower(a.verdict),
+        trust_shield: shield(a),
+        category: PreflightCategoryV1 { primary: primary_category(&s.listing.tags), tags: s.listing.tags.clone() },
+        signals: signals(s),
+        snapshot_date: ctx.date.clone(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// The shield-only payload of a seller.
+pub fn shield_payload(ctx: &PayloadContext, s: &SellerRecord) -> ShieldPayloadV1 {
+    ShieldPayloadV1 {
+        version: version("trust-shield"),
+        address: s.address.clone(),
+        shield: shield(&s.assessment),
+        snapshot_date: ctx.date.clone(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// The full history payload of a seller (the server slices it by `days`).
+pub fn history(ctx: &PayloadContext, s: &SellerRecord) -> HistoryV1 {
+    let series: Vec<HistoryPointV1> = s
+        .history
+        .iter()
+        .map(|p| HistoryPointV1 { date: p.date.clone(), score: p.score, job_count: p.job_count })
+        .collect();
+    HistoryV1 {
+        version: version("history"),
+        address: s.address.clone(),
+        days: series.len() as u32,
+        count: series.len() as u32,
+        note: (series.len() < 2).then(|| "history starts at the first rebuild that indexed this wallet".to_owned()),
+        series,
+        snapshot_date: ctx.date.clone(),
+    }
+}
+
+fn median(mut xs: Vec<u64>) -> u64 {
+    if xs.is_empty() {
+        return 0;
+    }
+    xs.sort_unstable();
+    xs[xs.len() / 2]
+}
+
+/// The deployer payload.
+pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
+    let a = &d.assessment;
+    DeployerV1 {
+        version: version("deployer"),
+        address: d.address.clone(),
+        score: a.score,
+        verdict: lower(a.verdict),
+        sketchy: a.sketchy,
+        metrics: DeployerMetricsV1 {
+            launches: d.features.outcomes.total,
+            survival_pct: a.survival.map(|x| (x * 1000.0).round() / 10.0),
+            rug_rate_pct: a.rug_rate.map(|x| (x * 1000.0).round() / 10.0),
+            median_peak_liquidity_usdc: usdc(median(d.launches.iter().map(|l| l.peak_liquidity).collect())),
+            age_days: d.features.age_days,
+            outcome_history: outcome_history(&d.features.outcomes),
+        },
+        proofs: d.proofs.iter().map(|p| p.as_str().to_owned()).collect(),
+        launches: d
+            .launches
+            .iter()
+            .map(|l| LaunchV1 {
+                token: l.token.clone(),
+                platform: l.platform.clone(),
+                outcome: outcome_str(l.outcome).to_owned(),
+                peak_liquidity_usdc: usdc(l.peak_liquidity),
+                age_days: l.age_days,
+            })
+            .collect(),
+        first_launch: d.first_launch.clone(),
+        snapshot_date: ctx.date.clone(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+fn outcome_str(o: LaunchOutcome) -> &'static str {
+    o.as_str()
+}
+
+/// Daily movers: score today against the day before, top 10 each way.
+pub fn movers(ctx: &PayloadContext, sellers: &[SellerRecord]) -> MoversV1 {
+    let yesterday = chrono::NaiveDate::parse_from_str(&ctx.date, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.pred_opt())
+        .map(|d| d.to_string())
+        .unwrap_or_default();
+    let mut deltas: Vec<MoverV1> = sellers
+        .iter()
+        .filter_map(|s| {
+            let today = s.assessment.score?;
+            let prev = s.history.iter().rev().find(|p| p.date == yesterday)?.score?;
+            Some(MoverV1 {
+                pay_to: s.address.clone(),
+                score_today: today,
+                score_yesterday: prev,
+                delta: i32::from(today) - i32::from(prev),
+                job_count: s.features.settlements,
+                description: s.listing.description.clone(),
+            })
+        })
+        .collect();
+    let with_delta = deltas.len() as u32;
+    deltas.sort_by(|a, b| b.delta.cmp(&a.delta).then_with(|| a.pay_to.cmp(&b.pay_to)));
+    let gainers = deltas.iter().filter(|m| m.delta > 0).take(10).cloned().collect();
+    deltas.sort_by(|a, b| a.delta.cmp(&b.delta).then_with(|| a.pay_to.cmp(&b.pay_to)));
+    let losers = deltas.iter().filter(|m| m.delta < 0).take(10).cloned().collect();
+    MoversV1 {
+        version: version("movers"),
+        as_of: ctx.date.clone(),
+        total_scored: sellers.iter().filter(|s| s.assessment.score.is_some()).count() as u32,
+        with_delta,
+        note: format!("score on {} against {yesterday}; top 10 each way", ctx.date),
+        gainers,
+        losers,
+    }
+}

@@ -1,0 +1,92 @@
+//! Loads a published snapshot into memory for the server: every file's bytes checked against the
+//! manifest, the full leaderboard and the counterparties parsed.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::PublishError;
+use crate::wire::{CounterpartyCsvRowV1, ManifestV1};
+use crate::writer::{LeaderboardFileV1, layout};
+
+/// A snapshot held in memory.
+#[derive(Debug)]
+pub struct LoadedSnapshot {
+    /// Snapshot id.
+    pub id: String,
+    /// Folder it was read from.
+    pub dir: PathBuf,
+    /// Its manifest.
+    pub manifest: ManifestV1,
+    /// Raw bytes of `manifest.json`.
+    pub manifest_bytes: Vec<u8>,
+    /// Every ranked leaderboard entry with stats.
+    pub leaderboard: LeaderboardFileV1,
+    /// Known non-seller wallets.
+    pub counterparties: Vec<CounterpartyCsvRowV1>,
+    /// Every file listed in the manifest, by relative path.
+    pub files: HashMap<String, Vec<u8>>,
+}
+
+impl LoadedSnapshot {
+    /// Reads and verifies the snapshot in `dir`.
+    pub fn load(dir: &Path) -> Result<Self, PublishError> {
+        let manifest_path = dir.join(layout::MANIFEST);
+        let manifest_bytes = fs::read(&manifest_path).map_err(PublishError::io(&manifest_path))?;
+        let manifest: ManifestV1 = serde_json::from_slice(&manifest_bytes).map_err(PublishError::Encode)?;
+        let files: HashMap<String, Vec<u8>> = manifest
+            .files
+            .par_iter()
+            .map(|f| {
+                let path = dir.join(&f.path);
+                let bytes = fs::read(&path).map_err(PublishError::io(&path))?;
+                let corrupt = |reason: String| PublishError::Corrupt {
+                    snapshot: manifest.snapshot_id.clone(),
+                    path: f.path.clone(),
+                    reason,
+                };
+                if bytes.len() as u64 != f.size {
+                    return Err(corrupt(format!("size {} != {}", bytes.len(), f.size)));
+                }
+                if hex::encode(Sha256::digest(&bytes)) != f.sha256 {
+                    return Err(corrupt("sha256 differs".to_owned()));
+                }
+                Ok((f.path.clone(), bytes))
+            })
+            .collect::<Result<_, _>>()?;
+        let leaderboard_bytes = files.get(layout::LEADERBOARD_FULL).ok_or_else(|| PublishError::Corrupt {
+            snapshot: manifest.snapshot_id.clone(),
+            path: layout::LEADERBOARD_FULL.to_owned(),
+            reason: "missing".to_owned(),
+        })?;
+        let leaderboard: LeaderboardFileV1 = serde_json::from_slice(leaderboard_bytes).map_err(PublishError::Encode)?;
+        let counterparties = match files.get(layout::COUNTERPARTIES) {
+            Some(bytes) => csv::Reader::from_reader(bytes.as_slice())
+                .deserialize()
+                .collect::<Result<Vec<CounterpartyCsvRowV1>, _>>()
+                .map_err(|e| PublishError::Csv(e.to_string()))?,
+            None => Vec::new(),
+        };
+        Ok(Self {
+            id: manifest.snapshot_id.clone(),
+            dir: dir.to_owned(),
+            manifest,
+            manifest_bytes,
+            leaderboard,
+            counterparties,
+            files,
+        })
+    }
+
+    /// Reads `scores.csv` back into typed rows (used by `agentrep eval`).
+    pub fn score_rows(&self) -> Result<Vec<crate::wire::ScoreCsvRowV1>, PublishError> {
+        let bytes = self.files.get(layout::SCORES_CSV).map(Vec::as_slice).unwrap_or_default();
+        csv::Reader::from_reader(bytes)
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .map_err(|e| PublishError::Csv(e.to_string()))
+    }
+}

@@ -1,0 +1,230 @@
+//! The snapshots root: publication by write-to-temporary-folder, sync, rename and an atomic swap
+//! of the `current` symlink; retention of the last N snapshots; and the run log.
+//!
+//! Layout: `<root>/<snapshot-id>/…`, `<root>/current -> <snapshot-id>`, `<root>/runs.jsonl`.
+//! A crash at any point leaves `current` pointing at a complete snapshot.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use agentrep_model::SnapshotInput;
+use chrono::{Duration, NaiveDate};
+use serde::{Deserialize, Serialize};
+
+use crate::payloads::PayloadContext;
+use crate::wire::ManifestV1;
+use crate::{PublishError, writer};
+
+/// The name of the pointer to the current snapshot.
+pub const CURRENT: &str = "current";
+/// The work folder a snapshot is written in before it is renamed to its id (one writer at a time
+/// per root; a folder left by a crash is reused).
+pub const WORK_DIR: &str = ".publishing";
+/// The run log (one JSON object per line), outside the immutable snapshot folders.
+pub const RUNS: &str = "runs.jsonl";
+
+/// How to publish.
+#[derive(Debug, Clone)]
+pub struct PublishConfig {
+    /// Base path the payloads' links use.
+    pub base_path: String,
+    /// Snapshots to keep (the current one is always kept).
+    pub retain: usize,
+}
+
+impl Default for PublishConfig {
+    fn default() -> Self {
+        Self { base_path: "/api/agent".to_owned(), retain: 7 }
+    }
+}
+
+/// A snapshot that was published.
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// Its id.
+    pub id: String,
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Its manifest.
+    pub manifest: ManifestV1,
+    /// Whether an identical snapshot was already there.
+    pub unchanged: bool,
+}
+
+/// One line of the run log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRecord {
+    /// Job name (`rebuild`).
+    pub job: String,
+    /// Day processed.
+    pub date: String,
+    /// Snapshot produced.
+    pub snapshot_id: String,
+    /// Wall-clock start, ISO 8601 UTC.
+    pub started_at: String,
+    /// Duration, milliseconds.
+    pub duration_ms: u64,
+    /// `ok` or an error message.
+    pub outcome: String,
+    /// Per-pass durations, milliseconds.
+    pub passes: Vec<(String, u64)>,
+}
+
+/// A snapshots root.
+#[derive(Debug, Clone)]
+pub struct SnapshotStore {
+    root: PathBuf,
+}
+
+/// Snapshot id of a day and input: `<date>-<first 12 hex of the input digest>`.
+pub fn snapshot_id(date: &str, input_digest: &str) -> String {
+    format!("{date}-{}", &input_digest[..12.min(input_digest.len())])
+}
+
+/// `generatedAt` of a day's snapshot: the end of that day, so it derives from the data only.
+pub fn generated_at(date: &str) -> String {
+    let day = NaiveDate::parse_from_str(date, "%Y-%m-%d").map(|d| d + Duration::days(1));
+    day.map(|d| format!("{d}T00:00:00Z")).unwrap_or_else(|_| format!("{date}T00:00:00Z"))
+}
+
+impl SnapshotStore {
+    /// A store at `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    /// The root folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The folder `current` points at.
+    pub fn current_dir(&self) -> Result<PathBuf, PublishError> {
+        let link = self.root.join(CURRENT);
+        let target = fs::read_link(&link).map_err(|_| PublishError::NothingPublished(self.root.clone()))?;
+        Ok(self.root.join(target))
+    }
+
+    /// Writes a snapshot of `input` and makes it current.
+    pub fn publish(&self, input: &SnapshotInput, config: &PublishConfig) -> Result<Published, PublishError> {
+        fs::create_dir_all(&self.root).map_err(PublishError::io(&self.root))?;
+        let id = snapshot_id(&input.date, &input.input_digest);
+        let ctx = PayloadContext {
+            base_path: config.base_path.clone(),
+            date: input.date.clone(),
+            snapshot_id: id.clone(),
+            generated_at: generated_at(&input.date),
+        };
+        let final_dir = self.root.join(&id);
+        let tmp = self.root.join(WORK_DIR);
+        if !tmp.exists() && !final_dir.exists() {
+            self.recycle_oldest_into(&tmp, config.retain)?;
+        }
+        let manifest = writer::write_snapshot(&tmp, &ctx, input)?;
+        sync_filesystem(&tmp)?;
+
+        let existing = final_dir.join(writer::layout::MANIFEST);
+        let unchanged = fs::read(&existing).ok() == fs::read(tmp.join(writer::layout::MANIFEST)).ok();
+        if unchanged {
+            fs::remove_dir_all(&tmp).map_err(PublishError::io(&tmp))?;
+        } else {
+            if final_dir.exists() {
+                let old = self.root.join(format!(".old-{id}-{}", std::process::id()));
+                fs::rename(&final_dir, &old).map_err(PublishError::io(&final_dir))?;
+                fs::rename(&tmp, &final_dir).map_err(PublishError::io(&final_dir))?;
+                fs::remove_dir_all(&old).map_err(PublishError::io(&old))?;
+            } else {
+                fs::rename(&tmp, &final_dir).map_err(PublishError::io(&final_dir))?;
+            }
+        }
+        self.point_current_at(&id)?;
+        self.apply_retention(config.retain)?;
+        Ok(Published { id, dir: final_dir, manifest, unchanged })
+    }
+
+    /// When retention would delete the oldest snapshot after this publication anyway, retires it
+    /// now (renamed away from its id) as the work folder, so its files are overwritten in place:
+    /// on these machines creating a file costs twenty times more than rewriting one.
+    fn recycle_oldest_into(&self, work: &Path, retain: usize) -> Result<(), PublishError> {
+        let ids = self.list()?;
+        if ids.len() < retain.max(1) {
+            return Ok(());
+        }
+        let current = fs::read_link(self.root.join(CURRENT)).ok().and_then(|p| p.to_str().map(str::to_owned));
+        if let Some(oldest) = ids.into_iter().find(|id| Some(id) != current.as_ref()) {
+            let dir = self.root.join(&oldest);
+            fs::rename(&dir, work).map_err(PublishError::io(&dir))?;
+        }
+        Ok(())
+    }
+
+    /// Swaps `current` to `id` atomically (a new symlink renamed over the old one).
+    pub fn point_current_at(&self, id: &str) -> Result<(), PublishError> {
+        let tmp = self.root.join(format!(".{CURRENT}.{}", std::process::id()));
+        let _ = fs::remove_file(&tmp);
+        symlink(id, &tmp).map_err(PublishError::io(&tmp))?;
+        let link = self.root.join(CURRENT);
+        fs::rename(&tmp, &link).map_err(PublishError::io(&link))
+    }
+
+    /// Snapshot folders, oldest first.
+    pub fn list(&self) -> Result<Vec<String>, PublishError> {
+        let mut ids: Vec<String> = fs::read_dir(&self.root)
+            .map_err(PublishError::io(&self.root))?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().join(writer::layout::MANIFEST).is_file())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| !n.starts_with('.') && n != CURRENT)
+            .collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    fn apply_retention(&self, retain: usize) -> Result<(), PublishError> {
+        let current = fs::read_link(self.root.join(CURRENT)).ok().and_then(|p| p.to_str().map(str::to_owned));
+        let ids = self.list()?;
+        let excess = ids.len().saturating_sub(retain.max(1));
+        for id in ids.into_iter().take(excess) {
+            if Some(&id) != current.as_ref() {
+                let dir = self.root.join(&id);
+                fs::remove_dir_all(&dir).map_err(PublishError::io(&dir))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends a run to the run log.
+    pub fn record_run(&self, run: &RunRecord) -> Result<(), PublishError> {
+        fs::create_dir_all(&self.root).map_err(PublishError::io(&self.root))?;
+        let path = self.root.join(RUNS);
+        let mut f = fs::OpenOptions::new().create(true).append(true).open(&path).map_err(PublishError::io(&path))?;
+        let mut line = serde_json::to_vec(run).map_err(PublishError::Encode)?;
+        line.push(b'\n');
+        f.write_all(&line).map_err(PublishError::io(&path))?;
+        f.sync_data().map_err(PublishError::io(&path))
+    }
+
+    /// The last `n` runs, newest last.
+    pub fn recent_runs(&self, n: usize) -> Vec<RunRecord> {
+        let text = fs::read_to_string(self.root.join(RUNS)).unwrap_or_default();
+        let runs: Vec<RunRecord> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        runs[runs.len().saturating_sub(n)..].to_vec()
+    }
+}
+
+/// Makes the written snapshot durable before it is renamed into place: one `syncfs` of the file
+/// system (coreutils `sync -f`) instead of an fsync per file.
+fn sync_filesystem(dir: &Path) -> Result<(), PublishError> {
+    let status = std::process::Command::new("sync").arg("-f").arg(dir).status().map_err(PublishError::io(dir))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(PublishError::Io {
+            path: dir.to_owned(),
+            source: std::io::Error::other(format!("sync -f exited with {status}")),
+        })
+    }
+}

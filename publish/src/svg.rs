@@ -1,0 +1,47 @@
+//! SVG badges, rendered from the one template `templates/badge.svg.j2` (minijinja escapes every
+//! value).
+
+use minijinja::{Environment, context};
+
+const TEMPLATE: &str = include_str!("../templates/badge.svg.j2");
+
+/// Badge colour of a shield colour (grey for unknown).
+pub fn badge_color(shield: Option<&str>) -> &'static str {
+    match shield {
+        Some("green") => "#2ea44f",
+        Some("yellow") => "#dbab09",
+        Some("red") => "#d73a49",
+        _ => "#9f9f9f",
+    }
+}
+
+/// Renders a badge: `agentrep | <value>` in the shield's colour.
+pub fn badge(value: &str, shield: Option<&str>) -> String {
+    let mut env = Environment::new();
+    env.add_template("badge", TEMPLATE).expect("badge template parses");
+    let label = "agentrep";
+    // Verdana 11px averages ~7px per character; pad 10px each side.
+    let label_width = label.len() * 7 + 10;
+    let value_width = value.chars().count() * 7 + 10;
+    env.get_template("badge")
+        .and_then(|t| {
+            t.render(context! {
+                label, value, color => badge_color(shield), label_width, value_width,
+                width => label_width + value_width,
+            })
+        })
+        .expect("badge renders")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn badge_escapes_and_colours() {
+        let svg = badge("<87>", Some("green"));
+        assert!(svg.contains("&lt;87&gt;"));
+        assert!(svg.contains("#2ea44f"));
+        assert!(svg.starts_with("<svg"));
+    }
+}

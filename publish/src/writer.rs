@@ -1,0 +1,434 @@
+//! Writes one snapshot folder: every payload file, the CSV and Parquet exports, and last the
+//! manifest listing every file with its size and SHA-256.
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use agentrep_model::{DeployerRecord, METHODOLOGY_VERSION, SellerRecord, SnapshotInput, decision::Decision, usdc};
+use arrow::array::{ArrayRef, Float64Array, StringArray, UInt32Array, UInt64Array};
+use arrow::datatypes::{DataType, Field, Schema};
+use arrow::record_batch::RecordBatch;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+use rayon::prelude::*;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::payloads::{self, CategoryIndex, PayloadContext, caip2};
+use crate::wire::*;
+use crate::{PublishError, svg};
+
+/// Entries in the static default leaderboard (the route's default limit).
+pub const DEFAULT_LEADERBOARD_LIMIT: usize = 100;
+
+/// Where each file lives. Per-wallet files that static servers must serve (score, badge,
+/// deployer) are one file per wallet; the other per-wallet payloads are keyed bundles, one line per
+/// wallet (`<address> <json>`), because creating a file costs far more than writing one.
+pub mod layout {
+    /// Score previews: `score/<address>.json`.
+    pub const SCORE: &str = "score";
+    /// Deployers: `deployer/<address>.json`.
+    pub const DEPLOYER: &str = "deployer";
+    /// Badges: `badge/<address>.svg`.
+    pub const BADGE: &str = "badge";
+    /// Preflight decisions, keyed bundle.
+    pub const PREFLIGHT: &str = "bundles/preflight.keyed.jsonl";
+    /// Trust shields, keyed bundle.
+    pub const SHIELD: &str = "bundles/trust-shield.keyed.jsonl";
+    /// Histories (all retained days), keyed bundle.
+    pub const HISTORY: &str = "bundles/history.keyed.jsonl";
+    /// The manifest.
+    pub const MANIFEST: &str = "manifest.json";
+    /// Default leaderboard view.
+    pub const LEADERBOARD: &str = "leaderboard.json";
+    /// Every ranked entry with sparklines (the server's source for filtered views).
+    pub const LEADERBOARD_FULL: &str = "leaderboard-full.json";
+    /// CSV export of every seller, ranked ones first.
+    pub const SCORES_CSV: &str = "scores.csv";
+    /// Parquet export of scores.
+    pub const SCORES_PARQUET: &str = "scores.parquet";
+    /// Parquet export of history.
+    pub const HISTORY_PARQUET: &str = "history.parquet";
+    /// Daily movers.
+    pub const MOVERS: &str = "movers.json";
+    /// Known non-seller wallets.
+    pub const COUNTERPARTIES: &str = "counterparties.csv";
+}
+
+/// Splits a keyed bundle into `(address, json)` pairs.
+pub fn keyed_lines(bundle: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
+    bundle.split(|b| *b == b'\n').filter(|l| !l.is_empty()).filter_map(|line| {
+        let space = line.iter().position(|b| *b == b' ')?;
+        Some((std::str::from_utf8(&line[..space]).ok()?, &line[space + 1..]))
+    })
+}
+
+fn keyed_bundle<T: Serialize + Send>(
+    sellers: &[SellerRecord],
+    payload: impl Fn(&SellerRecord) -> T + Sync,
+) -> Result<Vec<u8>, PublishError> {
+    let lines: Vec<Vec<u8>> = sellers
+        .par_iter()
+        .map(|s| {
+            let mut line = Vec::with_capacity(512);
+            line.extend_from_slice(s.address.as_bytes());
+            line.push(b' ');
+            serde_json::to_writer(&mut line, &payload(s)).map_err(PublishError::Encode)?;
+            line.push(b'\n');
+            Ok(line)
+        })
+        .collect::<Result<_, PublishError>>()?;
+    Ok(lines.concat())
+}
+
+struct Out<'a> {
+    dir: &'a Path,
+}
+
+impl Out<'_> {
+    fn write(&self, rel: &str, bytes: &[u8]) -> Result<ManifestFileV1, PublishError> {
+        let path = self.dir.join(rel);
+        fs::write(&path, bytes).map_err(PublishError::io(&path))?;
+        Ok(ManifestFileV1 {
+            path: rel.to_owned(),
+            size: bytes.len() as u64,
+            sha256: hex::encode(Sha256::digest(bytes)),
+        })
+    }
+
+    fn json(&self, rel: &str, value: &impl Serialize) -> Result<ManifestFileV1, PublishError> {
+        self.write(rel, &serde_json::to_vec(value).map_err(PublishError::Encode)?)
+    }
+}
+
+/// Leaderboard order: measured, not blocked; score desc, volume desc, address.
+pub fn ranked(sellers: &[SellerRecord]) -> Vec<&SellerRecord> {
+    let mut ranked: Vec<&SellerRecord> =
+        sellers.iter().filter(|s| s.assessment.score.is_some() && s.assessment.decision != Decision::Block).collect();
+    ranked.sort_by(|a, b| {
+        b.assessment
+            .score
+            .cmp(&a.assessment.score)
+            .then(b.features.volume.cmp(&a.features.volume))
+            .then_with(|| a.address.cmp(&b.address))
+    });
+    ranked
+}
+
+/// Builds a leaderboard document around already-selected entries.
+pub fn leaderboard_doc<E>(
+    generated_at: &str,
+    snapshot_date: &str,
+    stats: &LeaderboardStats,
+    filters: FiltersV1,
+    results: Vec<E>,
+) -> LeaderboardV1<E> {
+    LeaderboardV1 {
+        version: version("leaderboard"),
+        network: filters.network.clone().unwrap_or_else(|| "all".to_owned()),
+        generated_at: generated_at.to_owned(),
+        count: results.len() as u32,
+        ranked_today: stats.ranked,
+        total_indexed: stats.total_indexed,
+        network_breakdown: stats.network_breakdown.clone(),
+        regenerated: false,
+        snapshot_state: "fresh".to_owned(),
+        rebuild_counts: Some(stats.rebuild_counts.clone()),
+        filters,
+        results,
+        cached: true,
+        cached_at: generated_at.to_owned(),
+        snapshot_date: snapshot_date.to_owned(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// Snapshot-wide counts every leaderboard view carries.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaderboardStats {
+    /// Ranked sellers.
+    pub ranked: u32,
+    /// All indexed sellers.
+    pub total_indexed: u32,
+    /// Indexed sellers per network.
+    pub network_breakdown: std::collections::BTreeMap<String, u32>,
+    /// Rebuild counts.
+    pub rebuild_counts: RebuildCountsV1,
+}
+
+/// The full leaderboard file: stats plus every ranked entry with its sparkline.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaderboardFileV1 {
+    /// `agentrep-leaderboard-full-v1`.
+    pub version: String,
+    /// Generation time.
+    pub generated_at: String,
+    /// Snapshot day.
+    pub snapshot_date: String,
+    /// Counts.
+    pub stats: LeaderboardStats,
+    /// Ranked entries with sparklines, in order.
+    pub entries: Vec<LeaderboardEntryV1>,
+}
+
+/// Removes every file under `dir` that is not in `files` (left over from a recycled snapshot).
+fn remove_unlisted(dir: &Path, files: &[ManifestFileV1]) -> Result<(), PublishError> {
+    let keep: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in fs::read_dir(&folder).map_err(PublishError::io(&folder))? {
+            let entry = entry.map_err(PublishError::io(&folder))?;
+            let path = entry.path();
+            if entry.file_type().map_err(PublishError::io(&path))?.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path.strip_prefix(dir).expect("under dir").to_string_lossy().into_owned();
+            if !keep.contains(rel.as_str()) {
+                fs::remove_file(&path).map_err(PublishError::io(&path))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn csv_bytes<T: Serialize>(rows: impl IntoIterator<Item = T>) -> Result<Vec<u8>, PublishError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        w.serialize(row).map_err(|e| PublishError::Csv(e.to_string()))?;
+    }
+    w.into_inner().map_err(|e| PublishError::Csv(e.to_string()))
+}
+
+fn parquet_bytes(batch: RecordBatch) -> Result<Vec<u8>, PublishError> {
+    let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+    let mut buf = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut buf, batch.schema(), Some(props)).map_err(PublishError::Parquet)?;
+    w.write(&batch).map_err(PublishError::Parquet)?;
+    w.close().map_err(PublishError::Parquet)?;
+    Ok(buf)
+}
+
+fn scores_parquet(ctx: &PayloadContext, sellers: &[SellerRecord]) -> Result<Vec<u8>, PublishError> {
+    let col_str = |f: &dyn Fn(&SellerRecord) -> Option<String>| -> ArrayRef {
+        Arc::new(sellers.iter().map(f).collect::<StringArray>())
+    };
+    let schema = Schema::new(vec![
+        Field::new("address", DataType::Utf8, false),
+        Field::new("score", DataType::UInt32, true),
+        Field::new("score_basis", DataType::Utf8, false),
+        Field::new("decision", DataType::Utf8, false),
+        Field::new("shield", DataType::Utf8, false),
+        Field::new("flags", DataType::Utf8, false),
+        Field::new("settlements", DataType::UInt64, false),
+        Field::new("volume_micro_usdc", DataType::UInt64, false),
+        Field::new("distinct_payers", DataType::UInt32, false),
+        Field::new("success_rate", DataType::Float64, true),
+        Field::new("probe_ok_rate", DataType::Float64, true),
+        Field::new("resource", DataType::Utf8, false),
+        Field::new("snapshot_date", DataType::Utf8, false),
+        Field::new("methodology", DataType::Utf8, false),
+    ]);
+    let columns: Vec<ArrayRef> = vec![
+        col_str(&|s| Some(s.address.clone())),
+        Arc::new(sellers.iter().map(|s| s.assessment.score.map(u32::from)).collect::<UInt32Array>()),
+        col_str(&|s| Some(basis(s))),
+        col_str(&|s| Some(s.assessment.decision.as_str().to_owned())),
+        col_str(&|s| Some(payloads::shield(&s.assessment).color)),
+        col_str(&|s| Some(flag_keys(s))),
+        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.settlements))),
+        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.volume))),
+        Arc::new(UInt32Array::from_iter_values(sellers.iter().map(|s| s.features.distinct_payers))),
+        Arc::new(sellers.iter().map(|s| s.assessment.success_rate).collect::<Float64Array>()),
+        Arc::new(sellers.iter().map(|s| s.features.sla.ok_rate()).collect::<Float64Array>()),
+        col_str(&|s| Some(s.listing.resource.clone())),
+        col_str(&|_| Some(ctx.date.clone())),
+        col_str(&|_| Some(METHODOLOGY_VERSION.to_owned())),
+    ];
+    parquet_bytes(RecordBatch::try_new(Arc::new(schema), columns).map_err(|e| PublishError::Csv(e.to_string()))?)
+}
+
+fn history_parquet(sellers: &[SellerRecord]) -> Result<Vec<u8>, PublishError> {
+    let points: Vec<(&str, &agentrep_model::HistoryPoint)> =
+        sellers.iter().flat_map(|s| s.history.iter().map(move |p| (s.address.as_str(), p))).collect();
+    let schema = Schema::new(vec![
+        Field::new("address", DataType::Utf8, false),
+        Field::new("date", DataType::Utf8, false),
+        Field::new("score", DataType::UInt32, true),
+        Field::new("job_count", DataType::UInt64, false),
+    ]);
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(StringArray::from_iter_values(points.iter().map(|(a, _)| *a))),
+        Arc::new(StringArray::from_iter_values(points.iter().map(|(_, p)| p.date.as_str()))),
+        Arc::new(points.iter().map(|(_, p)| p.score.map(u32::from)).collect::<UInt32Array>()),
+        Arc::new(UInt64Array::from_iter_values(points.iter().map(|(_, p)| p.job_count))),
+    ];
+    parquet_bytes(RecordBatch::try_new(Arc::new(schema), columns).map_err(|e| PublishError::Csv(e.to_string()))?)
+}
+
+fn basis(s: &SellerRecord) -> String {
+    if s.assessment.score.is_some() { "measured" } else { "degraded" }.to_owned()
+}
+
+fn flag_keys(s: &SellerRecord) -> String {
+    s.assessment.flags.iter().map(|h| h.key.as_str()).collect::<Vec<_>>().join("|")
+}
+
+fn csv_row(ctx: &PayloadContext, rank: Option<u32>, s: &SellerRecord) -> ScoreCsvRowV1 {
+    ScoreCsvRowV1 {
+        rank,
+        address: s.address.clone(),
+        score: s.assessment.score,
+        job_count: s.features.settlements,
+        success_rate: s.assessment.success_rate,
+        usdc_volume: usdc(s.features.volume),
+        days_since_last_job: s.features.days_since_last_settlement,
+        description: s.listing.description.clone(),
+        service_url: s.listing.resource.clone(),
+        price_usdc: s.listing.price.map(usdc),
+        network: s.listing.network.clone(),
+        snapshot_date: ctx.date.clone(),
+        profile_url: format!("{}/score/{}", ctx.base_path, s.address),
+        decision: s.assessment.decision.as_str().to_owned(),
+        shield: payloads::shield(&s.assessment).color,
+        flags: flag_keys(s),
+        score_basis: basis(s),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+fn seller_files(
+    out: &Out<'_>,
+    ctx: &PayloadContext,
+    s: &SellerRecord,
+    categories: &CategoryIndex,
+    deployer: Option<&DeployerRecord>,
+) -> Result<Vec<ManifestFileV1>, PublishError> {
+    use layout::*;
+    let a = &s.address;
+    let color = payloads::shield(&s.assessment).color;
+    let value = s.assessment.score.map_or_else(|| "unscored".to_owned(), |v| format!("{v}/100"));
+    Ok(vec![
+        out.json(&format!("{SCORE}/{a}.json"), &payloads::score_payload(ctx, s, categories, deployer))?,
+        out.write(&format!("{BADGE}/{a}.svg"), svg::badge(&value, Some(&color)).as_bytes())?,
+    ])
+}
+
+/// Writes every file of a snapshot into `dir` and returns the manifest, written last. `dir` may
+/// hold a retired snapshot whose files are overwritten in place; files the new snapshot does not
+/// have are removed before the manifest is written.
+pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -> Result<ManifestV1, PublishError> {
+    use layout::*;
+    for sub in [layout::SCORE, layout::BADGE, layout::DEPLOYER, "bundles"] {
+        let sub = dir.join(sub);
+        fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
+    }
+    let out = Out { dir };
+    let ranked = ranked(&input.sellers);
+    let categories = CategoryIndex::new(&ranked);
+    let deployers: std::collections::HashMap<&str, &DeployerRecord> =
+        input.deployers.iter().map(|d| (d.address.as_str(), d)).collect();
+
+    let mut files: Vec<ManifestFileV1> = input
+        .sellers
+        .par_iter()
+        .map(|s| seller_files(&out, ctx, s, &categories, deployers.get(s.address.as_str()).copied()))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    files.extend(
+        input
+            .deployers
+            .par_iter()
+            .map(|d| out.json(&format!("{DEPLOYER}/{}.json", d.address), &payloads::deployer(ctx, d)))
+            .collect::<Result<Vec<_>, _>>()?,
+    );
+
+    files.push(out.write(PREFLIGHT, &keyed_bundle(&input.sellers, |s| payloads::preflight(ctx, s))?)?);
+    files.push(out.write(SHIELD, &keyed_bundle(&input.sellers, |s| payloads::shield_payload(ctx, s))?)?);
+    files.push(out.write(HISTORY, &keyed_bundle(&input.sellers, |s| payloads::history(ctx, s))?)?);
+
+    let mut network_breakdown = std::collections::BTreeMap::new();
+    for s in &input.sellers {
+        *network_breakdown.entry(caip2(&s.listing.network)).or_insert(0u32) += 1;
+    }
+    let stats = LeaderboardStats {
+        ranked: ranked.len() as u32,
+        total_indexed: input.sellers.len() as u32,
+        network_breakdown,
+        rebuild_counts: RebuildCountsV1 {
+            sellers: input.sellers.len() as u32,
+            deployers: input.deployers.len() as u32,
+            degraded: input.sellers.iter().filter(|s| s.assessment.score.is_none()).count() as u32,
+        },
+    };
+    let entries: Vec<LeaderboardEntryV1> = ranked.par_iter().map(|s| payloads::leaderboard_entry(s, true)).collect();
+    let default_view: Vec<LeaderboardEntryV1> =
+        ranked.iter().take(DEFAULT_LEADERBOARD_LIMIT).map(|s| payloads::leaderboard_entry(s, false)).collect();
+    let filters =
+        FiltersV1 { ecosystem: None, network: None, limit: DEFAULT_LEADERBOARD_LIMIT as u32, with_sparkline: false };
+    files.push(out.json(LEADERBOARD, &leaderboard_doc(&ctx.generated_at, &ctx.date, &stats, filters, default_view))?);
+    files.push(out.json(
+        LEADERBOARD_FULL,
+        &LeaderboardFileV1 {
+            version: version("leaderboard-full"),
+            generated_at: ctx.generated_at.clone(),
+            snapshot_date: ctx.date.clone(),
+            stats: stats.clone(),
+            entries,
+        },
+    )?);
+
+    let rank_of: std::collections::HashMap<&str, u32> =
+        ranked.iter().enumerate().map(|(i, s)| (s.address.as_str(), i as u32 + 1)).collect();
+    let mut csv_order: Vec<&SellerRecord> = ranked.clone();
+    csv_order.extend(input.sellers.iter().filter(|s| !rank_of.contains_key(s.address.as_str())));
+    files.push(out.write(
+        SCORES_CSV,
+        &csv_bytes(csv_order.iter().map(|s| csv_row(ctx, rank_of.get(s.address.as_str()).copied(), s)))?,
+    )?);
+    files.push(out.write(SCORES_PARQUET, &scores_parquet(ctx, &input.sellers)?)?);
+    files.push(out.write(HISTORY_PARQUET, &history_parquet(&input.sellers)?)?);
+    files.push(out.json(MOVERS, &payloads::movers(ctx, &input.sellers))?);
+    files.push(out.write(
+        COUNTERPARTIES,
+        &csv_bytes(input.counterparties.iter().map(|c| CounterpartyCsvRowV1 {
+            address: c.address.clone(),
+            payments: c.payments,
+            sellers_paid: c.sellers_paid,
+            funded: c.funded,
+            denylisted: c.denylisted,
+        }))?,
+    )?);
+
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    remove_unlisted(dir, &files)?;
+    let manifest = ManifestV1 {
+        version: version("manifest"),
+        snapshot_id: ctx.snapshot_id.clone(),
+        snapshot_date: ctx.date.clone(),
+        generated_at: ctx.generated_at.clone(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+        input_digest: input.input_digest.clone(),
+        base_path: ctx.base_path.clone(),
+        counts: SnapshotCountsV1 {
+            sellers: input.sellers.len() as u32,
+            ranked: ranked.len() as u32,
+            deployers: input.deployers.len() as u32,
+            counterparties: input.counterparties.len() as u32,
+        },
+        files,
+    };
+    let path: PathBuf = dir.join(MANIFEST);
+    let file = fs::File::create(&path).map_err(PublishError::io(&path))?;
+    let mut w = BufWriter::new(file);
+    serde_json::to_writer_pretty(&mut w, &manifest).map_err(PublishError::Encode)?;
+    w.flush().map_err(PublishError::io(&path))?;
+    Ok(manifest)
+}

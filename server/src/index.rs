@@ -1,0 +1,183 @@
+//! The served snapshot: everything a free read needs, built once when a snapshot is loaded and
+//! held in memory (bytes with their ETags, pre-serialised leaderboard entries, cross-references).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use agentrep_publish::LoadedSnapshot;
+use agentrep_publish::payloads::caip2;
+use agentrep_publish::store::RunRecord;
+use agentrep_publish::wire::{CounterpartyCsvRowV1, ManifestV1};
+use agentrep_publish::writer::{LeaderboardStats, keyed_lines, layout};
+use bytes::Bytes;
+use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
+
+/// A response body held in memory with its validator; the gzip form is made on first request.
+#[derive(Debug)]
+pub struct Blob {
+    /// Body.
+    pub body: Bytes,
+    /// Strong ETag, quoted.
+    pub etag: String,
+    gzip: OnceLock<Bytes>,
+}
+
+impl Blob {
+    /// A blob whose ETag comes from a known SHA-256.
+    pub fn with_sha(body: Bytes, sha256_hex: &str) -> Self {
+        Self { body, etag: format!("\"{}\"", &sha256_hex[..32.min(sha256_hex.len())]), gzip: OnceLock::new() }
+    }
+
+    /// A blob hashed now.
+    pub fn new(body: Bytes) -> Self {
+        let sha = hex::encode(Sha256::digest(&body));
+        Self::with_sha(body, &sha)
+    }
+
+    /// The gzip-compressed body, computed once.
+    pub fn gzip(&self) -> &Bytes {
+        self.gzip.get_or_init(|| {
+            use std::io::Write;
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            enc.write_all(&self.body).expect("writing to memory");
+            Bytes::from(enc.finish().expect("writing to memory"))
+        })
+    }
+}
+
+/// One leaderboard entry, pre-serialised both ways.
+#[derive(Debug)]
+pub struct EntryJson {
+    /// CAIP-2 network.
+    pub network: String,
+    /// Ecosystem.
+    pub ecosystem: String,
+    /// JSON without sparkline.
+    pub plain: Box<RawValue>,
+    /// JSON with `sparkline7d`.
+    pub with_sparkline: Box<RawValue>,
+}
+
+/// Query key of a leaderboard view.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LeaderboardKey {
+    /// Limit.
+    pub limit: u32,
+    /// Ecosystem filter.
+    pub ecosystem: Option<String>,
+    /// Network filter as given.
+    pub network: Option<String>,
+    /// Sparklines.
+    pub sparkline: bool,
+}
+
+/// Leaderboard views kept at once; the cache is emptied when it fills.
+const VIEW_CACHE_LIMIT: usize = 512;
+
+/// The snapshot as the server serves it.
+#[derive(Debug)]
+pub struct ServedSnapshot {
+    /// Snapshot id.
+    pub id: String,
+    /// Manifest.
+    pub manifest: ManifestV1,
+    /// Per-wallet files: `(kind, address) -> blob`.
+    pub wallet_files: HashMap<(&'static str, String), Blob>,
+    /// Whole-snapshot files by layout name.
+    pub files: HashMap<&'static str, Blob>,
+    /// Ranked entries in order.
+    pub entries: Vec<EntryJson>,
+    /// Snapshot-wide counts.
+    pub stats: LeaderboardStats,
+    /// Generation time.
+    pub generated_at: String,
+    /// Known non-seller wallets.
+    pub counterparties: HashMap<String, CounterpartyCsvRowV1>,
+    /// Recent job runs.
+    pub runs: Vec<RunRecord>,
+    /// Snapshots retained on disk.
+    pub retained: Vec<String>,
+    views: Mutex<HashMap<LeaderboardKey, std::sync::Arc<Blob>>>,
+}
+
+/// Folders of one-file-per-wallet payloads.
+const WALLET_DIRS: &[&str] = &[layout::SCORE, layout::DEPLOYER, layout::BADGE];
+/// Keyed bundles of per-wallet payloads.
+const WALLET_BUNDLES: &[&str] = &[layout::PREFLIGHT, layout::SHIELD, layout::HISTORY];
+const WHOLE_FILES: &[&str] =
+    &[layout::LEADERBOARD, layout::SCORES_CSV, layout::SCORES_PARQUET, layout::HISTORY_PARQUET, layout::MOVERS];
+
+impl ServedSnapshot {
+    /// Indexes a loaded snapshot.
+    pub fn build(loaded: LoadedSnapshot, runs: Vec<RunRecord>, retained: Vec<String>) -> Self {
+        let LoadedSnapshot { id, manifest, leaderboard, counterparties, mut files, .. } = loaded;
+        let sha: HashMap<&str, &str> = manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
+        let mut wallet_files = HashMap::with_capacity(files.len());
+        let mut whole = HashMap::new();
+        for (path, bytes) in files.drain() {
+            let hash = sha.get(path.as_str()).copied().unwrap_or_default().to_owned();
+            if let Some(name) = WHOLE_FILES.iter().find(|n| **n == path) {
+                whole.insert(*name, Blob::with_sha(Bytes::from(bytes), &hash));
+                continue;
+            }
+            if let Some(kind) = WALLET_BUNDLES.iter().find(|k| **k == path) {
+                let bundle = Bytes::from(bytes);
+                for (address, json) in keyed_lines(&bundle) {
+                    wallet_files.insert((*kind, address.to_owned()), Blob::new(bundle.slice_ref(json)));
+                }
+                continue;
+            }
+            let Some((dir, file)) = path.split_once('/') else { continue };
+            let Some(kind) = WALLET_DIRS.iter().find(|k| **k == dir) else { continue };
+            let address = file.rsplit_once('.').map_or(file, |(a, _)| a).to_owned();
+            wallet_files.insert((*kind, address), Blob::with_sha(Bytes::from(bytes), &hash));
+        }
+        let entries = leaderboard
+            .entries
+            .iter()
+            .map(|e| {
+                let mut plain = e.clone();
+                plain.sparkline_7d = None;
+                EntryJson {
+                    network: caip2(&e.network),
+                    ecosystem: e.ecosystem.clone(),
+                    plain: serde_json::value::to_raw_value(&plain).expect("entry serialises"),
+                    with_sparkline: serde_json::value::to_raw_value(e).expect("entry serialises"),
+                }
+            })
+            .collect();
+        Self {
+            id,
+            manifest,
+            wallet_files,
+            files: whole,
+            entries,
+            stats: leaderboard.stats,
+            generated_at: leaderboard.generated_at,
+            counterparties: counterparties.into_iter().map(|c| (c.address.clone(), c)).collect(),
+            runs,
+            retained,
+            views: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A per-wallet file.
+    pub fn wallet(&self, kind: &'static str, address: &str) -> Option<&Blob> {
+        self.wallet_files.get(&(kind, address.to_owned()))
+    }
+
+    /// A leaderboard view, built once per distinct query.
+    pub fn leaderboard_view(&self, key: &LeaderboardKey, build: impl FnOnce() -> Blob) -> std::sync::Arc<Blob> {
+        if let Some(hit) = self.views.lock().expect("view cache lock").get(key) {
+            return hit.clone();
+        }
+        let blob = std::sync::Arc::new(build());
+        let mut views = self.views.lock().expect("view cache lock");
+        if views.len() >= VIEW_CACHE_LIMIT {
+            views.clear();
+        }
+        views.insert(key.clone(), blob.clone());
+        blob
+    }
+}

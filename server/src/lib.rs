@@ -1,0 +1,228 @@
+//! The agentrep HTTP server (hyper 1.x): free reads from the current snapshot held in memory,
+//! swapped atomically when a new snapshot is published, under one route table.
+//!
+//! This crate links neither polars nor DuckDB; it reads snapshots through `agentrep-publish`.
+
+mod error;
+pub mod handlers;
+mod index;
+mod respond;
+pub mod routes;
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use agentrep_publish::{LoadedSnapshot, SnapshotStore};
+use arc_swap::ArcSwapOption;
+use bytes::Bytes;
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use tokio::net::TcpListener;
+use tracing::{info, warn};
+
+pub use error::ApiError;
+pub use index::ServedSnapshot;
+pub use respond::Body;
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Snapshots root (with its `current` pointer).
+    pub snapshots: PathBuf,
+    /// Base path of every route.
+    pub base_path: String,
+    /// How often to look for a new snapshot.
+    pub reload_interval: Duration,
+    /// Receiving address quoted in 402 terms.
+    pub pay_to: String,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            snapshots: PathBuf::from("snapshots"),
+            base_path: "/api/agent".to_owned(),
+            reload_interval: Duration::from_millis(500),
+            pay_to: std::env::var("AGENTREP_PAY_TO")
+                .unwrap_or_else(|_| "0x0000000000000000000000000000000000000402".to_owned()),
+        }
+    }
+}
+
+/// Shared state of the server: the current snapshot, swapped atomically.
+#[derive(Debug)]
+pub struct App {
+    base_path: String,
+    pay_to: String,
+    store: SnapshotStore,
+    current: ArcSwapOption<ServedSnapshot>,
+    loaded_dir: Mutex<Option<PathBuf>>,
+    loaded_at: Mutex<String>,
+    unindexed_badge: index::Blob,
+}
+
+impl App {
+    /// State for a config; no snapshot is loaded yet.
+    pub fn new(config: &ServerConfig) -> Self {
+        let badge = agentrep_publish::svg::badge("not indexed", None);
+        Self {
+            base_path: config.base_path.trim_end_matches('/').to_owned(),
+            pay_to: config.pay_to.clone(),
+            store: SnapshotStore::new(&config.snapshots),
+            current: ArcSwapOption::empty(),
+            loaded_dir: Mutex::new(None),
+            loaded_at: Mutex::new(String::new()),
+            unindexed_badge: index::Blob::new(Bytes::from(badge)),
+        }
+    }
+
+    /// The snapshot requests are answered from.
+    pub fn snapshot(&self) -> Option<Arc<ServedSnapshot>> {
+        self.current.load_full()
+    }
+
+    fn loaded_at(&self) -> String {
+        self.loaded_at.lock().expect("loaded_at lock").clone()
+    }
+
+    /// Loads the snapshot `current` points at if it is not the one being served; returns whether
+    /// a new snapshot was swapped in. A snapshot that fails to load is logged and skipped, and the
+    /// previous one stays served.
+    pub fn reload(&self) -> bool {
+        let Ok(dir) = self.store.current_dir() else { return false };
+        if self.loaded_dir.lock().expect("loaded_dir lock").as_ref() == Some(&dir) {
+            return false;
+        }
+        match LoadedSnapshot::load(&dir) {
+            Ok(loaded) => {
+                let runs = self.store.recent_runs(20);
+                let retained = self.store.list().unwrap_or_default();
+                let served = ServedSnapshot::build(loaded, runs, retained);
+                info!(target: "server::reload", snapshot = %served.id, wallets = served.wallet_files.len(), "Snapshot loaded.");
+                self.current.store(Some(Arc::new(served)));
+                *self.loaded_dir.lock().expect("loaded_dir lock") = Some(dir);
+                *self.loaded_at.lock().expect("loaded_at lock") =
+                    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+                true
+            }
+            Err(err) => {
+                warn!(target: "server::reload", dir = %dir.display(), %err, "Snapshot not loaded; keeping the current one.");
+                false
+            }
+        }
+    }
+
+    /// Answers one request.
+    pub fn respond(&self, req: &Request<impl Sized>) -> Response<Body> {
+        let parts = handlers::RequestParts { method: req.method(), uri: req.uri(), headers: req.headers() };
+        handlers::handle(self, &parts)
+    }
+}
+
+/// A bound server.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    app: Arc<App>,
+    reload_interval: Duration,
+}
+
+impl Server {
+    /// Binds `addr` and loads the current snapshot, if any.
+    pub async fn bind(addr: SocketAddr, config: ServerConfig) -> std::io::Result<Self> {
+        let listener = TcpListener::bind(addr).await?;
+        let app = Arc::new(App::new(&config));
+        let loader = app.clone();
+        tokio::task::spawn_blocking(move || loader.reload()).await.map_err(std::io::Error::other)?;
+        Ok(Self { listener, app, reload_interval: config.reload_interval })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("bound listener has an address")
+    }
+
+    /// The base path.
+    pub fn base_path(&self) -> &str {
+        &self.app.base_path
+    }
+
+    /// The shared state.
+    pub fn app(&self) -> Arc<App> {
+        self.app.clone()
+    }
+
+    /// A few paths worth trying, for the startup message.
+    pub fn example_paths(&self) -> Vec<String> {
+        let mut paths = vec!["/leaderboard?limit=5".to_owned(), "/health".to_owned(), "/status".to_owned()];
+        if let Some(snap) = self.app.snapshot() {
+            if let Some(top) = snap.entries.first() {
+                let entry: serde_json::Value = serde_json::from_str(top.plain.get()).unwrap_or_default();
+                if let Some(addr) = entry.get("payTo").and_then(|v| v.as_str()) {
+                    paths.push(format!("/score/{addr}"));
+                    paths.push(format!("/preflight/{addr}"));
+                    paths.push(format!("/history/{addr}?days=7"));
+                    paths.push(format!("/badge/{addr}.svg"));
+                }
+            }
+            paths.push("/scores.csv".to_owned());
+        }
+        paths
+    }
+
+    /// Serves until `shutdown` resolves, then lets open connections finish.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()>) -> std::io::Result<()> {
+        let reloader = self.app.clone();
+        let interval = self.reload_interval;
+        let reload_task = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(interval);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let app = reloader.clone();
+                let _ = tokio::task::spawn_blocking(move || app.reload()).await;
+            }
+        });
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                accepted = self.listener.accept() => {
+                    let (stream, _) = match accepted {
+                        Ok(conn) => conn,
+                        Err(err) => {
+                            warn!(target: "server::http", %err, "Accept failed.");
+                            continue;
+                        }
+                    };
+                    let _ = stream.set_nodelay(true);
+                    let app = self.app.clone();
+                    let service = service_fn(move |req: Request<Incoming>| {
+                        let app = app.clone();
+                        async move { Ok::<_, Infallible>(app.respond(&req)) }
+                    });
+                    let conn = auto::Builder::new(TokioExecutor::new()).serve_connection(TokioIo::new(stream), service).into_owned();
+                    let conn = graceful.watch(conn);
+                    tokio::spawn(async move {
+                        let _ = conn.await;
+                    });
+                }
+                () = &mut shutdown => break,
+            }
+        }
+        reload_task.abort();
+        tokio::select! {
+            () = graceful.shutdown() => {}
+            () = tokio::time::sleep(Duration::from_secs(5)) => {}
+        }
+        Ok(())
+    }
+}

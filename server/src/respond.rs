@@ -1,0 +1,237 @@
+//! Building responses: cached bodies with ETag/304, gzip when asked, JSON, errors, 402.
+
+use base64::Engine;
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::{Response, StatusCode};
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::index::Blob;
+use agentrep_publish::wire::{ErrorBodyV1, ErrorV1};
+
+/// The body type of every response.
+pub type Body = Full<Bytes>;
+
+/// Cache lifetime of free reads, seconds (snapshots change daily; 5 minutes keeps edges fresh).
+pub const MAX_AGE: u32 = 300;
+
+/// Content types.
+pub mod mime {
+    /// JSON.
+    pub const JSON: &str = "application/json";
+    /// SVG.
+    pub const SVG: &str = "image/svg+xml";
+    /// CSV.
+    pub const CSV: &str = "text/csv; charset=utf-8";
+    /// Parquet.
+    pub const PARQUET: &str = "application/vnd.apache.parquet";
+}
+
+fn base(status: StatusCode, content_type: &str) -> hyper::http::response::Builder {
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, content_type)
+        .header(header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")
+}
+
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT_ENCODING).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(
+        |enc| {
+            let mut parts = enc.trim().split(';');
+            let name = parts.next().unwrap_or_default().trim();
+            let q_zero = parts.any(|p| p.trim().replace(' ', "") == "q=0");
+            (name == "gzip" || name == "*") && !q_zero
+        },
+    )
+}
+
+fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
+    headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| {
+        v.split(',').any(|t| {
+            let t = t.trim();
+            t == "*" || t.trim_start_matches("W/") == etag
+        })
+    })
+}
+
+/// A cached body: 304 when the client's ETag matches, gzip when accepted and worth it.
+pub fn blob(req_headers: &HeaderMap, blob: &Blob, content_type: &str, head: bool) -> Response<Body> {
+    let builder = base(StatusCode::OK, content_type)
+        .header(header::ETAG, &blob.etag)
+        .header(header::CACHE_CONTROL, format!("public, max-age={MAX_AGE}"))
+        .header(header::VARY, "accept-encoding");
+    if etag_matches(req_headers, &blob.etag) {
+        return builder.status(StatusCode::NOT_MODIFIED).body(Body::default()).expect("valid response");
+    }
+    let (body, gzipped) = if blob.body.len() > 1024 && accepts_gzip(req_headers) {
+        (blob.gzip().clone(), true)
+    } else {
+        (blob.body.clone(), false)
+    };
+    let builder = if gzipped { builder.header(header::CONTENT_ENCODING, "gzip") } else { builder };
+    let builder = builder.header(header::CONTENT_LENGTH, body.len());
+    builder.body(if head { Body::default() } else { Body::new(body) }).expect("valid response")
+}
+
+/// A JSON body computed for this request (not cached by clients).
+pub fn json(status: StatusCode, value: &impl Serialize) -> Response<Body> {
+    let bytes = serde_json::to_vec(value).expect("payload serialises");
+    base(status, mime::JSON)
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(Body::new(Bytes::from(bytes)))
+        .expect("valid response")
+}
+
+/// The error body of an API error.
+pub fn error(err: &ApiError) -> Response<Body> {
+    let body = ErrorBodyV1 { error: ErrorV1 { code: err.code(), message: err.to_string() } };
+    let mut resp = json(err.status(), &body);
+    if let ApiError::MethodNotAllowed(allowed) = err {
+        resp.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allowed));
+    }
+    resp
+}
+
+/// x402 `exact` payment requirements of a paid route.
+#[derive(Debug, Clone)]
+pub struct PaymentTerms {
+    /// Absolute URL of the resource.
+    pub resource: String,
+    /// What is bought.
+    pub description: String,
+    /// Price in micro-USDC.
+    pub amount: u64,
+    /// Receiving address.
+    pub pay_to: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExtraV1 {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AcceptV1<'a> {
+    scheme: &'static str,
+    network: &'static str,
+    max_amount_required: String,
+    resource: &'a str,
+    description: &'a str,
+    mime_type: &'static str,
+    pay_to: &'a str,
+    max_timeout_seconds: u32,
+    asset: &'static str,
+    extra: ExtraV1,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PaymentRequiredV1<'a> {
+    x402_version: u8,
+    error: &'static str,
+    accepts: Vec<AcceptV1<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResourceV2<'a> {
+    url: &'a str,
+    description: &'a str,
+    mime_type: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AcceptV2<'a> {
+    scheme: &'static str,
+    network: &'static str,
+    amount: String,
+    asset: &'static str,
+    pay_to: &'a str,
+    max_timeout_seconds: u32,
+    extra: ExtraV1,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PaymentRequiredV2<'a> {
+    x402_version: u8,
+    error: &'static str,
+    resource: ResourceV2<'a>,
+    accepts: Vec<AcceptV2<'a>>,
+    extensions: std::collections::BTreeMap<String, String>,
+}
+
+const USDC_BASE: &str = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+
+/// 402 for both x402 v1 (JSON body) and v2 (`PAYMENT-REQUIRED` header) buyers.
+pub fn payment_required(terms: &PaymentTerms) -> Response<Body> {
+    let extra = || ExtraV1 { name: "USD Coin", version: "2" };
+    let v1 = PaymentRequiredV1 {
+        x402_version: 1,
+        error: "X-PAYMENT header is required",
+        accepts: vec![AcceptV1 {
+            scheme: "exact",
+            network: "base",
+            max_amount_required: terms.amount.to_string(),
+            resource: &terms.resource,
+            description: &terms.description,
+            mime_type: "application/json",
+            pay_to: &terms.pay_to,
+            max_timeout_seconds: 60,
+            asset: USDC_BASE,
+            extra: extra(),
+        }],
+    };
+    let v2 = PaymentRequiredV2 {
+        x402_version: 2,
+        error: "PAYMENT-SIGNATURE header is required",
+        resource: ResourceV2 { url: &terms.resource, description: &terms.description, mime_type: "application/json" },
+        accepts: vec![AcceptV2 {
+            scheme: "exact",
+            network: "eip155:8453",
+            amount: terms.amount.to_string(),
+            asset: USDC_BASE,
+            pay_to: &terms.pay_to,
+            max_timeout_seconds: 60,
+            extra: extra(),
+        }],
+        extensions: Default::default(),
+    };
+    let header_value = base64::engine::general_purpose::STANDARD.encode(serde_json::to_vec(&v2).expect("serialises"));
+    let mut resp = json(StatusCode::PAYMENT_REQUIRED, &v1);
+    let h = resp.headers_mut();
+    h.insert("payment-required", HeaderValue::from_str(&header_value).expect("base64 is a valid header"));
+    h.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE"),
+    );
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gzip_negotiation() {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("br, gzip;q=0.8"));
+        assert!(accepts_gzip(&h));
+        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip;q=0, br"));
+        assert!(!accepts_gzip(&h));
+    }
+
+    #[test]
+    fn if_none_match_handles_lists_and_weak_tags() {
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, HeaderValue::from_static("\"a\", W/\"b\""));
+        assert!(etag_matches(&h, "\"b\""));
+        assert!(!etag_matches(&h, "\"c\""));
+    }
+}
