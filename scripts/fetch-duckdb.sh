@@ -10,8 +10,13 @@ sha512="IXcrZJE6kEqM0Z4wwdVnGBHX/frOS33VPNAwDXQ/Q+Fs84b058Qe94chrCCIcNJlG8Y3UHIU
 command -v npm >/dev/null || { echo "fetch-duckdb: npm is required to fetch libduckdb" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && npm pack --silent "@duckdb/node-bindings-linux-x64@$version" >/dev/null)
-tarball="$(ls "$work"/*.tgz)"
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/agentrep"
+tarball="$cache/duckdb-node-bindings-linux-x64-$version.tgz"
+if [ ! -f "$tarball" ]; then
+  (cd "$work" && npm pack --silent "@duckdb/node-bindings-linux-x64@$version" >/dev/null)
+  mkdir -p "$cache"
+  mv "$work"/*.tgz "$tarball"
+fi
 actual="$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
 case "$actual" in
   "$sha512") ;;

@@ -267,7 +267,7 @@ fn plan_seller(config: &WorldConfig, params: &ScaleParams, index: u32) -> Seller
         SellerKind::Ghost | SellerKind::ScamListing => r.random_range(-40..days - 3),
         _ => r.random_range(-90..days / 3),
     };
-    let death_day = (kind == SellerKind::Dead).then(|| r.random_range(2..(days as u32 - 8).max(3)));
+    let death_day = (kind == SellerKind::Dead).then(|| r.random_range(2..(days as u32).saturating_sub(8).max(3)));
     let ok_rate = match kind {
         SellerKind::Flapping => r.random_range(0.3..0.75),
         SellerKind::ScamListing => r.random_range(0.0..0.6),

@@ -44,7 +44,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn world(lake: &Path, config: WorldConfig) -> anyhow::Result<()> {
+pub fn world(lake: &Path, config: WorldConfig) -> anyhow::Result<()> {
     let started = Instant::now();
     let bar = progress::bar(u64::from(config.days) + 2, "world");
     let stats = agentrep_datasets::generate(&config, lake, &|done, total| {
@@ -82,7 +82,7 @@ fn days_to_rebuild(lake: &Lake, date: Option<NaiveDate>, all_days: bool) -> anyh
     })
 }
 
-pub(crate) fn rebuild_days(
+pub fn rebuild_days(
     lake: &Lake,
     store: &SnapshotStore,
     config: &PublishConfig,

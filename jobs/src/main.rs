@@ -1,11 +1,7 @@
 //! `agentrep`: generate the embedded world, rebuild and publish daily snapshots, serve them, and
 //! evaluate verdicts against the world's labels.
 
-mod cli;
-mod commands;
-mod eval;
-mod progress;
-
+use agentrep_jobs::{cli, commands, progress};
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {

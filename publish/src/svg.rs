@@ -1,7 +1,9 @@
 //! SVG badges, rendered from the one template `templates/badge.svg.j2` (minijinja escapes every
 //! value).
 
-use minijinja::{Environment, context};
+use std::sync::OnceLock;
+
+use minijinja::{AutoEscape, Environment, context};
 
 const TEMPLATE: &str = include_str!("../templates/badge.svg.j2");
 
@@ -17,8 +19,13 @@ pub fn badge_color(shield: Option<&str>) -> &'static str {
 
 /// Renders a badge: `agentrep | <value>` in the shield's colour.
 pub fn badge(value: &str, shield: Option<&str>) -> String {
-    let mut env = Environment::new();
-    env.add_template("badge", TEMPLATE).expect("badge template parses");
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    let env = ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_auto_escape_callback(|_| AutoEscape::Html);
+        env.add_template("badge", TEMPLATE).expect("badge template parses");
+        env
+    });
     let label = "agentrep";
     // Verdana 11px averages ~7px per character; pad 10px each side.
     let label_width = label.len() * 7 + 10;

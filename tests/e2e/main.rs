@@ -1,1 +1,8 @@
-fn main() {}
+//! End-to-end tests: a generated world, real rebuilds into real snapshots, and the real server on
+//! a random loopback port queried over HTTP.
+
+mod determinism;
+mod eval_floors;
+mod robustness;
+mod routes;
+mod swap;

@@ -1,1 +1,123 @@
-//! e2e
+//! Shared support for the end-to-end tests: a small world built once per test binary, and a real
+//! server on a random loopback port.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use agentrep_datasets::{Scale, WorldConfig};
+use agentrep_lake::Lake;
+use agentrep_publish::{PublishConfig, SnapshotStore};
+use agentrep_server::{Server, ServerConfig};
+use chrono::NaiveDate;
+
+/// A world built in a temporary folder: lake plus published snapshots.
+#[derive(Debug)]
+pub struct BuiltWorld {
+    /// Keeps the folder alive.
+    pub dir: tempfile::TempDir,
+    /// The world's config.
+    pub config: WorldConfig,
+}
+
+impl BuiltWorld {
+    /// The lake.
+    pub fn lake(&self) -> Lake {
+        Lake::new(self.dir.path().join("lake"))
+    }
+
+    /// The snapshots root.
+    pub fn snapshots(&self) -> PathBuf {
+        self.dir.path().join("snapshots")
+    }
+
+    /// The days of the world.
+    pub fn days(&self) -> Vec<NaiveDate> {
+        self.config.days()
+    }
+}
+
+/// Generates a small-scale world of `days` days and rebuilds the first `rebuilt` of them.
+pub fn build_world(days: u32, rebuilt: usize) -> BuiltWorld {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = WorldConfig { days, ..WorldConfig::new(Scale::Small) };
+    agentrep_datasets::generate(&config, &dir.path().join("lake"), &|_, _| {}).expect("world generates");
+    let world = BuiltWorld { dir, config };
+    let store = SnapshotStore::new(world.snapshots());
+    let all_days = world.days();
+    agentrep_jobs::commands::rebuild_days(&world.lake(), &store, &PublishConfig::default(), &all_days[..rebuilt])
+        .expect("rebuilds");
+    world
+}
+
+/// The shared world of this test binary: 8 days, the first 7 rebuilt (the 8th is left for tests
+/// that publish a new snapshot while serving).
+pub fn shared_world() -> &'static BuiltWorld {
+    static WORLD: OnceLock<BuiltWorld> = OnceLock::new();
+    WORLD.get_or_init(|| build_world(8, 7))
+}
+
+/// A server on a random loopback port, run on its own runtime thread until the test ends.
+#[derive(Debug)]
+pub struct RunningServer {
+    /// Bound address.
+    pub addr: SocketAddr,
+    /// Base URL including the base path.
+    pub base: String,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RunningServer {
+    /// Starts serving `snapshots`.
+    pub fn start(snapshots: &Path) -> Self {
+        let config = ServerConfig {
+            snapshots: snapshots.to_owned(),
+            reload_interval: std::time::Duration::from_millis(100),
+            ..ServerConfig::default()
+        };
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let rt =
+                tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+            rt.block_on(async move {
+                let server = Server::bind("127.0.0.1:0".parse().expect("addr"), config).await.expect("binds");
+                addr_tx.send(server.local_addr()).expect("send addr");
+                server.run_until(async move { drop(stop_rx.await) }).await.expect("serves");
+            });
+        });
+        let addr = addr_rx.recv().expect("server started");
+        Self { addr, base: format!("http://{addr}/api/agent"), shutdown: Some(stop_tx), thread: Some(thread) }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Recursively reads every file under `dir` as (relative path, bytes), sorted.
+pub fn read_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("under dir").to_string_lossy().into_owned();
+                out.push((rel, std::fs::read(&p).expect("readable")));
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -59,12 +59,15 @@ SELECT pay_to AS address,
 FROM pp GROUP BY 1;
 
 -- Regularity: per (seller, payer) with >= 3 payments, the coefficient of variation of the gaps;
--- the seller's value is the median over its payers.
+-- the seller's value is the median over its payers. Sums are exact integers so the result does
+-- not depend on the order DuckDB's threads combine partial aggregates in (determinism).
 CREATE TEMP TABLE cadence AS
 SELECT pay_to AS address, median(cv) AS interval_cv FROM (
-    SELECT pay_to, payer, stddev_pop(gap) / nullif(avg(gap), 0) AS cv FROM (
+    SELECT pay_to, payer,
+           sqrt((count(*) * sum(gap * gap) - sum(gap) * sum(gap))::DOUBLE) / nullif(sum(gap), 0)::DOUBLE AS cv
+    FROM (
         SELECT pay_to, payer,
-               epoch(block_time) - epoch(lag(block_time) OVER (PARTITION BY pay_to, payer ORDER BY block_time)) AS gap
+               (epoch(block_time) - epoch(lag(block_time) OVER (PARTITION BY pay_to, payer ORDER BY block_time)))::HUGEINT AS gap
         FROM s SEMI JOIN (SELECT pay_to, payer FROM pp WHERE n >= 3) USING (pay_to, payer)
     ) WHERE gap IS NOT NULL GROUP BY ALL
 ) GROUP BY 1;
@@ -96,8 +99,8 @@ SELECT lower(c.pay_to) AS address,
        count(*) FILTER (WHERE p.ok) AS ok,
        coalesce(quantile_cont(p.latency_ms, 0.5) FILTER (WHERE p.ok), 0)::BIGINT AS p50,
        coalesce(quantile_cont(p.latency_ms, 0.95) FILTER (WHERE p.ok), 0)::BIGINT AS p95,
-       coalesce(avg(p.latency_ms) FILTER (WHERE p.ok), 0)::BIGINT AS avg_latency,
-       arg_max(p.ok, p.probed_at) AS last_ok
+       coalesce(sum(p.latency_ms) FILTER (WHERE p.ok) // count(p.latency_ms) FILTER (WHERE p.ok), 0)::BIGINT AS avg_latency,
+       arg_max(p.ok, (p.probed_at, p.resource)) AS last_ok
 FROM probes p JOIN cur c USING (resource)
 WHERE p.probed_at >= {d7} AND p.probed_at < {day_end}
 GROUP BY 1;
@@ -108,8 +111,9 @@ CREATE TEMP TABLE reg AS
 SELECT agent_id, lower(agent_wallet) AS address FROM erc8004_registrations
 WHERE registered_at < {day_end} AND agent_wallet IS NOT NULL;
 
+-- v is the rating scaled to millionths of a point (exact integer, so sums are deterministic).
 CREATE TEMP TABLE fb AS
-SELECT r.address, lower(f.client) AS client, f.value / pow(10, f.value_decimals) AS v
+SELECT r.address, lower(f.client) AS client, (f.value * pow(10, 6 - f.value_decimals))::HUGEINT AS v
 FROM erc8004_feedback f JOIN reg r USING (agent_id)
 WHERE NOT f.revoked AND f.block_time < {day_end};
 
@@ -118,10 +122,10 @@ SELECT fb.address,
        count(*) AS feedback_count,
        count(DISTINCT fb.client) AS feedback_clients,
        count(DISTINCT fb.client) FILTER (WHERE pp.payer IS NOT NULL) AS paid_clients,
-       coalesce(sum(fb.v / 100) FILTER (WHERE pp.payer IS NOT NULL), 0) AS paid_sum,
+       coalesce(sum(fb.v) FILTER (WHERE pp.payer IS NOT NULL), 0)::DOUBLE / 100000000 AS paid_sum,
        count(*) FILTER (WHERE pp.payer IS NOT NULL) AS paid_count
 FROM fb LEFT JOIN pp ON pp.pay_to = fb.address AND pp.payer = fb.client
-WHERE fb.v BETWEEN 0 AND 100
+WHERE fb.v BETWEEN 0 AND 100000000
 GROUP BY 1;
 
 CREATE TEMP TABLE rcpt AS

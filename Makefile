@@ -1,0 +1,42 @@
+# agentrep — `make run` builds and serves the demo world; `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+CARGO ?= cargo
+TARGET := $(or $(CARGO_TARGET_DIR),target)
+BIN := $(TARGET)/debug/agentrep
+ADDR ?= 127.0.0.1:8402
+
+.PHONY: help setup build run test lint fmt bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+setup: ## Install what a fresh machine lacks: prebuilt libduckdb (npm) and the mold linker (Debian)
+	@./scripts/fetch-duckdb.sh
+	@./scripts/install-debian.sh mold
+
+build: setup ## Build the agentrep binary (dev profile: optimised dependencies)
+	$(CARGO) build -p agentrep-jobs
+
+run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
+	$(BIN) demo --dir demo --addr $(ADDR)
+
+test: setup ## Unit, integration and end-to-end tests
+	$(CARGO) test --workspace --no-fail-fast
+
+lint: setup ## Formatting, clippy, and the server's dependency invariant
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	@! $(CARGO) tree -p agentrep-server -e normal | grep -qE 'duckdb|polars' || { echo "agentrep-server must not link duckdb or polars"; exit 1; }
+
+fmt: ## Format the code
+	$(CARGO) fmt --all
+
+bench: setup ## Benchmarks (release build; rebuild at bench scale, server against nginx)
+	@./scripts/install-debian.sh wrk nginx
+	$(CARGO) build --release -p agentrep-jobs
+	AGENTREP_BIN=$(TARGET)/release/agentrep ./scripts/bench.sh
+
+clean: ## Remove build output and demo data
+	$(CARGO) clean
+	rm -rf demo bench-data .duckdb

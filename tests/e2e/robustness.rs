@@ -1,0 +1,67 @@
+//! Crashes and failed sources: the previous snapshot stays served; null is never zero.
+
+use agentrep_lake::{Dataset, Lake};
+use agentrep_publish::{PublishConfig, SnapshotStore};
+use agentrep_tests::{RunningServer, build_world};
+
+#[test]
+fn a_crashed_publication_leaves_the_current_snapshot_served() {
+    let world = build_world(3, 2);
+    let store = SnapshotStore::new(world.snapshots());
+    let current = store.current_dir().unwrap();
+    // A crash mid-publication leaves a half-written work folder behind.
+    let work = world.snapshots().join(agentrep_publish::store::WORK_DIR);
+    std::fs::create_dir_all(work.join("score")).unwrap();
+    std::fs::write(work.join("score/garbage.json"), b"{half").unwrap();
+    assert_eq!(store.current_dir().unwrap(), current);
+    assert!(agentrep_publish::LoadedSnapshot::load(&current).is_ok());
+    // The next publication reuses the folder and drops what it did not write.
+    let (input, _) = agentrep_pipeline::rebuild(&world.lake(), world.days()[2]).unwrap();
+    let published = store.publish(&input, &PublishConfig::default()).unwrap();
+    assert!(!published.dir.join("score/garbage.json").exists());
+    assert!(!work.exists());
+    assert!(agentrep_publish::LoadedSnapshot::load(&published.dir).is_ok());
+}
+
+#[test]
+fn retention_keeps_the_last_n_snapshots() {
+    let world = build_world(4, 4);
+    let store = SnapshotStore::new(world.snapshots());
+    assert_eq!(store.list().unwrap().len(), 4);
+    let (input, _) = agentrep_pipeline::rebuild(&world.lake(), world.days()[3]).unwrap();
+    store.publish(&input, &PublishConfig { retain: 2, ..PublishConfig::default() }).unwrap();
+    let ids = store.list().unwrap();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(store.current_dir().unwrap().ends_with(ids.last().unwrap()));
+}
+
+#[tokio::test]
+async fn a_stale_source_degrades_scores_to_null_not_zero() {
+    let world = build_world(10, 0);
+    let lake = world.lake();
+    // The probe job has not written the last 9 days.
+    for part in lake.partitions(Dataset::Probes).unwrap() {
+        if part.date > world.days()[0] {
+            std::fs::remove_dir_all(part.path.parent().unwrap()).unwrap();
+        }
+    }
+    let day = *world.days().last().unwrap();
+    let (input, _) = agentrep_pipeline::rebuild(&Lake::new(lake.root()), day).unwrap();
+    assert!(input.sellers.iter().all(|s| s.assessment.score.is_none()));
+    assert!(input.sellers.iter().all(|s| s.sources.iter().any(|x| x == "DEGRADED:probes-stale")));
+    assert!(
+        input
+            .sellers
+            .iter()
+            .filter(|s| !s.features.denylisted)
+            .all(|s| s.assessment.decision == agentrep_model::Decision::Caution
+                || s.assessment.decision == agentrep_model::Decision::Block)
+    );
+    SnapshotStore::new(world.snapshots()).publish(&input, &PublishConfig::default()).unwrap();
+    let server = RunningServer::start(&world.snapshots());
+    let addr = &input.sellers[0].address;
+    let v: serde_json::Value =
+        reqwest::get(format!("{}/score/{addr}", server.base)).await.unwrap().json().await.unwrap();
+    assert_eq!(v["score"], serde_json::Value::Null);
+    assert_eq!(v["score_basis"], "degraded");
+}
