@@ -304,7 +304,7 @@ pub(crate) fn write_day(
 ) -> Result<(), LakeError> {
     let cfg = &world.config;
     let last = cfg.days - 1;
-    if day % world.params.crawl_every_days == 0 || day == last {
+    if day.is_multiple_of(world.params.crawl_every_days) || day == last {
         let crawl_at = day_start(date) + 3 * 3_600;
         let listings: Vec<ListingRow> = world
             .sellers
@@ -342,25 +342,25 @@ pub(crate) fn write_day(
     Ok(())
 }
 
-fn settlement(
-    world: &World,
-    s: &Seller,
+/// One settlement to be written: which day, which draw of the day, when, who paid, how much.
+struct Payment {
     day: u32,
     k: u64,
     at: i64,
     payer: String,
     value: u64,
-    r: &mut impl Rng,
-) -> SettlementRow {
+}
+
+fn settlement(world: &World, s: &Seller, p: Payment, r: &mut impl Rng) -> SettlementRow {
     let plain = r.random_bool(0.04);
     SettlementRow {
-        tx_hash: hex_bytes(key(world.config.seed, "tx", &[u64::from(s.index), u64::from(day), k]), 32),
+        tx_hash: hex_bytes(key(world.config.seed, "tx", &[u64::from(s.index), u64::from(p.day), p.k]), 32),
         log_index: r.random_range(0..120),
-        block_number: FIRST_BLOCK + ((at - day_secs(world, 0)).max(0) / 2) as u64,
-        block_time: Timestamp::from_secs(at),
-        payer,
+        block_number: FIRST_BLOCK + ((p.at - day_secs(world, 0)).max(0) / 2) as u64,
+        block_time: Timestamp::from_secs(p.at),
+        payer: p.payer,
         pay_to: s.address.clone(),
-        value,
+        value: p.value,
         facilitator: (!plain).then(|| FACILITATORS[r.random_range(0..FACILITATORS.len())].to_owned()),
         eip3009: !plain,
         network: "eip155:8453".to_owned(),
@@ -385,16 +385,8 @@ fn seller_settlements(world: &World, s: &Seller, day: u32, date: NaiveDate) -> V
                     break;
                 }
                 if at >= start {
-                    out.push(settlement(
-                        world,
-                        s,
-                        day,
-                        (j as u64) << 32 | k as u64,
-                        at,
-                        payer.clone(),
-                        s.price,
-                        &mut r,
-                    ));
+                    let payment = Payment { day, k: (j as u64) << 32 | k as u64, at, payer: payer.clone(), value: s.price };
+                    out.push(settlement(world, s, payment, &mut r));
                 }
                 k += 1;
             }
@@ -413,7 +405,7 @@ fn seller_settlements(world: &World, s: &Seller, day: u32, date: NaiveDate) -> V
             _ => pool_payer(world, s.customers[r.random_range(0..s.customers.len())]),
         };
         let value = if r.random_bool(0.1) { s.price * 2 } else { s.price };
-        out.push(settlement(world, s, day, k, at, payer, value, &mut r));
+        out.push(settlement(world, s, Payment { day, k, at, payer, value }, &mut r));
     }
     out
 }
