@@ -385,7 +385,8 @@ fn seller_settlements(world: &World, s: &Seller, day: u32, date: NaiveDate) -> V
                     break;
                 }
                 if at >= start {
-                    let payment = Payment { day, k: (j as u64) << 32 | k as u64, at, payer: payer.clone(), value: s.price };
+                    let payment =
+                        Payment { day, k: (j as u64) << 32 | k as u64, at, payer: payer.clone(), value: s.price };
                     out.push(settlement(world, s, payment, &mut r));
                 }
                 k += 1;

@@ -95,6 +95,12 @@ pub enum Command {
         #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
         base_path: String,
     },
+    /// Benchmark helpers used by `make bench`.
+    Bench {
+        /// Which measurement.
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
     /// Verdict quality of the current snapshot against the world's labels.
     Eval {
         /// Lake folder (holds labels.json).
@@ -106,5 +112,23 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// Benchmark measurements.
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// DuckDB's bare `GROUP BY pay_to` over the settlements a rebuild reads (the floor a rebuild is
+    /// compared with); prints the median of several runs in milliseconds.
+    Floor {
+        /// Lake folder.
+        #[arg(long, env = "AGENTREP_LAKE")]
+        lake: PathBuf,
+        /// Day whose inputs to read (default: the newest).
+        #[arg(long)]
+        date: Option<NaiveDate>,
+        /// Runs to take the median of.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
     },
 }

@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use chrono::NaiveDate;
 use tracing::info;
 
-use crate::cli::{Cli, Command, ScaleArg};
+use crate::cli::{BenchCommand, Cli, Command, ScaleArg};
 use crate::{eval, progress};
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -41,6 +41,20 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo { dir, addr, fresh, no_serve } => demo(&dir, addr, fresh, no_serve),
+        Command::Bench { what: BenchCommand::Floor { lake, date, runs } } => {
+            let lake = Lake::new(lake);
+            let day = days_to_rebuild(&lake, date, false)?[0];
+            let mut times = Vec::new();
+            let mut groups = 0;
+            for _ in 0..runs.max(1) {
+                let (g, elapsed) = agentrep_pipeline::floor_group_by(&lake, day)?;
+                groups = g;
+                times.push(elapsed.as_secs_f64() * 1000.0);
+            }
+            times.sort_by(f64::total_cmp);
+            println!("{{\"groups\": {groups}, \"median_ms\": {:.1}, \"runs_ms\": {times:?}}}", times[times.len() / 2]);
+            Ok(())
+        }
     }
 }
 

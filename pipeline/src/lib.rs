@@ -109,3 +109,15 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     let input = SnapshotInput { date: day.to_string(), input_digest, sellers, deployers, counterparties };
     Ok((input, timings))
 }
+
+/// The benchmark floor: DuckDB's bare `GROUP BY pay_to` (count and sum) over the same settlement
+/// files a rebuild of `day` reads, fully materialised; returns the groups and the elapsed time.
+pub fn floor_group_by(lake: &Lake, day: NaiveDate) -> Result<(usize, std::time::Duration), PipelineError> {
+    let db = engine::Engine::open(lake, day)?;
+    let err = |source| PipelineError::Duckdb { pass: "floor", source };
+    let t = Instant::now();
+    let mut stmt =
+        db.conn.prepare("SELECT pay_to, count(*), sum(value) FROM settlements GROUP BY pay_to").map_err(err)?;
+    let groups = stmt.query_map([], |r| r.get::<_, String>(0)).map_err(err)?.count();
+    Ok((groups, t.elapsed()))
+}

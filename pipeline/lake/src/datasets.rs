@@ -280,3 +280,24 @@ impl Dataset {
         matches!(self, Dataset::DailyScores)
     }
 }
+
+/// Every dataset's columns as Markdown, as `ARCHITECTURE.md` prints them between its `datasets`
+/// markers.
+pub fn markdown_schemas() -> String {
+    let mut out = String::new();
+    for dataset in Dataset::ALL {
+        let derived = if dataset.is_derived() { " (derived, written by the rebuild)" } else { "" };
+        out.push_str(&format!("**`{}/date=YYYY-MM-DD/part-0.parquet`**{derived}\n\n", dataset.name()));
+        out.push_str("| column | type | nullable |\n|---|---|---|\n");
+        for f in dataset.schema().fields() {
+            out.push_str(&format!(
+                "| `{}` | {} | {} |\n",
+                f.name(),
+                f.data_type(),
+                if f.is_nullable() { "yes" } else { "no" }
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}

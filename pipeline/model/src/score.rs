@@ -21,6 +21,10 @@ pub mod params {
     pub const REPUTATION_FULL_CONFIDENCE: f64 = 10.0;
     /// Probe samples at which reliability reaches full confidence.
     pub const SLA_FULL_CONFIDENCE: f64 = 10.0;
+    /// p95 latency at or under which the latency points are full, milliseconds.
+    pub const LATENCY_FULL_MS: f64 = 300.0;
+    /// p95 latency at or over which the latency points are zero, milliseconds.
+    pub const LATENCY_ZERO_MS: f64 = 3000.0;
     /// Recency half-life style decay constant, days.
     pub const RECENCY_DECAY_DAYS: f64 = 15.0;
 }
@@ -85,11 +89,11 @@ pub fn score_seller(f: &SellerFeatures, flags: &[FlagHit]) -> ScoreBreakdown {
 
     let reliability = f.sla.ok_rate().map_or(0.0, |rate| {
         let confidence = (f64::from(f.sla.samples) / p::SLA_FULL_CONFIDENCE).min(1.0);
-        let latency = match f.sla.latency_p95_ms {
-            _ if f.sla.ok == 0 => 0.0,
-            0..=1000 => 5.0,
-            1001..=3000 => 2.5,
-            _ => 0.0,
+        let latency = if f.sla.ok == 0 {
+            0.0
+        } else {
+            let p95 = f64::from(f.sla.latency_p95_ms);
+            5.0 * ((p::LATENCY_ZERO_MS - p95) / (p::LATENCY_ZERO_MS - p::LATENCY_FULL_MS)).clamp(0.0, 1.0)
         };
         15.0 * rate * confidence + latency
     });

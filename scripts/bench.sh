@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# `make bench`: rebuild + publish at benchmark scale (wall time, peak RSS, ratio to DuckDB's bare
+# GROUP BY), then the server against nginx serving the same snapshot files, on loopback.
+# Every load run is bounded in time; servers started here are stopped on exit.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bin="${AGENTREP_BIN:-$root/target/release/agentrep}"
+out="${BENCH_DIR:-$root/bench-data}"
+runs="${BENCH_RUNS:-3}"
+duration="${BENCH_SECONDS:-10}"
+mkdir -p "$out"
+results="$out/results.txt"
+: > "$results"
+log() { echo "$*" | tee -a "$results"; }
+pids=()
+cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+"$root/scripts/install-debian.sh" time wrk nginx
+oha="$out/tools/bin/oha"
+if [ ! -x "$oha" ]; then
+  cargo install oha --version 1.16.0 --locked --root "$out/tools" >/dev/null
+fi
+
+timed() { # label, command...: wall seconds and peak RSS (GNU time)
+  local label="$1"; shift
+  /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >/dev/null 2>"$out/$label.log"
+  read -r wall rss < "$out/time.txt"
+  log "$label: wall ${wall}s, peak RSS $((rss / 1024)) MiB"
+}
+
+log "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
+
+# 1. The benchmark world.
+lake="$out/lake"
+if [ ! -f "$lake/labels.json" ]; then
+  rm -rf "$lake" "$out/snapshots"
+  timed world "$bin" world --lake "$lake" --scale bench
+fi
+
+# 2. Rebuild + publish: two cold days (every file created), then a steady-state day (retention
+#    recycles the oldest snapshot's files), each timed separately.
+snap="$out/snapshots"
+rm -rf "$snap" "$lake/daily_scores"
+days=$(ls "$lake/settlements" | sed 's/date=//' | tail -n 3)
+i=0
+for day in $days; do
+  i=$((i + 1))
+  kind=$([ "$i" -lt 3 ] && echo cold || echo steady)
+  timed "rebuild-$day-$kind" "$bin" rebuild --lake "$lake" --snapshots "$snap" --date "$day" --retain 2
+done
+last_day=$(echo "$days" | tail -n 1)
+floor=$("$bin" bench floor --lake "$lake" --date "$last_day" --runs 5)
+log "duckdb floor (GROUP BY pay_to over the same settlements): $floor"
+
+# 3. Servers: agentrep and nginx over the same current snapshot.
+current="$(readlink -f "$snap/current")"
+addrs="$out/addresses.txt"
+tail -n +2 "$current/scores.csv" | cut -d, -f2 | head -n 1000 > "$addrs"
+first=$(head -n 1 "$addrs")
+cat > "$out/nginx.conf" <<NGINX
+worker_processes 2;
+pid $out/nginx.pid;
+error_log $out/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  open_file_cache max=200000 inactive=60s;
+  server {
+    listen 127.0.0.1:18403;
+    location = /api/agent/leaderboard { default_type application/json; alias $current/leaderboard.json; }
+    location ~ ^/api/agent/score/(0x[0-9a-f]{40})$ { default_type application/json; alias $current/score/\$1.json; }
+  }
+}
+NGINX
+nginx -c "$out/nginx.conf" -p "$out"
+pids+=("$(cat "$out/nginx.pid" 2>/dev/null || true)")
+"$bin" serve --snapshots "$snap" --addr 127.0.0.1:18402 >"$out/serve.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:18402/api/agent/health" >/dev/null && break; sleep 1; done
+curl -sf "http://127.0.0.1:18403/api/agent/score/$first" >/dev/null
+
+cat > "$out/rotate.lua" <<LUA
+local addrs = {}
+for line in io.lines("$addrs") do addrs[#addrs + 1] = line end
+local i = 0
+request = function()
+  i = i % #addrs + 1
+  return wrk.format("GET", "/api/agent/score/" .. addrs[i])
+end
+LUA
+
+wrk_run() { # port, path-or-script → "rps p99ms"
+  local port="$1" target="$2" outp
+  if [ "$target" = rotate ]; then
+    outp=$(wrk -t1 -c32 -d"${duration}s" --latency -s "$out/rotate.lua" "http://127.0.0.1:$port")
+  else
+    outp=$(wrk -t1 -c32 -d"${duration}s" --latency "http://127.0.0.1:$port$target")
+  fi
+  local rps p99
+  rps=$(echo "$outp" | awk '/Requests\/sec/ {print $2}')
+  p99=$(echo "$outp" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}')
+  echo "$rps $p99"
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+for target in rotate /api/agent/leaderboard; do
+  name=$([ "$target" = rotate ] && echo "/score/{addr}" || echo "/leaderboard")
+  ours=(); theirs=(); ours99=(); theirs99=()
+  for _ in $(seq 1 "$runs"); do
+    read -r r p < <(wrk_run 18402 "$target"); ours+=("$r"); ours99+=("$p")
+    read -r r p < <(wrk_run 18403 "$target"); theirs+=("$r"); theirs99+=("$p")
+  done
+  o=$(printf '%s\n' "${ours[@]}" | median); t=$(printf '%s\n' "${theirs[@]}" | median)
+  o99=$(printf '%s\n' "${ours99[@]}" | median); t99=$(printf '%s\n' "${theirs99[@]}" | median)
+  log "$name: agentrep ${o} req/s (p99 ${o99} ms), nginx ${t} req/s (p99 ${t99} ms), ratio $(awk -v a="$o" -v b="$t" 'BEGIN {printf "%.2f", a / b}')x (median of $runs, wrk -t1 -c32 ${duration}s)"
+done
+
+# 4. Preflight latency at a fixed 10k req/s (open loop).
+p99s=()
+for _ in $(seq 1 "$runs"); do
+  json=$("$oha" --no-tui --output-format json -z "${duration}s" -q 10000 -c 32 "http://127.0.0.1:18402/api/agent/preflight/$first")
+  p99s+=("$(echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["latencyPercentiles"]["p99"]*1000, 3), round(d["summary"]["requestsPerSec"]))')")
+done
+log "/preflight/{addr} at 10k req/s (oha -q 10000 -c 32, ${duration}s): p99 ms and achieved req/s per run: ${p99s[*]}"
+echo "results in $results"
