@@ -400,6 +400,22 @@ pub fn evaluate_flags(features: &SellerFeatures) -> Vec<FlagHit> {
         .collect()
 }
 
+/// The flag table as Markdown, as `SCORING.md` prints it between its `flags` markers.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| key | severity | penalty | condition | explainer |\n|---|---|---|---|---|\n");
+    for d in FLAGS {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            d.name,
+            d.severity.as_str(),
+            d.penalty,
+            d.condition,
+            d.explainer
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,20 +460,4 @@ mod tests {
         f.distinct_payers = 2;
         assert!(!evaluate_flags(&f).iter().any(|h| h.key == FlagKey::SinglePayer));
     }
-}
-
-/// The flag table as Markdown, as `SCORING.md` prints it between its `flags` markers.
-pub fn markdown_table() -> String {
-    let mut out = String::from("| key | severity | penalty | condition | explainer |\n|---|---|---|---|---|\n");
-    for d in FLAGS {
-        out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} |\n",
-            d.name,
-            d.severity.as_str(),
-            d.penalty,
-            d.condition,
-            d.explainer
-        ));
-    }
-    out
 }
