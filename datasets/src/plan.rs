@@ -203,9 +203,10 @@ impl World {
         let hubs = (0..params.hubs).map(|i| address(seed, "hub", u64::from(i))).collect();
         let mut sellers: Vec<Seller> = (0..params.sellers).map(|i| plan_seller(config, &params, i)).collect();
 
-        // Scale honest-like demand so the world holds about the target number of settlements.
+        // Scale honest-like demand so the world holds about the target number of settlements,
+        // counting only the days each seller is active.
         let days = f64::from(config.days);
-        let planned: f64 = sellers.iter().map(|s| s.rate * days).sum();
+        let planned: f64 = sellers.iter().map(|s| s.rate * f64::from((0..config.days).filter(|d| s.active_on(*d)).count() as u32)).sum();
         let wash_share = 0.12;
         let factor = params.settlements * (1.0 - wash_share) / planned.max(1.0);
         for s in &mut sellers {
