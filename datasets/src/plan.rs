@@ -206,7 +206,10 @@ impl World {
         // Scale honest-like demand so the world holds about the target number of settlements,
         // counting only the days each seller is active.
         let days = f64::from(config.days);
-        let planned: f64 = sellers.iter().map(|s| s.rate * f64::from((0..config.days).filter(|d| s.active_on(*d)).count() as u32)).sum();
+        let planned: f64 = sellers
+            .iter()
+            .map(|s| s.rate * f64::from((0..config.days).filter(|d| s.active_on(*d)).count() as u32))
+            .sum();
         let wash_share = 0.12;
         let factor = params.settlements * (1.0 - wash_share) / planned.max(1.0);
         for s in &mut sellers {

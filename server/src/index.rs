@@ -18,15 +18,17 @@ use sha2::{Digest, Sha256};
 pub struct Blob {
     /// Body.
     pub body: Bytes,
-    /// Strong ETag, quoted.
-    pub etag: String,
+    /// Strong ETag, quoted, ready to send.
+    pub etag: hyper::header::HeaderValue,
     gzip: OnceLock<Bytes>,
 }
 
 impl Blob {
     /// A blob whose ETag comes from a known SHA-256.
     pub fn with_sha(body: Bytes, sha256_hex: &str) -> Self {
-        Self { body, etag: format!("\"{}\"", &sha256_hex[..32.min(sha256_hex.len())]), gzip: OnceLock::new() }
+        let etag = format!("\"{}\"", &sha256_hex[..32.min(sha256_hex.len())]);
+        let etag = hyper::header::HeaderValue::from_str(&etag).expect("hex is a valid header value");
+        Self { body, etag, gzip: OnceLock::new() }
     }
 
     /// A blob hashed now.
@@ -82,8 +84,8 @@ pub struct ServedSnapshot {
     pub id: String,
     /// Manifest.
     pub manifest: ManifestV1,
-    /// Per-wallet files: `(kind, address) -> blob`.
-    pub wallet_files: HashMap<(&'static str, String), Blob>,
+    /// Per-wallet files: kind (a `layout` name) → address → blob.
+    pub wallet_files: HashMap<&'static str, HashMap<String, Blob>>,
     /// Whole-snapshot files by layout name.
     pub files: HashMap<&'static str, Blob>,
     /// Ranked entries in order.
@@ -113,7 +115,7 @@ impl ServedSnapshot {
     pub fn build(loaded: LoadedSnapshot, runs: Vec<RunRecord>, retained: Vec<String>) -> Self {
         let LoadedSnapshot { id, manifest, leaderboard, counterparties, mut files, .. } = loaded;
         let sha: HashMap<&str, &str> = manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
-        let mut wallet_files = HashMap::with_capacity(files.len());
+        let mut wallet_files: HashMap<&'static str, HashMap<String, Blob>> = HashMap::new();
         let mut whole = HashMap::new();
         for (path, bytes) in files.drain() {
             let hash = sha.get(path.as_str()).copied().unwrap_or_default().to_owned();
@@ -124,14 +126,17 @@ impl ServedSnapshot {
             if let Some(kind) = WALLET_BUNDLES.iter().find(|k| **k == path) {
                 let bundle = Bytes::from(bytes);
                 for (address, json) in keyed_lines(&bundle) {
-                    wallet_files.insert((*kind, address.to_owned()), Blob::new(bundle.slice_ref(json)));
+                    wallet_files
+                        .entry(*kind)
+                        .or_default()
+                        .insert(address.to_owned(), Blob::new(bundle.slice_ref(json)));
                 }
                 continue;
             }
             let Some((dir, file)) = path.split_once('/') else { continue };
             let Some(kind) = WALLET_DIRS.iter().find(|k| **k == dir) else { continue };
             let address = file.rsplit_once('.').map_or(file, |(a, _)| a).to_owned();
-            wallet_files.insert((*kind, address), Blob::with_sha(Bytes::from(bytes), &hash));
+            wallet_files.entry(*kind).or_default().insert(address, Blob::with_sha(Bytes::from(bytes), &hash));
         }
         let entries = leaderboard
             .entries
@@ -164,7 +169,7 @@ impl ServedSnapshot {
 
     /// A per-wallet file.
     pub fn wallet(&self, kind: &'static str, address: &str) -> Option<&Blob> {
-        self.wallet_files.get(&(kind, address.to_owned()))
+        self.wallet_files.get(kind)?.get(address)
     }
 
     /// A leaderboard view, built once per distinct query.

@@ -106,7 +106,7 @@ impl App {
                 let runs = self.store.recent_runs(20);
                 let retained = self.store.list().unwrap_or_default();
                 let served = ServedSnapshot::build(loaded, runs, retained);
-                info!(target: "server::reload", snapshot = %served.id, wallets = served.wallet_files.len(), "Snapshot loaded.");
+                info!(target: "server::reload", snapshot = %served.id, wallets = served.wallet_files.get(agentrep_publish::writer::layout::SCORE).map_or(0, |m| m.len()), "Snapshot loaded.");
                 self.current.store(Some(Arc::new(served)));
                 *self.loaded_dir.lock().expect("loaded_dir lock") = Some(dir);
                 *self.loaded_at.lock().expect("loaded_at lock") =

@@ -14,8 +14,8 @@ use agentrep_publish::wire::{ErrorBodyV1, ErrorV1};
 /// The body type of every response.
 pub type Body = Full<Bytes>;
 
-/// Cache lifetime of free reads, seconds (snapshots change daily; 5 minutes keeps edges fresh).
-pub const MAX_AGE: u32 = 300;
+/// Cache-Control of free reads: snapshots change daily; 5 minutes keeps edges fresh.
+pub const CACHE_PUBLIC: &str = "public, max-age=300";
 
 /// Content types.
 pub mod mime {
@@ -59,10 +59,10 @@ fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
 /// A cached body: 304 when the client's ETag matches, gzip when accepted and worth it.
 pub fn blob(req_headers: &HeaderMap, blob: &Blob, content_type: &str, head: bool) -> Response<Body> {
     let builder = base(StatusCode::OK, content_type)
-        .header(header::ETAG, &blob.etag)
-        .header(header::CACHE_CONTROL, format!("public, max-age={MAX_AGE}"))
-        .header(header::VARY, "accept-encoding");
-    if etag_matches(req_headers, &blob.etag) {
+        .header(header::ETAG, blob.etag.clone())
+        .header(header::CACHE_CONTROL, HeaderValue::from_static(CACHE_PUBLIC))
+        .header(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if etag_matches(req_headers, blob.etag.to_str().unwrap_or_default()) {
         return builder.status(StatusCode::NOT_MODIFIED).body(Body::default()).expect("valid response");
     }
     let (body, gzipped) = if blob.body.len() > 1024 && accepts_gzip(req_headers) {
