@@ -8,7 +8,6 @@ use chrono::NaiveDate;
 
 const SELLER: &str = "0x5e11e500000000000000000000000000000000aa";
 const SELLER_MIXED: &str = "0x5E11E500000000000000000000000000000000AA";
-const DAY: i64 = 86_400;
 
 fn addr(n: u32) -> String {
     format!("0x{n:040x}")

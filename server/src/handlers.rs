@@ -75,7 +75,8 @@ impl Query {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
-    fn int(&self, key: &'static str, default: u32, min: u32, max: u32) -> Result<u32, ApiError> {
+    fn int(&self, param: routes::IntParam) -> Result<u32, ApiError> {
+        let routes::IntParam { name: key, default, min, max } = param;
         let Some(raw) = self.get(key) else { return Ok(default) };
         let bad = || ApiError::InvalidParam {
             param: key,
@@ -114,6 +115,7 @@ pub fn handle(app: &App, req: &RequestParts<'_>) -> Response<Body> {
     let snapshot = app.snapshot();
     let result = match (&route, snapshot.as_deref()) {
         (Route::Health, snap) => Ok(health(app, snap)),
+        (Route::OpenApi, _) => Ok(respond::blob(req.headers, &app.openapi, mime::JSON, req.method == Method::HEAD)),
         (_, None) => Err(ApiError::NoSnapshot),
         (route, Some(snap)) => dispatch(app, snap, route, req),
     };
@@ -162,7 +164,7 @@ fn dispatch(
         Route::Deployer(raw) => wallet_file(snap, layout::DEPLOYER, &address(raw)?).map(|b| serve(b, mime::JSON)),
         Route::History(raw) => {
             let a = address(raw)?;
-            let days = q.int("days", 30, 1, 90)?;
+            let days = q.int(routes::HISTORY_DAYS)?;
             let blob = wallet_file(snap, layout::HISTORY, &a)?;
             let full: HistoryV1 = serde_json::from_slice(&blob.body).expect("published history parses");
             if full.series.len() <= days as usize {
@@ -186,7 +188,7 @@ fn dispatch(
         Route::ScoresParquet => whole(snap, layout::SCORES_PARQUET).map(|b| serve(b, mime::PARQUET)),
         Route::HistoryParquet => whole(snap, layout::HISTORY_PARQUET).map(|b| serve(b, mime::PARQUET)),
         Route::Status => Ok(respond::json(StatusCode::OK, &status(app, snap))),
-        Route::Health => unreachable!("answered before dispatch"),
+        Route::Health | Route::OpenApi => unreachable!("answered before dispatch"),
     }
 }
 
@@ -216,7 +218,7 @@ fn network_prefix(network: &str) -> Option<&'static str> {
 
 fn leaderboard(snap: &ServedSnapshot, q: &Query) -> Result<Arc<Blob>, ApiError> {
     let key = LeaderboardKey {
-        limit: q.int("limit", 100, 1, 500)?,
+        limit: q.int(routes::LEADERBOARD_LIMIT)?,
         ecosystem: q.get("ecosystem").filter(|e| !e.is_empty()).map(str::to_owned),
         network: q.get("network").filter(|n| !n.is_empty() && *n != "all").map(str::to_owned),
         sparkline: q.flag("sparkline")?,
@@ -324,12 +326,22 @@ fn health(app: &App, snap: Option<&ServedSnapshot>) -> Response<Body> {
         snapshot_id: snap.map(|s| s.id.clone()),
         endpoints: ROUTES
             .iter()
-            .map(|r| EndpointV1 {
-                method: r.method.to_string(),
-                path: format!("{}{}", app.base_path, r.path),
-                auth: r.auth.to_owned(),
-                price: r.price.map(str::to_owned),
-                purpose: r.purpose.to_owned(),
+            .flat_map(|r| {
+                let free = EndpointV1 {
+                    method: r.method.to_string(),
+                    path: format!("{}{}", app.base_path, r.path),
+                    auth: "none".to_owned(),
+                    price: None,
+                    purpose: r.purpose.to_owned(),
+                };
+                let paid = r.paid.map(|p| EndpointV1 {
+                    method: r.method.to_string(),
+                    path: format!("{}{}?{}", app.base_path, r.path, p.query),
+                    auth: "x402".to_owned(),
+                    price: Some(p.price.to_owned()),
+                    purpose: p.purpose.to_owned(),
+                });
+                std::iter::once(free).chain(paid)
             })
             .collect(),
     };

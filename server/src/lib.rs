@@ -6,6 +6,7 @@
 mod error;
 pub mod handlers;
 mod index;
+pub mod openapi;
 mod respond;
 pub mod routes;
 
@@ -67,6 +68,7 @@ pub struct App {
     loaded_dir: Mutex<Option<PathBuf>>,
     loaded_at: Mutex<String>,
     unindexed_badge: index::Blob,
+    openapi: index::Blob,
 }
 
 impl App {
@@ -81,6 +83,7 @@ impl App {
             loaded_dir: Mutex::new(None),
             loaded_at: Mutex::new(String::new()),
             unindexed_badge: index::Blob::new(Bytes::from(badge)),
+            openapi: index::Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
         }
     }
 

@@ -31,6 +31,48 @@ pub enum Route {
     Health,
     /// `GET /status`.
     Status,
+    /// `GET /openapi.json`.
+    OpenApi,
+}
+
+/// An integer query parameter's bounds; handlers and the OpenAPI description read the same value.
+#[derive(Debug, Clone, Copy)]
+pub struct IntParam {
+    /// Name.
+    pub name: &'static str,
+    /// Value when absent.
+    pub default: u32,
+    /// Smallest accepted.
+    pub min: u32,
+    /// Largest accepted.
+    pub max: u32,
+}
+
+/// `GET /leaderboard?limit=`.
+pub const LEADERBOARD_LIMIT: IntParam = IntParam { name: "limit", default: 100, min: 1, max: 500 };
+/// `GET /history/{address}?days=`.
+pub const HISTORY_DAYS: IntParam = IntParam { name: "days", default: 30, min: 1, max: 90 };
+
+/// A query parameter of a route.
+#[derive(Debug, Clone, Copy)]
+pub enum Param {
+    /// Bounded integer.
+    Int(IntParam, &'static str),
+    /// `1` or absent.
+    Flag(&'static str, &'static str),
+    /// Free text.
+    Text(&'static str, &'static str),
+}
+
+/// A paid variant of a free route, selected by a query flag.
+#[derive(Debug, Clone, Copy)]
+pub struct PaidVariant {
+    /// The query that selects it, e.g. `live=1`.
+    pub query: &'static str,
+    /// Price in USDC.
+    pub price: &'static str,
+    /// What is bought.
+    pub purpose: &'static str,
 }
 
 /// One row of the table.
@@ -38,115 +80,159 @@ pub enum Route {
 pub struct RouteDef {
     /// Method.
     pub method: Method,
-    /// Path template under the base path.
+    /// Path template under the base path; `{address}` matches `^0x[a-fA-F0-9]{40}$`.
     pub path: &'static str,
-    /// `none` or `x402`.
-    pub auth: &'static str,
-    /// Price in USDC, for paid routes and paid variants.
-    pub price: Option<&'static str>,
     /// What it answers.
     pub purpose: &'static str,
+    /// Query parameters.
+    pub query: &'static [Param],
+    /// A paid variant, if any.
+    pub paid: Option<PaidVariant>,
+    /// Content type of a 200.
+    pub content_type: &'static str,
+    /// Statuses it can answer besides 200 (and 304 for cached reads).
+    pub errors: &'static [u16],
 }
 
-/// Every route, in the order `/health` lists them.
+const JSON: &str = "application/json";
+const ADDRESS_ERRORS: &[u16] = &[400];
+
+/// Every route, in the order `/health` and `/openapi.json` list them.
 pub const ROUTES: &[RouteDef] = &[
     RouteDef {
         method: Method::GET,
         path: "/leaderboard",
-        auth: "none",
-        price: None,
-        purpose: "ranked agents; limit (default 100, max 500), ecosystem, network, sparkline=1",
+        purpose: "ranked agents, score descending (seed 2.1)",
+        query: &[
+            Param::Int(LEADERBOARD_LIMIT, "entries to return"),
+            Param::Text("ecosystem", "only agents indexed from this marketplace"),
+            Param::Text("network", "all, base, eip155:8453, base-sepolia, polygon or solana"),
+            Param::Flag("sparkline", "add sparkline7d: the last 7 daily scores"),
+        ],
+        paid: None,
+        content_type: JSON,
+        errors: &[400],
     },
     RouteDef {
         method: Method::GET,
         path: "/score/{address}",
-        auth: "none",
-        price: None,
-        purpose: "free score preview; unknown addresses get preliminary signals",
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/score/{address}?live=1",
-        auth: "x402",
-        price: Some("0.05"),
-        purpose: "paid live re-score (answers 402 until payments are enabled)",
+        purpose: "free score preview (seed 2.4); unknown addresses get preliminary signals, never a null body",
+        query: &[Param::Flag("live", "paid live re-score")],
+        paid: Some(PaidVariant {
+            query: "live=1",
+            price: "0.05",
+            purpose: "paid live re-score (answers 402 with x402 terms; settlement is not enabled yet)",
+        }),
+        content_type: JSON,
+        errors: &[400, 402],
     },
     RouteDef {
         method: Method::GET,
         path: "/preflight/{address}",
-        auth: "none",
-        price: None,
         purpose: "decision BLOCK / CAUTION / PROCEED / PROCEED_LOW_VALUE with score, shield and category",
+        query: &[],
+        paid: None,
+        content_type: JSON,
+        errors: ADDRESS_ERRORS,
     },
     RouteDef {
         method: Method::GET,
         path: "/trust-shield/{address}",
-        auth: "none",
-        price: None,
         purpose: "shield colour and flags only",
+        query: &[],
+        paid: None,
+        content_type: JSON,
+        errors: &[400, 404],
     },
     RouteDef {
         method: Method::GET,
         path: "/history/{address}",
-        auth: "none",
-        price: None,
-        purpose: "daily score series; days (default 30, max 90)",
+        purpose: "daily score series",
+        query: &[Param::Int(HISTORY_DAYS, "days of history, newest last")],
+        paid: None,
+        content_type: JSON,
+        errors: &[400, 404],
     },
     RouteDef {
         method: Method::GET,
         path: "/deployer/{address}",
-        auth: "none",
-        price: None,
         purpose: "token-deployer score, verdict, outcomes and launches",
+        query: &[],
+        paid: None,
+        content_type: JSON,
+        errors: &[400, 404],
     },
     RouteDef {
         method: Method::GET,
         path: "/badge/{address}.svg",
-        auth: "none",
-        price: None,
-        purpose: "embeddable SVG badge",
+        purpose: "embeddable SVG badge (grey 'not indexed' for unknown addresses)",
+        query: &[],
+        paid: None,
+        content_type: "image/svg+xml",
+        errors: ADDRESS_ERRORS,
     },
     RouteDef {
         method: Method::GET,
         path: "/movers",
-        auth: "none",
-        price: None,
         purpose: "top daily score gainers and losers",
+        query: &[],
+        paid: None,
+        content_type: JSON,
+        errors: &[],
     },
     RouteDef {
         method: Method::GET,
         path: "/scores.csv",
-        auth: "none",
-        price: None,
-        purpose: "CSV export of every scored seller",
+        purpose: "CSV export of every scored seller, ranked ones first",
+        query: &[],
+        paid: None,
+        content_type: "text/csv",
+        errors: &[],
     },
     RouteDef {
         method: Method::GET,
         path: "/exports/scores.parquet",
-        auth: "none",
-        price: None,
         purpose: "Parquet export of scores",
+        query: &[],
+        paid: None,
+        content_type: "application/vnd.apache.parquet",
+        errors: &[],
     },
     RouteDef {
         method: Method::GET,
         path: "/exports/history.parquet",
-        auth: "none",
-        price: None,
         purpose: "Parquet export of daily score history",
+        query: &[],
+        paid: None,
+        content_type: "application/vnd.apache.parquet",
+        errors: &[],
     },
     RouteDef {
         method: Method::GET,
         path: "/health",
-        auth: "none",
-        price: None,
         purpose: "every endpoint with auth and price",
+        query: &[],
+        paid: None,
+        content_type: JSON,
+        errors: &[],
     },
     RouteDef {
         method: Method::GET,
         path: "/status",
-        auth: "none",
-        price: None,
         purpose: "snapshot id and date, payment state, recent job runs",
+        query: &[],
+        paid: None,
+        content_type: JSON,
+        errors: &[],
+    },
+    RouteDef {
+        method: Method::GET,
+        path: "/openapi.json",
+        purpose: "this API's OpenAPI 3.0 description, generated from the route table",
+        query: &[],
+        paid: None,
+        content_type: JSON,
+        errors: &[],
     },
 ];
 
@@ -177,6 +263,7 @@ fn parse_path(path: &str) -> Option<Route> {
         ["exports", "history.parquet"] => Route::HistoryParquet,
         ["health"] => Route::Health,
         ["status"] => Route::Status,
+        ["openapi.json"] => Route::OpenApi,
         _ => return None,
     })
 }
@@ -197,7 +284,7 @@ mod tests {
     #[test]
     fn every_table_path_parses() {
         for def in ROUTES {
-            let path = def.path.split('?').next().unwrap().replace("{address}", "0xab");
+            let path = def.path.replace("{address}", "0xab");
             assert!(matches!(parse(&def.method, &path), Match::Found(_)), "{path}");
         }
     }

@@ -217,7 +217,20 @@ async fn exports_health_status_and_errors() {
 
     let (_, health) = json(&format!("{}/health", s.base)).await;
     let endpoints = health["endpoints"].as_array().unwrap();
-    assert_eq!(endpoints.len(), agentrep_server::routes::ROUTES.len(), "health lists the route table");
+    let table = agentrep_server::routes::ROUTES;
+    assert_eq!(
+        endpoints.len(),
+        table.len() + table.iter().filter(|r| r.paid.is_some()).count(),
+        "health lists the route table"
+    );
+
+    let (status, api) = json(&format!("{}/openapi.json", s.base)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(api["info"]["version"], "0.3.0");
+    assert_eq!(api["paths"].as_object().unwrap().len(), table.len());
+    let limit = &api["paths"]["/leaderboard"]["get"]["parameters"][0]["schema"];
+    assert_eq!((limit["default"].as_u64(), limit["maximum"].as_u64()), (Some(100), Some(500)));
+    assert_eq!(api["paths"]["/score/{address}"]["get"]["x-x402"]["price"], "0.05");
     assert!(endpoints.iter().any(|e| e["auth"] == "x402" && e["price"] == "0.05"));
 
     let (_, status_doc) = json(&format!("{}/status", s.base)).await;
