@@ -88,7 +88,7 @@ impl Scale {
                 probes_per_day: 2,
                 probe_days: 5,
                 crawl_every_days: 7,
-                feedback_per_registered: 18.0,
+                feedback_per_registered: 21.5,
                 deployers: 20_000,
                 launches: 100_000,
             },

@@ -382,7 +382,7 @@ fn plan_deployer(seed: u64, params: &ScaleParams, index: u32) -> Deployer {
     let launches = match kind {
         DeployerKind::SerialRugger => r.random_range(3..=((mean * 2.5) as u32).max(4)),
         DeployerKind::Rugger | DeployerKind::Fresh => r.random_range(1..=2),
-        _ => r.random_range(1..=((mean * 1.6) as u32).max(2)),
+        _ => r.random_range(1..=((mean * 2.2) as u32).max(2)),
     };
     let proofs = if kind == DeployerKind::Builder && r.random_bool(0.4) {
         PROOF_TYPES.choose_multiple(&mut r, 2).copied().collect()

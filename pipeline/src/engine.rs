@@ -81,7 +81,18 @@ impl Engine {
             .replace("{suspicious_tlds}", &SUSPICIOUS_TLDS.join("|"))
     }
 
+    /// Runs a script statement by statement, logging each statement's duration at debug level.
     pub fn execute(&self, pass: &'static str, text: &str) -> Result<(), PipelineError> {
-        self.conn.execute_batch(&self.sql(text)).map_err(|source| PipelineError::Duckdb { pass, source })
+        // The scripts hold no ';' or '--' inside string literals, so comments can be cut at '--'
+        // and statements split at ';'.
+        let code: String =
+            self.sql(text).lines().map(|l| l.split("--").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
+        for statement in code.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            let started = std::time::Instant::now();
+            self.conn.execute_batch(statement).map_err(|source| PipelineError::Duckdb { pass, source })?;
+            let head = statement.lines().next().unwrap_or_default();
+            tracing::debug!(target: "pipeline::sql", pass, ms = started.elapsed().as_millis() as u64, statement = head, "Statement done.");
+        }
+        Ok(())
     }
 }
