@@ -7,6 +7,8 @@ use agentrep_model::{
     DeployerFeatures, DeployerRecord, LaunchObservation, LaunchSummary, OutcomeCounts, ProofType, assess_deployer,
     classify_launch,
 };
+use arrow::array::{Array, Float64Array, Int64Array, StringArray, UInt32Array, UInt64Array};
+use arrow::record_batch::RecordBatch;
 use chrono::{DateTime, NaiveDate};
 use rayon::prelude::*;
 
@@ -15,6 +17,40 @@ use crate::engine::Engine;
 
 const DEPLOYERS_SQL: &str = include_str!("sql/deployers.sql");
 const DAY: i64 = 86_400;
+
+/// The columns of `deployers.sql`, typed.
+struct LaunchColumns<'a> {
+    deployer: &'a StringArray,
+    token: &'a StringArray,
+    platform: &'a StringArray,
+    launched_at: &'a Int64Array,
+    day: &'a Int64Array,
+    liquidity: &'a UInt64Array,
+    swaps: &'a UInt32Array,
+    holders: &'a UInt32Array,
+    price: &'a Float64Array,
+    creator_holding: &'a Float64Array,
+}
+
+impl<'a> LaunchColumns<'a> {
+    fn of(batch: &'a RecordBatch) -> Self {
+        fn col<'b, T: 'static>(batch: &'b RecordBatch, i: usize) -> &'b T {
+            batch.column(i).as_any().downcast_ref::<T>().expect("deployers.sql column types")
+        }
+        Self {
+            deployer: col(batch, 0),
+            token: col(batch, 1),
+            platform: col(batch, 2),
+            launched_at: col(batch, 3),
+            day: col(batch, 4),
+            liquidity: col(batch, 5),
+            swaps: col(batch, 6),
+            holders: col(batch, 7),
+            price: col(batch, 8),
+            creator_holding: col(batch, 9),
+        }
+    }
+}
 
 struct Launch {
     token: String,
@@ -26,31 +62,29 @@ struct Launch {
 pub(crate) fn assess(db: &Engine, day: NaiveDate) -> Result<Vec<DeployerRecord>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployers", source };
     let mut by_deployer: BTreeMap<String, Vec<Launch>> = BTreeMap::new();
-    {
-        let mut stmt = db.conn.prepare(&db.sql(DEPLOYERS_SQL)).map_err(err)?;
-        let mut rows = stmt.query([]).map_err(err)?;
-        while let Some(r) = rows.next().map_err(err)? {
-            let deployer: String = r.get(0).map_err(err)?;
-            let token: String = r.get(1).map_err(err)?;
-            let launches = by_deployer.entry(deployer).or_default();
+    let mut stmt = db.conn.prepare(&db.sql(DEPLOYERS_SQL)).map_err(err)?;
+    for batch in stmt.query_arrow([]).map_err(err)? {
+        let cols = LaunchColumns::of(&batch);
+        for i in 0..batch.num_rows() {
+            let deployer = cols.deployer.value(i);
+            let token = cols.token.value(i);
+            let launches = by_deployer.entry(deployer.to_owned()).or_default();
             if launches.last().is_none_or(|l| l.token != token) {
                 launches.push(Launch {
-                    token,
-                    platform: r.get(2).map_err(err)?,
-                    launched_at: r.get(3).map_err(err)?,
+                    token: token.to_owned(),
+                    platform: cols.platform.value(i).to_owned(),
+                    launched_at: cols.launched_at.value(i),
                     observations: Vec::new(),
                 });
             }
-            let day: Option<i64> = r.get(4).map_err(err)?;
-            if let Some(obs_day) = day {
-                let launch = launches.last_mut().expect("pushed above");
-                launch.observations.push(LaunchObservation {
-                    day: obs_day.max(0) as u32,
-                    liquidity: r.get(5).map_err(err)?,
-                    swaps: r.get(6).map_err(err)?,
-                    holders: r.get(7).map_err(err)?,
-                    price: r.get(8).map_err(err)?,
-                    creator_holding: r.get(9).map_err(err)?,
+            if cols.day.is_valid(i) {
+                launches.last_mut().expect("pushed above").observations.push(LaunchObservation {
+                    day: cols.day.value(i).max(0) as u32,
+                    liquidity: cols.liquidity.value(i),
+                    swaps: cols.swaps.value(i),
+                    holders: cols.holders.value(i),
+                    price: cols.price.value(i),
+                    creator_holding: cols.creator_holding.value(i),
                 });
             }
         }
