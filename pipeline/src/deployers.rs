@@ -34,7 +34,7 @@ struct LaunchColumns<'a> {
 
 impl<'a> LaunchColumns<'a> {
     fn of(batch: &'a RecordBatch) -> Self {
-        fn col<'b, T: 'static>(batch: &'b RecordBatch, i: usize) -> &'b T {
+        fn col<T: 'static>(batch: &RecordBatch, i: usize) -> &T {
             batch.column(i).as_any().downcast_ref::<T>().expect("deployers.sql column types")
         }
         Self {
