@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use crate::PipelineError;
 use crate::engine::Engine;
 
-const HISTORY_SQL: &str = "SELECT address, strftime(date, '%Y-%m-%d'), score, settlements FROM daily_scores \
+const HISTORY_SQL: &str = "SELECT address, strftime(date, '%Y-%m-%d'), score, settlements, methodology FROM daily_scores \
      WHERE date >= {d90} AND date::TIMESTAMP < {day_end} - INTERVAL 1 DAY ORDER BY address, date";
 
 pub(crate) fn attach(db: &Engine, day: NaiveDate, sellers: &mut [SellerRecord]) -> Result<(), PipelineError> {
@@ -21,7 +21,12 @@ pub(crate) fn attach(db: &Engine, day: NaiveDate, sellers: &mut [SellerRecord]) 
             let score: Option<u32> = r.get(2)?;
             Ok((
                 r.get::<_, String>(0)?,
-                HistoryPoint { date: r.get(1)?, score: score.map(|s| s.min(100) as u8), job_count: r.get(3)? },
+                HistoryPoint {
+                    date: r.get(1)?,
+                    score: score.map(|s| s.min(100) as u8),
+                    job_count: r.get(3)?,
+                    methodology: r.get(4)?,
+                },
             ))
         })
         .map_err(err)?;
@@ -36,6 +41,7 @@ pub(crate) fn attach(db: &Engine, day: NaiveDate, sellers: &mut [SellerRecord]) 
             date: today.clone(),
             score: s.assessment.score,
             job_count: s.features.settlements,
+            methodology: agentrep_model::METHODOLOGY_VERSION.to_owned(),
         });
         s.history = history;
     }

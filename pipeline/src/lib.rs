@@ -101,6 +101,7 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
             decision: s.assessment.decision.as_str().to_owned(),
             settlements: s.features.settlements,
             volume: s.features.volume,
+            methodology: agentrep_model::METHODOLOGY_VERSION.to_owned(),
         })
         .collect();
     lake.write_partition(day, &rows)?;

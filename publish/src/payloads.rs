@@ -290,7 +290,12 @@ pub fn history(ctx: &PayloadContext, s: &SellerRecord) -> HistoryV1 {
     let series: Vec<HistoryPointV1> = s
         .history
         .iter()
-        .map(|p| HistoryPointV1 { date: p.date.clone(), score: p.score, job_count: p.job_count })
+        .map(|p| HistoryPointV1 {
+            date: p.date.clone(),
+            score: p.score,
+            job_count: p.job_count,
+            methodology: p.methodology.clone(),
+        })
         .collect();
     HistoryV1 {
         version: version("history"),
@@ -300,6 +305,7 @@ pub fn history(ctx: &PayloadContext, s: &SellerRecord) -> HistoryV1 {
         note: (series.len() < 2).then(|| "history starts at the first rebuild that indexed this wallet".to_owned()),
         series,
         snapshot_date: ctx.date.clone(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
     }
 }
 
@@ -385,5 +391,6 @@ pub fn movers(ctx: &PayloadContext, sellers: &[SellerRecord]) -> MoversV1 {
         note: format!("score on {} against {yesterday}; top 10 each way", ctx.date),
         gainers,
         losers,
+        methodology: METHODOLOGY_VERSION.to_owned(),
     }
 }

@@ -51,6 +51,8 @@ pub struct Published {
     pub manifest: ManifestV1,
     /// Whether an identical snapshot was already there.
     pub unchanged: bool,
+    /// Whether `current` now points at it (false for a day older than the current snapshot's).
+    pub became_current: bool,
 }
 
 /// One line of the run log.
@@ -140,9 +142,15 @@ impl SnapshotStore {
                 fs::rename(&tmp, &final_dir).map_err(PublishError::io(&final_dir))?;
             }
         }
-        self.point_current_at(&id)?;
-        self.apply_retention(config.retain)?;
-        Ok(Published { id, dir: final_dir, manifest, unchanged })
+        // `current` only moves forward in time: rebuilding an older day (a backfill or a fix)
+        // publishes it without taking the newest snapshot off the air.
+        let current = self.current_id();
+        let became_current = current.as_ref().is_none_or(|c| id.as_str() >= c.as_str());
+        if became_current {
+            self.point_current_at(&id)?;
+        }
+        self.apply_retention(config.retain, &id)?;
+        Ok(Published { id, dir: final_dir, manifest, unchanged, became_current })
     }
 
     /// When retention would delete the oldest snapshot after this publication anyway, retires it
@@ -153,7 +161,7 @@ impl SnapshotStore {
         if ids.len() < retain.max(1) {
             return Ok(());
         }
-        let current = fs::read_link(self.root.join(CURRENT)).ok().and_then(|p| p.to_str().map(str::to_owned));
+        let current = self.current_id();
         if let Some(oldest) = ids.into_iter().find(|id| Some(id) != current.as_ref()) {
             let dir = self.root.join(&oldest);
             fs::rename(&dir, work).map_err(PublishError::io(&dir))?;
@@ -183,12 +191,18 @@ impl SnapshotStore {
         Ok(ids)
     }
 
-    fn apply_retention(&self, retain: usize) -> Result<(), PublishError> {
-        let current = fs::read_link(self.root.join(CURRENT)).ok().and_then(|p| p.to_str().map(str::to_owned));
+    /// The id `current` points at.
+    pub fn current_id(&self) -> Option<String> {
+        fs::read_link(self.root.join(CURRENT)).ok().and_then(|p| p.to_str().map(str::to_owned))
+    }
+
+    /// Removes the oldest snapshots beyond `retain`, never the current one nor `just_published`.
+    fn apply_retention(&self, retain: usize, just_published: &str) -> Result<(), PublishError> {
+        let current = self.current_id();
         let ids = self.list()?;
         let excess = ids.len().saturating_sub(retain.max(1));
         for id in ids.into_iter().take(excess) {
-            if Some(&id) != current.as_ref() {
+            if Some(&id) != current.as_ref() && id != just_published {
                 let dir = self.root.join(&id);
                 fs::remove_dir_all(&dir).map_err(PublishError::io(&dir))?;
             }

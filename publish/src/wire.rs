@@ -464,6 +464,8 @@ pub struct HistoryPointV1 {
     pub score: Option<u8>,
     /// Settlements up to the day.
     pub job_count: u64,
+    /// Methodology version that computed the score.
+    pub methodology: String,
 }
 
 /// Score history payload (reference/mainstreet.md `count, series, note`).
@@ -484,6 +486,8 @@ pub struct HistoryV1 {
     pub note: Option<String>,
     /// `YYYY-MM-DD`.
     pub snapshot_date: String,
+    /// Methodology version of the snapshot (each point carries its own).
+    pub methodology: String,
 }
 
 /// One launch in a deployer payload.
@@ -584,6 +588,8 @@ pub struct MoversV1 {
     pub gainers: Vec<MoverV1>,
     /// Largest falls.
     pub losers: Vec<MoverV1>,
+    /// Methodology version.
+    pub methodology: String,
 }
 
 /// One file in a manifest.

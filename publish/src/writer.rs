@@ -270,12 +270,14 @@ fn history_parquet(sellers: &[SellerRecord]) -> Result<Vec<u8>, PublishError> {
         Field::new("date", DataType::Utf8, false),
         Field::new("score", DataType::UInt32, true),
         Field::new("job_count", DataType::UInt64, false),
+        Field::new("methodology", DataType::Utf8, false),
     ]);
     let columns: Vec<ArrayRef> = vec![
         Arc::new(StringArray::from_iter_values(points.iter().map(|(a, _)| *a))),
         Arc::new(StringArray::from_iter_values(points.iter().map(|(_, p)| p.date.as_str()))),
         Arc::new(points.iter().map(|(_, p)| p.score.map(u32::from)).collect::<UInt32Array>()),
         Arc::new(UInt64Array::from_iter_values(points.iter().map(|(_, p)| p.job_count))),
+        Arc::new(StringArray::from_iter_values(points.iter().map(|(_, p)| p.methodology.as_str()))),
     ];
     parquet_bytes(RecordBatch::try_new(Arc::new(schema), columns).map_err(|e| PublishError::Csv(e.to_string()))?)
 }

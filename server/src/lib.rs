@@ -65,7 +65,7 @@ pub struct App {
     pay_to: String,
     store: SnapshotStore,
     current: ArcSwapOption<ServedSnapshot>,
-    loaded_dir: Mutex<Option<PathBuf>>,
+    loaded_dir: Mutex<Option<(PathBuf, u64)>>,
     loaded_at: Mutex<String>,
     unindexed_badge: index::Blob,
     openapi: index::Blob,
@@ -101,7 +101,11 @@ impl App {
     /// previous one stays served.
     pub fn reload(&self) -> bool {
         let Ok(dir) = self.store.current_dir() else { return false };
-        if self.loaded_dir.lock().expect("loaded_dir lock").as_ref() == Some(&dir) {
+        // A folder replaced under the same id (the same day rebuilt by another version) has a new
+        // inode, so the key is (path, inode).
+        let Ok(meta) = std::fs::metadata(&dir) else { return false };
+        let key = (dir.clone(), std::os::unix::fs::MetadataExt::ino(&meta));
+        if self.loaded_dir.lock().expect("loaded_dir lock").as_ref() == Some(&key) {
             return false;
         }
         match LoadedSnapshot::load(&dir) {
@@ -111,7 +115,7 @@ impl App {
                 let served = ServedSnapshot::build(loaded, runs, retained);
                 info!(target: "server::reload", snapshot = %served.id, wallets = served.wallet_files.get(agentrep_publish::writer::layout::SCORE).map_or(0, |m| m.len()), "Snapshot loaded.");
                 self.current.store(Some(Arc::new(served)));
-                *self.loaded_dir.lock().expect("loaded_dir lock") = Some(dir);
+                *self.loaded_dir.lock().expect("loaded_dir lock") = Some(key);
                 *self.loaded_at.lock().expect("loaded_at lock") =
                     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
                 true

@@ -65,3 +65,15 @@ async fn a_stale_source_degrades_scores_to_null_not_zero() {
     assert_eq!(v["score"], serde_json::Value::Null);
     assert_eq!(v["score_basis"], "degraded");
 }
+
+#[test]
+fn rebuilding_an_older_day_does_not_move_current_back() {
+    let world = build_world(3, 3);
+    let store = SnapshotStore::new(world.snapshots());
+    let newest = store.current_id().unwrap();
+    let (input, _) = agentrep_pipeline::rebuild(&world.lake(), world.days()[0]).unwrap();
+    let published = store.publish(&input, &PublishConfig::default()).unwrap();
+    assert!(!published.became_current);
+    assert_eq!(store.current_id().unwrap(), newest);
+    assert!(published.dir.join("manifest.json").is_file(), "the older snapshot is still published");
+}

@@ -271,6 +271,8 @@ datasets! {
         settlements: u64,
         /// Volume up to the day, micro-USDC.
         volume: u64,
+        /// Methodology version that computed the score.
+        methodology: String,
     }
 }
 

@@ -39,6 +39,8 @@ pub struct HistoryPoint {
     pub score: Option<u8>,
     /// Settlements up to that day.
     pub job_count: u64,
+    /// Methodology version that computed the score.
+    pub methodology: String,
 }
 
 /// A seller with its features, assessment and history.
