@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
-use agentrep_publish::store::RunRecord;
+use agentrep_publish::wire::JobRunV1;
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
@@ -112,7 +112,7 @@ pub fn rebuild_days(
         let mut passes: Vec<(String, u64)> =
             timings.passes.iter().map(|(n, ms)| ((*n).to_owned(), *ms as u64)).collect();
         passes.push(("publish".to_owned(), t.elapsed().as_millis() as u64));
-        store.record_run(&RunRecord {
+        store.record_run(&JobRunV1 {
             job: "rebuild".to_owned(),
             date: day.to_string(),
             snapshot_id: published.id.clone(),

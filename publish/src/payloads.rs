@@ -193,12 +193,7 @@ pub fn score_payload(
         decision: a.decision.as_str().to_owned(),
         tier: lower(a.tier),
         metrics: ScoreMetricsV1 {
-            job_count: f.settlements,
-            usdc_volume: usdc(f.volume),
-            success_rate: a.success_rate,
-            days_since_last_job: f.days_since_last_settlement,
-            settlements: settlements(f),
-            sla: sla(f),
+            metrics: metrics(s),
             outcome_history: deployer.map(|d| outcome_history(&d.features.outcomes)).unwrap_or_default(),
         },
         eas: {

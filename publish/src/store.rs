@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 
 use agentrep_model::SnapshotInput;
 use chrono::{Duration, NaiveDate};
-use serde::{Deserialize, Serialize};
 
 use crate::payloads::PayloadContext;
-use crate::wire::ManifestV1;
+use crate::wire::{JobRunV1, ManifestV1};
 use crate::{PublishError, writer};
 
 /// The name of the pointer to the current snapshot.
@@ -53,26 +52,6 @@ pub struct Published {
     pub unchanged: bool,
     /// Whether `current` now points at it (false for a day older than the current snapshot's).
     pub became_current: bool,
-}
-
-/// One line of the run log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunRecord {
-    /// Job name (`rebuild`).
-    pub job: String,
-    /// Day processed.
-    pub date: String,
-    /// Snapshot produced.
-    pub snapshot_id: String,
-    /// Wall-clock start, ISO 8601 UTC.
-    pub started_at: String,
-    /// Duration, milliseconds.
-    pub duration_ms: u64,
-    /// `ok` or an error message.
-    pub outcome: String,
-    /// Per-pass durations, milliseconds.
-    pub passes: Vec<(String, u64)>,
 }
 
 /// A snapshots root.
@@ -211,7 +190,7 @@ impl SnapshotStore {
     }
 
     /// Appends a run to the run log.
-    pub fn record_run(&self, run: &RunRecord) -> Result<(), PublishError> {
+    pub fn record_run(&self, run: &JobRunV1) -> Result<(), PublishError> {
         fs::create_dir_all(&self.root).map_err(PublishError::io(&self.root))?;
         let path = self.root.join(RUNS);
         let mut f = fs::OpenOptions::new().create(true).append(true).open(&path).map_err(PublishError::io(&path))?;
@@ -222,9 +201,9 @@ impl SnapshotStore {
     }
 
     /// The last `n` runs, newest last.
-    pub fn recent_runs(&self, n: usize) -> Vec<RunRecord> {
+    pub fn recent_runs(&self, n: usize) -> Vec<JobRunV1> {
         let text = fs::read_to_string(self.root.join(RUNS)).unwrap_or_default();
-        let runs: Vec<RunRecord> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let runs: Vec<JobRunV1> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
         runs[runs.len().saturating_sub(n)..].to_vec()
     }
 }

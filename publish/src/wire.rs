@@ -235,18 +235,9 @@ pub struct OutcomeHistoryV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreMetricsV1 {
-    /// Settled jobs.
-    pub job_count: u64,
-    /// Volume, USDC.
-    pub usdc_volume: f64,
-    /// Success rate.
-    pub success_rate: Option<f64>,
-    /// Days since the last settlement.
-    pub days_since_last_job: Option<u32>,
-    /// Settlement totals.
-    pub settlements: SettlementsV1,
-    /// Probe SLA.
-    pub sla: SlaV1,
+    /// The leaderboard's metrics.
+    #[serde(flatten)]
+    pub metrics: MetricsV1,
     /// Launch outcomes when the wallet also deploys tokens.
     pub outcome_history: OutcomeHistoryV1,
 }
@@ -845,22 +836,24 @@ pub struct PaymentsStatusV1 {
     pub note: String,
 }
 
-/// One job run in `/status`.
+/// One job run: a line of `snapshots/runs.jsonl`, and an entry of `/status`'s `jobs`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobRunV1 {
-    /// Job.
+    /// Job name (`rebuild`).
     pub job: String,
     /// Day processed.
     pub date: String,
     /// Snapshot produced.
     pub snapshot_id: String,
-    /// Start.
+    /// Wall-clock start, ISO 8601 UTC.
     pub started_at: String,
-    /// Duration, ms.
+    /// Duration, milliseconds.
     pub duration_ms: u64,
-    /// Outcome.
+    /// `ok` or an error message.
     pub outcome: String,
+    /// Per-pass durations, milliseconds.
+    pub passes: Vec<(String, u64)>,
 }
 
 /// `/status`.

@@ -364,17 +364,6 @@ fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
             pay_to: app.pay_to.clone(),
             note: "paid routes answer 402 with x402 v1 and v2 terms; settlement is not enabled yet, so no payment is taken".to_owned(),
         },
-        jobs: snap
-            .runs
-            .iter()
-            .map(|r| JobRunV1 {
-                job: r.job.clone(),
-                date: r.date.clone(),
-                snapshot_id: r.snapshot_id.clone(),
-                started_at: r.started_at.clone(),
-                duration_ms: r.duration_ms,
-                outcome: r.outcome.clone(),
-            })
-            .collect(),
+        jobs: snap.runs.clone(),
     }
 }

@@ -2,6 +2,7 @@
 //! a random loopback port queried over HTTP.
 
 mod determinism;
+mod docs;
 mod eval_floors;
 mod robustness;
 mod routes;
