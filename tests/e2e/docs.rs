@@ -21,7 +21,12 @@ fn check_generated_section(document: &str, name: &str, source: &str, expected: &
 
 #[test]
 fn scoring_md_flag_table_matches_the_code() {
-    check_generated_section("SCORING.md", "flags", "pipeline/model/src/flags.rs", &agentrep_model::flags::markdown_table());
+    check_generated_section(
+        "SCORING.md",
+        "flags",
+        "pipeline/model/src/flags.rs",
+        &agentrep_model::flags::markdown_table(),
+    );
 }
 
 #[test]
