@@ -66,6 +66,8 @@ pub struct App {
     store: SnapshotStore,
     current: ArcSwapOption<ServedSnapshot>,
     loaded_dir: Mutex<Option<(PathBuf, u64)>>,
+    /// The last folder that failed to load; not retried until `current` moves again.
+    failed_dir: Mutex<Option<(PathBuf, u64)>>,
     loaded_at: Mutex<String>,
     unindexed_badge: index::Blob,
     openapi: index::Blob,
@@ -81,6 +83,7 @@ impl App {
             store: SnapshotStore::new(&config.snapshots),
             current: ArcSwapOption::empty(),
             loaded_dir: Mutex::new(None),
+            failed_dir: Mutex::new(None),
             loaded_at: Mutex::new(String::new()),
             unindexed_badge: index::Blob::new(Bytes::from(badge)),
             openapi: index::Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
@@ -105,7 +108,9 @@ impl App {
         // inode, so the key is (path, inode).
         let Ok(meta) = std::fs::metadata(&dir) else { return false };
         let key = (dir.clone(), std::os::unix::fs::MetadataExt::ino(&meta));
-        if self.loaded_dir.lock().expect("loaded_dir lock").as_ref() == Some(&key) {
+        if self.loaded_dir.lock().expect("loaded_dir lock").as_ref() == Some(&key)
+            || self.failed_dir.lock().expect("failed_dir lock").as_ref() == Some(&key)
+        {
             return false;
         }
         match LoadedSnapshot::load(&dir) {
@@ -122,6 +127,7 @@ impl App {
             }
             Err(err) => {
                 warn!(target: "server::reload", dir = %dir.display(), %err, "Snapshot not loaded; keeping the current one.");
+                *self.failed_dir.lock().expect("failed_dir lock") = Some(key);
                 false
             }
         }

@@ -77,3 +77,26 @@ fn rebuilding_an_older_day_does_not_move_current_back() {
     assert_eq!(store.current_id().unwrap(), newest);
     assert!(published.dir.join("manifest.json").is_file(), "the older snapshot is still published");
 }
+
+#[tokio::test]
+async fn a_corrupt_snapshot_is_refused_and_the_previous_one_stays_served() {
+    let world = build_world(3, 2);
+    let store = SnapshotStore::new(world.snapshots());
+    let good = store.current_id().unwrap();
+    let server = RunningServer::start(&world.snapshots());
+    // Publish into a staging root, corrupt one file, then move it in and point `current` at it.
+    let staging = tempfile::tempdir().unwrap();
+    let (input, _) = agentrep_pipeline::rebuild(&world.lake(), world.days()[2]).unwrap();
+    let published = SnapshotStore::new(staging.path()).publish(&input, &PublishConfig::default()).unwrap();
+    let victim = published.dir.join("scores.csv");
+    let mut bytes = std::fs::read(&victim).unwrap();
+    bytes[0] ^= 1;
+    std::fs::write(&victim, bytes).unwrap();
+    assert!(agentrep_publish::LoadedSnapshot::load(&published.dir).is_err(), "the reader verifies hashes");
+    std::fs::rename(&published.dir, world.snapshots().join(&published.id)).unwrap();
+    store.point_current_at(&published.id).unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    let status: serde_json::Value =
+        reqwest::get(format!("{}/status", server.base)).await.unwrap().json().await.unwrap();
+    assert_eq!(status["snapshotId"], good.as_str(), "the corrupt snapshot is not served");
+}
