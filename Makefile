@@ -15,8 +15,10 @@ setup: ## Install what a fresh machine lacks: prebuilt libduckdb (npm) and the m
 	@./scripts/fetch-duckdb.sh
 	@./scripts/install-debian.sh mold
 
+# The same package and target selection as `make test`, so both resolve the same features and
+# share every compiled artifact (building one package alone would rebuild serde, arrow, DuckDB…).
 build: setup ## Build the agentrep binary (dev profile: optimised dependencies)
-	$(CARGO) build -p agentrep-jobs
+	$(CARGO) build --workspace --all-targets
 
 run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
 	$(BIN) demo --dir demo --addr $(ADDR)
