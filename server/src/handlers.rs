@@ -328,14 +328,14 @@ fn health(app: &App, snap: Option<&ServedSnapshot>) -> Response<Body> {
             .iter()
             .flat_map(|r| {
                 let free = EndpointV1 {
-                    method: r.method.to_string(),
+                    method: r.method.to_owned(),
                     path: format!("{}{}", app.base_path, r.path),
                     auth: "none".to_owned(),
                     price: None,
                     purpose: r.purpose.to_owned(),
                 };
                 let paid = r.paid.map(|p| EndpointV1 {
-                    method: r.method.to_string(),
+                    method: r.method.to_owned(),
                     path: format!("{}{}?{}", app.base_path, r.path, p.query),
                     auth: "x402".to_owned(),
                     price: Some(p.price.to_owned()),

@@ -195,7 +195,7 @@ fn operation(def: &RouteDef) -> Operation {
 pub fn document(base_path: &str) -> Vec<u8> {
     let mut paths: BTreeMap<String, BTreeMap<String, Operation>> = BTreeMap::new();
     for def in ROUTES {
-        paths.entry(def.path.to_owned()).or_default().insert(def.method.as_str().to_ascii_lowercase(), operation(def));
+        paths.entry(def.path.to_owned()).or_default().insert(def.method.to_ascii_lowercase(), operation(def));
     }
     let doc = Document {
         openapi: "3.0.3",

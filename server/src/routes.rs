@@ -2,6 +2,8 @@
 
 use hyper::Method;
 
+use crate::respond::mime;
+
 /// A route with its parameters parsed from the path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
@@ -78,8 +80,8 @@ pub struct PaidVariant {
 /// One row of the table.
 #[derive(Debug)]
 pub struct RouteDef {
-    /// Method.
-    pub method: Method,
+    /// Method (every route of this issue is a `GET`, which also answers `HEAD`).
+    pub method: &'static str,
     /// Path template under the base path; `{address}` matches `^0x[a-fA-F0-9]{40}$`.
     pub path: &'static str,
     /// What it answers.
@@ -94,146 +96,71 @@ pub struct RouteDef {
     pub errors: &'static [u16],
 }
 
-const JSON: &str = "application/json";
-const ADDRESS_ERRORS: &[u16] = &[400];
+impl RouteDef {
+    /// A free `GET` route with no query parameters that answers 200 (or 304) and 405 only.
+    const fn get(path: &'static str, purpose: &'static str, content_type: &'static str) -> Self {
+        Self { method: "GET", path, purpose, query: &[], paid: None, content_type, errors: &[] }
+    }
+
+    /// The same route with query parameters.
+    const fn query(self, query: &'static [Param]) -> Self {
+        Self { query, ..self }
+    }
+
+    /// The same route with more error statuses.
+    const fn errors(self, errors: &'static [u16]) -> Self {
+        Self { errors, ..self }
+    }
+
+    /// The same route with a paid variant.
+    const fn paid(self, paid: PaidVariant) -> Self {
+        Self { paid: Some(paid), ..self }
+    }
+}
 
 /// Every route, in the order `/health` and `/openapi.json` list them.
 pub const ROUTES: &[RouteDef] = &[
-    RouteDef {
-        method: Method::GET,
-        path: "/leaderboard",
-        purpose: "ranked agents, score descending (seed 2.1)",
-        query: &[
+    RouteDef::get("/leaderboard", "ranked agents, score descending (seed 2.1)", mime::JSON)
+        .query(&[
             Param::Int(LEADERBOARD_LIMIT, "entries to return"),
             Param::Text("ecosystem", "only agents indexed from this marketplace"),
             Param::Text("network", "all, base, eip155:8453, base-sepolia, polygon or solana"),
             Param::Flag("sparkline", "add sparkline7d: the last 7 daily scores"),
-        ],
-        paid: None,
-        content_type: JSON,
-        errors: &[400],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/score/{address}",
-        purpose: "free score preview (seed 2.4); unknown addresses get preliminary signals, never a null body",
-        query: &[Param::Flag("live", "paid live re-score")],
-        paid: Some(PaidVariant {
-            query: "live=1",
-            price: "0.05",
-            purpose: "paid live re-score (answers 402 with x402 terms; settlement is not enabled yet)",
-        }),
-        content_type: JSON,
-        errors: &[400, 402],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/preflight/{address}",
-        purpose: "decision BLOCK / CAUTION / PROCEED / PROCEED_LOW_VALUE with score, shield and category",
-        query: &[],
-        paid: None,
-        content_type: JSON,
-        errors: ADDRESS_ERRORS,
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/trust-shield/{address}",
-        purpose: "shield colour and flags only",
-        query: &[],
-        paid: None,
-        content_type: JSON,
-        errors: &[400, 404],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/history/{address}",
-        purpose: "daily score series",
-        query: &[Param::Int(HISTORY_DAYS, "days of history, newest last")],
-        paid: None,
-        content_type: JSON,
-        errors: &[400, 404],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/deployer/{address}",
-        purpose: "token-deployer score, verdict, outcomes and launches",
-        query: &[],
-        paid: None,
-        content_type: JSON,
-        errors: &[400, 404],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/badge/{address}.svg",
-        purpose: "embeddable SVG badge (grey 'not indexed' for unknown addresses)",
-        query: &[],
-        paid: None,
-        content_type: "image/svg+xml",
-        errors: ADDRESS_ERRORS,
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/movers",
-        purpose: "top daily score gainers and losers",
-        query: &[],
-        paid: None,
-        content_type: JSON,
-        errors: &[],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/scores.csv",
-        purpose: "CSV export of every scored seller, ranked ones first",
-        query: &[],
-        paid: None,
-        content_type: "text/csv",
-        errors: &[],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/exports/scores.parquet",
-        purpose: "Parquet export of scores",
-        query: &[],
-        paid: None,
-        content_type: "application/vnd.apache.parquet",
-        errors: &[],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/exports/history.parquet",
-        purpose: "Parquet export of daily score history",
-        query: &[],
-        paid: None,
-        content_type: "application/vnd.apache.parquet",
-        errors: &[],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/health",
-        purpose: "every endpoint with auth and price",
-        query: &[],
-        paid: None,
-        content_type: JSON,
-        errors: &[],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/status",
-        purpose: "snapshot id and date, payment state, recent job runs",
-        query: &[],
-        paid: None,
-        content_type: JSON,
-        errors: &[],
-    },
-    RouteDef {
-        method: Method::GET,
-        path: "/openapi.json",
-        purpose: "this API's OpenAPI 3.0 description, generated from the route table",
-        query: &[],
-        paid: None,
-        content_type: JSON,
-        errors: &[],
-    },
+        ])
+        .errors(&[400]),
+    RouteDef::get(
+        "/score/{address}",
+        "free score preview (seed 2.4); unknown addresses get preliminary signals, never a null body",
+        mime::JSON,
+    )
+    .query(&[Param::Flag("live", "paid live re-score")])
+    .errors(&[400, 402])
+    .paid(PaidVariant {
+        query: "live=1",
+        price: "0.05",
+        purpose: "paid live re-score (answers 402 with x402 terms; settlement is not enabled yet)",
+    }),
+    RouteDef::get(
+        "/preflight/{address}",
+        "decision BLOCK / CAUTION / PROCEED / PROCEED_LOW_VALUE with score, shield and category",
+        mime::JSON,
+    )
+    .errors(&[400]),
+    RouteDef::get("/trust-shield/{address}", "shield colour and flags only", mime::JSON).errors(&[400, 404]),
+    RouteDef::get("/history/{address}", "daily score series", mime::JSON)
+        .query(&[Param::Int(HISTORY_DAYS, "days of history, newest last")])
+        .errors(&[400, 404]),
+    RouteDef::get("/deployer/{address}", "token-deployer score, verdict, outcomes and launches", mime::JSON)
+        .errors(&[400, 404]),
+    RouteDef::get("/badge/{address}.svg", "embeddable SVG badge (grey 'not indexed' for unknown addresses)", mime::SVG)
+        .errors(&[400]),
+    RouteDef::get("/movers", "top daily score gainers and losers", mime::JSON),
+    RouteDef::get("/scores.csv", "CSV export of every scored seller, ranked ones first", mime::CSV),
+    RouteDef::get("/exports/scores.parquet", "Parquet export of scores", mime::PARQUET),
+    RouteDef::get("/exports/history.parquet", "Parquet export of daily score history", mime::PARQUET),
+    RouteDef::get("/health", "every endpoint with auth and price", mime::JSON),
+    RouteDef::get("/status", "snapshot id and date, payment state, recent job runs", mime::JSON),
+    RouteDef::get("/openapi.json", "this API's OpenAPI 3.0 description, generated from the route table", mime::JSON),
 ];
 
 /// What a path under the base path is.
@@ -285,7 +212,8 @@ mod tests {
     fn every_table_path_parses() {
         for def in ROUTES {
             let path = def.path.replace("{address}", "0xab");
-            assert!(matches!(parse(&def.method, &path), Match::Found(_)), "{path}");
+            let method: Method = def.method.parse().unwrap();
+            assert!(matches!(parse(&method, &path), Match::Found(_)), "{path}");
         }
     }
 
