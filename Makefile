@@ -23,8 +23,8 @@ build: setup ## Build the agentrep binary (dev profile: optimised dependencies)
 run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
 	$(BIN) demo --dir demo --addr $(ADDR)
 
-test: setup ## Unit, integration and end-to-end tests
-	$(CARGO) test --workspace --no-fail-fast
+test: setup ## Unit, integration and end-to-end tests (closes with one summary line)
+	CARGO="$(CARGO)" ./scripts/test.sh
 
 lint: setup ## Formatting, clippy, and the server's dependency invariant
 	$(CARGO) fmt --all --check
