@@ -152,6 +152,11 @@ impl ServedSnapshot {
                 }
             })
             .collect();
+        // Whole-snapshot files can be megabytes: compress them here, on the loading thread, so no
+        // request ever compresses a large body on a server worker.
+        for blob in whole.values() {
+            blob.gzip();
+        }
         Self {
             id,
             manifest,
