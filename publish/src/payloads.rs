@@ -66,7 +66,6 @@ fn lower<T: serde::Serialize>(v: T) -> String {
 
 /// The trust shield of an assessment.
 pub fn shield(a: &Assessment) -> TrustShieldV1 {
-    let label = a.flags.iter().find(|h| h.key == agentrep_model::FlagKey::AutoAllowlisted);
     TrustShieldV1 {
         color: lower(a.color),
         flags: a
@@ -80,8 +79,8 @@ pub fn shield(a: &Assessment) -> TrustShieldV1 {
             .collect(),
         reason_short: a.reason_short.clone(),
         explainer: a.explainer.clone(),
-        allowlisted: label.is_some(),
-        allowlist_label: label.map(|h| h.detail.trim_start_matches("allowlisted as ").to_owned()).unwrap_or_default(),
+        allowlisted: a.allowlist_label.is_some(),
+        allowlist_label: a.allowlist_label.clone().unwrap_or_default(),
     }
 }
 

@@ -170,6 +170,14 @@ async fn preflight_shield_history_deployer_badge() {
     let (status, sh) = json(&format!("{}/trust-shield/{addr}", s.base)).await;
     assert_eq!(status, StatusCode::OK);
     assert!(sh["color"].is_string() && sh["flags"].is_array() && sh["reasonShort"].as_str().unwrap().contains(':'));
+    let (_, _, csv) = get(&format!("{}/scores.csv", s.base)).await;
+    let csv = String::from_utf8(csv).unwrap();
+    let allowlisted =
+        csv.lines().find(|l| l.contains("auto-allowlisted")).expect("the world allowlists its top sellers");
+    let allowlisted = allowlisted.split(',').nth(1).unwrap();
+    let (_, sh) = json(&format!("{}/trust-shield/{allowlisted}", s.base)).await;
+    assert_eq!(sh["allowlisted"], true);
+    assert!(sh["allowlistLabel"].as_str().unwrap().starts_with("curated:"), "{sh}");
 
     let (_, h) = json(&format!("{}/history/{addr}", s.base)).await;
     assert_eq!(h["count"], 7);

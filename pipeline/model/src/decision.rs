@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::features::SellerFeatures;
-use crate::flags::{FlagHit, FlagKey, Severity, evaluate_flags};
+use crate::flags::{FlagHit, Severity, evaluate_flags};
 use crate::score::{ScoreBreakdown, score_seller, success_rate};
 
 /// Decision thresholds; `SCORING.md` cites them by these names.
@@ -127,13 +127,8 @@ pub struct Assessment {
     pub explainer: String,
     /// Shown success rate, if there is enough evidence.
     pub success_rate: Option<f64>,
-}
-
-impl Assessment {
-    /// Label of the allowlist entry, if the `auto-allowlisted` flag is raised.
-    pub fn allowlisted(&self) -> bool {
-        self.flags.iter().any(|h| h.key == FlagKey::AutoAllowlisted)
-    }
+    /// Label of the allowlist entry, when allowlisted.
+    pub allowlist_label: Option<String>,
 }
 
 fn color_of_score(score: u8) -> ShieldColor {
@@ -216,6 +211,7 @@ pub fn assess_seller(f: &SellerFeatures) -> Assessment {
         basis,
         breakdown,
         success_rate: success_rate(f).map(|(rate, _)| rate),
+        allowlist_label: f.allowlist_label.clone(),
         tier: tier(f, false),
         flags,
         color,
