@@ -106,27 +106,44 @@ pub fn rebuild_days(
     for day in days {
         let started_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let started = Instant::now();
-        let (input, timings) = agentrep_pipeline::rebuild(lake, *day).with_context(|| format!("rebuilding {day}"))?;
-        let t = Instant::now();
-        let published = store.publish(&input, config).with_context(|| format!("publishing {day}"))?;
-        let mut passes: Vec<(String, u64)> =
-            timings.passes.iter().map(|(n, ms)| ((*n).to_owned(), *ms as u64)).collect();
-        passes.push(("publish".to_owned(), t.elapsed().as_millis() as u64));
+        let result = rebuild_one(lake, store, config, *day);
+        // Every run is logged, failures too, so `/status` shows what the scheduler actually did.
+        let (snapshot_id, outcome, passes) = match &result {
+            Ok((id, passes)) => (id.clone(), "ok".to_owned(), passes.clone()),
+            Err(err) => (String::new(), format!("error: {err:#}"), Vec::new()),
+        };
         store.record_run(&JobRunV1 {
             job: "rebuild".to_owned(),
             date: day.to_string(),
-            snapshot_id: published.id.clone(),
+            snapshot_id,
             started_at,
             duration_ms: started.elapsed().as_millis() as u64,
-            outcome: "ok".to_owned(),
-            passes: passes.clone(),
+            outcome,
+            passes,
         })?;
-        info!(day = %day, snapshot = %published.id, sellers = input.sellers.len(), deployers = input.deployers.len(),
-            files = published.manifest.files.len(), ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
+        result?;
         bar.inc(1);
     }
     bar.finish_and_clear();
     Ok(())
+}
+
+/// Rebuilds and publishes one day; returns the snapshot id and the passes' durations.
+fn rebuild_one(
+    lake: &Lake,
+    store: &SnapshotStore,
+    config: &PublishConfig,
+    day: NaiveDate,
+) -> anyhow::Result<(String, Vec<(String, u64)>)> {
+    let started = Instant::now();
+    let (input, timings) = agentrep_pipeline::rebuild(lake, day).with_context(|| format!("rebuilding {day}"))?;
+    let t = Instant::now();
+    let published = store.publish(&input, config).with_context(|| format!("publishing {day}"))?;
+    let mut passes: Vec<(String, u64)> = timings.passes.iter().map(|(n, ms)| ((*n).to_owned(), *ms as u64)).collect();
+    passes.push(("publish".to_owned(), t.elapsed().as_millis() as u64));
+    info!(day = %day, snapshot = %published.id, sellers = input.sellers.len(), deployers = input.deployers.len(),
+        files = published.manifest.files.len(), ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
+    Ok((published.id, passes))
 }
 
 fn serve(snapshots: PathBuf, addr: std::net::SocketAddr, base_path: String) -> anyhow::Result<()> {

@@ -364,6 +364,6 @@ fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
             pay_to: app.pay_to.clone(),
             note: "paid routes answer 402 with x402 v1 and v2 terms; settlement is not enabled yet, so no payment is taken".to_owned(),
         },
-        jobs: snap.runs.clone(),
+        jobs: app.runs().to_vec(),
     }
 }

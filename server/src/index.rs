@@ -6,7 +6,6 @@ use std::sync::{Mutex, OnceLock};
 
 use agentrep_publish::LoadedSnapshot;
 use agentrep_publish::payloads::caip2;
-use agentrep_publish::wire::JobRunV1;
 use agentrep_publish::wire::{CounterpartyCsvRowV1, ManifestV1};
 use agentrep_publish::writer::{LeaderboardStats, keyed_lines, layout};
 use bytes::Bytes;
@@ -96,8 +95,6 @@ pub struct ServedSnapshot {
     pub generated_at: String,
     /// Known non-seller wallets.
     pub counterparties: HashMap<String, CounterpartyCsvRowV1>,
-    /// Recent job runs.
-    pub runs: Vec<JobRunV1>,
     /// Snapshots retained on disk.
     pub retained: Vec<String>,
     views: Mutex<HashMap<LeaderboardKey, std::sync::Arc<Blob>>>,
@@ -112,7 +109,7 @@ const WHOLE_FILES: &[&str] =
 
 impl ServedSnapshot {
     /// Indexes a loaded snapshot.
-    pub fn build(loaded: LoadedSnapshot, runs: Vec<JobRunV1>, retained: Vec<String>) -> Self {
+    pub fn build(loaded: LoadedSnapshot, retained: Vec<String>) -> Self {
         let LoadedSnapshot { id, manifest, leaderboard, counterparties, mut files, .. } = loaded;
         let sha: HashMap<&str, &str> = manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
         let mut wallet_files: HashMap<&'static str, HashMap<String, Blob>> = HashMap::new();
@@ -166,7 +163,6 @@ impl ServedSnapshot {
             stats: leaderboard.stats,
             generated_at: leaderboard.generated_at,
             counterparties: counterparties.into_iter().map(|c| (c.address.clone(), c)).collect(),
-            runs,
             retained,
             views: Mutex::new(HashMap::new()),
         }

@@ -18,8 +18,9 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use agentrep_publish::wire::JobRunV1;
 use agentrep_publish::{LoadedSnapshot, SnapshotStore};
-use arc_swap::ArcSwapOption;
+use arc_swap::{ArcSwap, ArcSwapOption};
 use bytes::Bytes;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
@@ -32,6 +33,9 @@ use tracing::{info, warn};
 pub use error::ApiError;
 pub use index::ServedSnapshot;
 pub use respond::Body;
+
+/// Job runs `/status` lists.
+const RECENT_RUNS: usize = 20;
 
 /// How to serve.
 #[derive(Debug, Clone)]
@@ -68,6 +72,10 @@ pub struct App {
     loaded_dir: Mutex<Option<(PathBuf, u64)>>,
     /// The last folder that failed to load; not retried until `current` moves again.
     failed_dir: Mutex<Option<(PathBuf, u64)>>,
+    /// Recent job runs from the run log, refreshed on the reload tick when the log grows (a failed
+    /// rebuild publishes no snapshot but must still show in `/status`).
+    runs: ArcSwap<Vec<JobRunV1>>,
+    runs_log_len: Mutex<Option<u64>>,
     loaded_at: Mutex<String>,
     unindexed_badge: index::Blob,
     openapi: index::Blob,
@@ -84,6 +92,8 @@ impl App {
             current: ArcSwapOption::empty(),
             loaded_dir: Mutex::new(None),
             failed_dir: Mutex::new(None),
+            runs: ArcSwap::from_pointee(Vec::new()),
+            runs_log_len: Mutex::new(None),
             loaded_at: Mutex::new(String::new()),
             unindexed_badge: index::Blob::new(Bytes::from(badge)),
             openapi: index::Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
@@ -99,10 +109,26 @@ impl App {
         self.loaded_at.lock().expect("loaded_at lock").clone()
     }
 
+    /// The recent job runs.
+    pub fn runs(&self) -> Arc<Vec<JobRunV1>> {
+        self.runs.load_full()
+    }
+
+    /// Re-reads the run log when its length changed.
+    fn refresh_runs(&self) {
+        let len = std::fs::metadata(self.store.root().join(agentrep_publish::store::RUNS)).map(|m| m.len()).ok();
+        let mut seen = self.runs_log_len.lock().expect("runs_log_len lock");
+        if *seen != len {
+            self.runs.store(Arc::new(self.store.recent_runs(RECENT_RUNS)));
+            *seen = len;
+        }
+    }
+
     /// Loads the snapshot `current` points at if it is not the one being served; returns whether
     /// a new snapshot was swapped in. A snapshot that fails to load is logged and skipped, and the
     /// previous one stays served.
     pub fn reload(&self) -> bool {
+        self.refresh_runs();
         let Ok(dir) = self.store.current_dir() else { return false };
         // A folder replaced under the same id (the same day rebuilt by another version) has a new
         // inode, so the key is (path, inode).
@@ -115,9 +141,8 @@ impl App {
         }
         match LoadedSnapshot::load(&dir) {
             Ok(loaded) => {
-                let runs = self.store.recent_runs(20);
                 let retained = self.store.list().unwrap_or_default();
-                let served = ServedSnapshot::build(loaded, runs, retained);
+                let served = ServedSnapshot::build(loaded, retained);
                 info!(target: "server::reload", snapshot = %served.id, wallets = served.wallet_files.get(agentrep_publish::writer::layout::SCORE).map_or(0, |m| m.len()), "Snapshot loaded.");
                 self.current.store(Some(Arc::new(served)));
                 *self.loaded_dir.lock().expect("loaded_dir lock") = Some(key);

@@ -100,3 +100,24 @@ async fn a_corrupt_snapshot_is_refused_and_the_previous_one_stays_served() {
         reqwest::get(format!("{}/status", server.base)).await.unwrap().json().await.unwrap();
     assert_eq!(status["snapshotId"], good.as_str(), "the corrupt snapshot is not served");
 }
+
+#[tokio::test]
+async fn a_failed_rebuild_is_logged_and_shown_in_status() {
+    let world = build_world(3, 2);
+    let store = SnapshotStore::new(world.snapshots());
+    let server = RunningServer::start(&world.snapshots());
+    // A day long before the world's first listing: there is nothing to score.
+    let empty_day = world.days()[0] - chrono::Duration::days(400);
+    let result = agentrep_jobs::commands::rebuild_days(&world.lake(), &store, &PublishConfig::default(), &[empty_day]);
+    assert!(result.is_err());
+    let last = store.recent_runs(1).pop().unwrap();
+    assert_eq!(last.date, empty_day.to_string());
+    assert!(last.outcome.starts_with("error:"), "{}", last.outcome);
+    assert!(last.snapshot_id.is_empty());
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    let status: serde_json::Value =
+        reqwest::get(format!("{}/status", server.base)).await.unwrap().json().await.unwrap();
+    let jobs = status["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 3, "two good runs and the failed one");
+    assert!(jobs.last().unwrap()["outcome"].as_str().unwrap().contains("no listings"), "{status}");
+}
