@@ -113,6 +113,7 @@ fn status_text(status: u16) -> &'static str {
         402 => "payment required: x402 v1 terms in the body, v2 terms in the PAYMENT-REQUIRED header",
         404 => "the address is not indexed in the current snapshot",
         405 => "wrong method",
+        503 => "no snapshot is loaded yet (before the first rebuild)",
         _ => "error",
     }
 }
@@ -163,7 +164,10 @@ fn operation(def: &RouteDef) -> Operation {
     let mut ok = BTreeMap::new();
     ok.insert(def.content_type, MediaType { schema: SchemaRef { reference: None } });
     responses.insert("200".to_owned(), ResponseDoc { description: def.purpose, content: Some(ok) });
-    for status in def.errors.iter().chain(&[405]) {
+    // Every route but the two that need no snapshot can answer 503 before the first rebuild.
+    let needs_snapshot = !matches!(def.path, "/health" | "/openapi.json");
+    let always: &[u16] = if needs_snapshot { &[405, 503] } else { &[405] };
+    for status in def.errors.iter().chain(always) {
         let mut content = BTreeMap::new();
         content.insert(
             "application/json",

@@ -239,6 +239,8 @@ async fn exports_health_status_and_errors() {
     let limit = &api["paths"]["/leaderboard"]["get"]["parameters"][0]["schema"];
     assert_eq!((limit["default"].as_u64(), limit["maximum"].as_u64()), (Some(100), Some(500)));
     assert_eq!(api["paths"]["/score/{address}"]["get"]["x-x402"]["price"], "0.05");
+    assert!(api["paths"]["/leaderboard"]["get"]["responses"].get("503").is_some());
+    assert!(api["paths"]["/health"]["get"]["responses"].get("503").is_none());
     assert!(endpoints.iter().any(|e| e["auth"] == "x402" && e["price"] == "0.05"));
 
     let (_, status_doc) = json(&format!("{}/status", s.base)).await;
