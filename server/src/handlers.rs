@@ -166,15 +166,15 @@ fn dispatch(
             let a = address(raw)?;
             let days = q.int(routes::HISTORY_DAYS)?;
             let blob = wallet_file(snap, layout::HISTORY, &a)?;
-            let full: HistoryV1 = serde_json::from_slice(&blob.body).expect("published history parses");
-            if full.series.len() <= days as usize {
-                return Ok(serve(blob, mime::JSON));
-            }
-            let mut view = full;
-            view.series.drain(..view.series.len() - days as usize);
-            view.days = days;
-            view.count = view.series.len() as u32;
-            Ok(serve(&Blob::new(Bytes::from(serde_json::to_vec(&view).expect("serialises"))), mime::JSON))
+            let view = snap.history_views.get_or_build(&(a.into_string(), days), || {
+                let mut view: HistoryV1 = serde_json::from_slice(&blob.body).expect("published history parses");
+                let keep = view.series.len().min(days as usize);
+                view.series.drain(..view.series.len() - keep);
+                view.days = days;
+                view.count = view.series.len() as u32;
+                Blob::new(Bytes::from(serde_json::to_vec(&view).expect("serialises")))
+            });
+            Ok(serve(&view, mime::JSON))
         }
         Route::Badge(raw) => {
             let a = address(raw)?;
@@ -230,7 +230,7 @@ fn leaderboard(snap: &ServedSnapshot, q: &Query) -> Result<Arc<Blob>, ApiError> 
         })?),
         None => None,
     };
-    Ok(snap.leaderboard_view(&key, || {
+    Ok(snap.leaderboard_views.get_or_build(&key, || {
         let results: Vec<&RawValue> = snap
             .entries
             .iter()

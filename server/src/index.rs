@@ -2,7 +2,7 @@
 //! held in memory (bytes with their ETags, pre-serialised leaderboard entries, cross-references).
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use agentrep_publish::LoadedSnapshot;
 use agentrep_publish::payloads::caip2;
@@ -73,8 +73,33 @@ pub struct LeaderboardKey {
     pub sparkline: bool,
 }
 
-/// Leaderboard views kept at once; the cache is emptied when it fills.
-const VIEW_CACHE_LIMIT: usize = 512;
+/// Responses computed from the snapshot for one query (a filtered leaderboard, a sliced history),
+/// built once and kept until the snapshot is replaced. Bounded: emptied when it fills.
+#[derive(Debug)]
+pub struct ViewCache<K> {
+    limit: usize,
+    views: Mutex<HashMap<K, Arc<Blob>>>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> ViewCache<K> {
+    fn new(limit: usize) -> Self {
+        Self { limit, views: Mutex::new(HashMap::new()) }
+    }
+
+    /// The view for `key`, built by `build` on a miss.
+    pub fn get_or_build(&self, key: &K, build: impl FnOnce() -> Blob) -> Arc<Blob> {
+        if let Some(hit) = self.views.lock().expect("view cache lock").get(key) {
+            return hit.clone();
+        }
+        let blob = Arc::new(build());
+        let mut views = self.views.lock().expect("view cache lock");
+        if views.len() >= self.limit {
+            views.clear();
+        }
+        views.insert(key.clone(), blob.clone());
+        blob
+    }
+}
 
 /// The snapshot as the server serves it.
 #[derive(Debug)]
@@ -97,7 +122,10 @@ pub struct ServedSnapshot {
     pub counterparties: HashMap<String, CounterpartyCsvRowV1>,
     /// Snapshots retained on disk.
     pub retained: Vec<String>,
-    views: Mutex<HashMap<LeaderboardKey, std::sync::Arc<Blob>>>,
+    /// Filtered leaderboard views.
+    pub leaderboard_views: ViewCache<LeaderboardKey>,
+    /// History views shorter than the published series: (address, days).
+    pub history_views: ViewCache<(String, u32)>,
 }
 
 /// Folders of one-file-per-wallet payloads.
@@ -164,26 +192,13 @@ impl ServedSnapshot {
             generated_at: leaderboard.generated_at,
             counterparties: counterparties.into_iter().map(|c| (c.address.clone(), c)).collect(),
             retained,
-            views: Mutex::new(HashMap::new()),
+            leaderboard_views: ViewCache::new(512),
+            history_views: ViewCache::new(16_384),
         }
     }
 
     /// A per-wallet file.
     pub fn wallet(&self, kind: &'static str, address: &str) -> Option<&Blob> {
         self.wallet_files.get(kind)?.get(address)
-    }
-
-    /// A leaderboard view, built once per distinct query.
-    pub fn leaderboard_view(&self, key: &LeaderboardKey, build: impl FnOnce() -> Blob) -> std::sync::Arc<Blob> {
-        if let Some(hit) = self.views.lock().expect("view cache lock").get(key) {
-            return hit.clone();
-        }
-        let blob = std::sync::Arc::new(build());
-        let mut views = self.views.lock().expect("view cache lock");
-        if views.len() >= VIEW_CACHE_LIMIT {
-            views.clear();
-        }
-        views.insert(key.clone(), blob.clone());
-        blob
     }
 }
