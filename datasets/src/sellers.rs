@@ -361,6 +361,7 @@ fn settlement(world: &World, s: &Seller, p: Payment, r: &mut impl Rng) -> Settle
         payer: p.payer,
         pay_to: s.address.clone(),
         value: p.value,
+        asset: USDC_BASE.to_owned(),
         facilitator: (!plain).then(|| FACILITATORS[r.random_range(0..FACILITATORS.len())].to_owned()),
         eip3009: !plain,
         network: "eip155:8453".to_owned(),
@@ -443,6 +444,8 @@ fn seller_probes(world: &World, s: &Seller, day: u32, date: NaiveDate) -> Vec<Pr
                 ok,
                 latency_ms,
                 error,
+                offer_version: (status == Some(402)).then_some(2),
+                offer_matches: (status == Some(402)).then_some(true),
             });
         }
     }

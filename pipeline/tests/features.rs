@@ -45,6 +45,7 @@ fn settlement(n: u32, d: u32, secs: i64, payer: &str, value: u64) -> SettlementR
         payer: payer.into(),
         pay_to: SELLER.into(),
         value,
+        asset: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913".into(),
         facilitator: None,
         eip3009: true,
         network: "eip155:8453".into(),
@@ -86,6 +87,8 @@ fn build_lake(dir: &std::path::Path) -> Lake {
                     ok,
                     latency_ms: ok.then_some(100 + d * 10),
                     error: (!ok).then(|| "timeout".into()),
+                    offer_version: ok.then_some(2),
+                    offer_matches: ok.then_some(true),
                 }
             })
             .collect();

@@ -109,6 +109,8 @@ datasets! {
         pay_to: String,
         /// Amount, micro-USDC.
         value: u64,
+        /// Token contract that emitted the Transfer (USDC of the network).
+        asset: String,
         /// Transaction sender when it is a known facilitator or relayer.
         facilitator: Option<String>,
         /// An EIP-3009 AuthorizationUsed precedes the Transfer in the same transaction.
@@ -131,6 +133,11 @@ datasets! {
         latency_ms: Option<u32>,
         /// Error text when not answered.
         error: Option<String>,
+        /// x402 version of a well-formed 402 offer (1: `accepts[]` body, 2: `PAYMENT-REQUIRED`
+        /// header); null when the answer carried no well-formed offer.
+        offer_version: Option<u32>,
+        /// The offer's payTo, asset, network and price match the listing; null without an offer.
+        offer_matches: Option<bool>,
     }
 
     /// ERC-8004 IdentityRegistry registrations, one partition per block day.
@@ -255,6 +262,21 @@ datasets! {
         source: String,
         /// `<category>:<role>` for deny entries, a label for allow entries.
         category: String,
+        /// When it was added.
+        added_at: Timestamp,
+    }
+
+    /// Entity labels: infrastructure wallets (exchanges, bridges, facilitators) and who says so,
+    /// one partition per day they were added.
+    EntityLabels => "entity_labels", EntityLabelRow {
+        /// Address.
+        address: String,
+        /// `exchange`, `bridge` or `facilitator`.
+        entity: String,
+        /// Name of the entity, e.g. `coinbase`.
+        name: String,
+        /// Where the label came from.
+        source: String,
         /// When it was added.
         added_at: Timestamp,
     }
