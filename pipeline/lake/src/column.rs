@@ -72,6 +72,16 @@ impl Column for bool {
     }
 }
 
+impl Column for Option<bool> {
+    const NULLABLE: bool = true;
+    fn data_type() -> DataType {
+        DataType::Boolean
+    }
+    fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
+        Arc::new(values.copied().collect::<BooleanArray>())
+    }
+}
+
 impl Column for Timestamp {
     fn data_type() -> DataType {
         DataType::Timestamp(TimeUnit::Microsecond, None)
