@@ -216,7 +216,7 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
             } else if x < 0.008 {
                 let mut near = obs.clone();
                 near.liquidity = (near.liquidity as f64 * dup.random_range(0.995..1.005)) as u64;
-                near.holders = near.holders + dup.random_range(0..2);
+                near.holders += dup.random_range(0..2);
                 Some((t + dup.random_range(60..1_800), near))
             } else {
                 None

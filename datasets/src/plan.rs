@@ -380,7 +380,7 @@ pub(crate) fn tx_hash(seed: u64, space: &str, tag: u64, k: u64) -> String {
 }
 
 /// A payer's scheduled payments to one wallet: `count` payments, the k-th at
-/// `first + k·period ± jitter·period/2`.
+/// `first + k·period + u·jitter·period` with `u` uniform in `[0, 1)` (never before `first`).
 #[derive(Debug, Clone)]
 pub(crate) struct Stream {
     pub payer: String,
@@ -399,7 +399,7 @@ impl Stream {
     /// The time of payment `k`.
     pub fn at(&self, seed: u64, space: &str, k: u64) -> i64 {
         let u = (key(seed, space, &[self.tag, k, 0x6a]) >> 11) as f64 / (1u64 << 53) as f64;
-        self.first + k as i64 * self.period + ((u - 0.5) * self.jitter * self.period as f64) as i64
+        self.first + k as i64 * self.period + (u * self.jitter * self.period as f64) as i64
     }
 
     /// Payments (k, time) falling in `[from, to)`.
@@ -408,12 +408,12 @@ impl Stream {
         if self.count == 0 || self.period <= 0 {
             return out;
         }
-        let margin = (self.jitter * self.period as f64) as i64 / 2 + 1;
+        let margin = (self.jitter * self.period as f64) as i64 + 1;
         let lo = ((from - margin - self.first).div_euclid(self.period)).max(0);
         let mut k = lo as u64;
         while k < u64::from(self.count) {
             let base = self.first + k as i64 * self.period;
-            if base - margin >= to {
+            if base >= to {
                 break;
             }
             let at = self.at(seed, space, k);
@@ -794,8 +794,10 @@ impl<'a> Actor<'a> {
 
     /// Funds `payers` from `root` through `hops` layers of intermediaries (each payer its own
     /// chain), the last edge `lead` seconds before `first_pay`.
-    pub fn fund_chain(&mut self, r: &mut impl Rng, root: &str, payer: &str, j: u64, hops: u32, before: i64) {
+    /// Returns when `payer` was funded.
+    pub fn fund_chain(&mut self, r: &mut impl Rng, root: &str, payer: &str, j: u64, hops: u32, before: i64) -> i64 {
         let mut t = before - r.random_range(HOUR..3 * DAY);
+        let funded_at = t;
         let amount = r.random_range(5_000_000..80_000_000u64);
         let mut funded = payer.to_owned();
         for h in 0..hops {
@@ -805,6 +807,7 @@ impl<'a> Actor<'a> {
             t -= r.random_range(HOUR..2 * DAY);
         }
         self.fund(&funded, root, t, amount + u64::from(hops) * 1_000);
+        funded_at
     }
 }
 
@@ -889,7 +892,6 @@ impl World {
         let common = plan_common(&ctx, &sellers);
         let deployers = plan_deployers(config, &params);
         let grief = if config.griefing { grief::plan(&ctx, &sellers) } else { Vec::new() };
-        drop(ctx);
         Self { config: *config, params, sellers, hubs, common, grief, deployers }
     }
 }
@@ -1101,10 +1103,11 @@ fn plan_family(ctx: &Ctx, s: &mut Seller, budget: Option<f64>) {
             // A cost probe's bigger ring spreads a normal ring's volume over more payers.
             let per_day = if budget.is_some() { per_day * (8.0 / f64::from(payers_n)).min(1.0) } else { per_day };
             let period = (DAY as f64 / per_day) as i64;
+            let mut funded = Vec::new();
             for (j, payer) in payers.iter().enumerate() {
                 let first = active_from.max(start) + r.random_range(0..period.max(1));
                 let root = roots[j % roots.len()].clone();
-                a.fund_chain(&mut r, &root, payer, j as u64, hops, first);
+                funded.push(a.fund_chain(&mut r, &root, payer, j as u64, hops, first));
                 a.stream(
                     Stream {
                         payer: payer.clone(),
@@ -1124,8 +1127,8 @@ fn plan_family(ctx: &Ctx, s: &mut Seller, budget: Option<f64>) {
                 spend = ((b - a.tally.usdc()) / f64::from(payers_n)).max(0.0);
                 k.set("honest_spend_usdc", spend);
             }
-            for payer in &payers {
-                a.buy_honest(&mut r, payer, spend, start, end);
+            for (payer, at) in payers.iter().zip(&funded) {
+                a.buy_honest(&mut r, payer, spend, (*at + HOUR).max(start), end);
             }
         }
         SellerKind::SockPuppets => {
@@ -1226,18 +1229,19 @@ fn plan_family(ctx: &Ctx, s: &mut Seller, budget: Option<f64>) {
             for j in 0..n {
                 let w = a.wallet("reviewer", u64::from(j));
                 let at = active_from.max(start) + r.random_range(0..(end - active_from.max(start) - DAY).max(HOUR));
-                a.fund(&w, &farm, at - r.random_range(HOUR..4 * DAY), 2_000_000);
+                let funded = at - r.random_range(HOUR..4 * DAY);
+                a.fund(&w, &farm, funded, 2_000_000);
                 a.pay_once(&w, &seller, at, value, Rail::X402, true);
                 let rating = r.random_range(rating_min..=100.0);
                 a.feedback(agent, &w, rating, (at + r.random_range(HOUR..DAY)).min(end - 1), &mut r);
-                reviewers.push((w, at));
+                reviewers.push((w, funded));
             }
             if let Some(b) = budget {
                 spend = ((b - a.tally.usdc()) / f64::from(n)).max(0.0);
                 k.set("honest_spend_usdc", spend);
             }
-            for (w, at) in &reviewers {
-                a.buy_honest(&mut r, w, spend, (*at - 3 * DAY).max(start), end);
+            for (w, funded) in &reviewers {
+                a.buy_honest(&mut r, w, spend, (*funded + HOUR).max(start), end);
             }
         }
         SellerKind::PayThenFail => {

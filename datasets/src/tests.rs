@@ -241,3 +241,58 @@ fn print_scripted_volume() {
         println!("seed {}: grief {grief} {by:?}", config.seed);
     }
 }
+
+#[test]
+#[ignore = "generates the bench world (slow; run in release)"]
+fn print_bench_world() {
+    let config = WorldConfig::new(Scale::Bench);
+    let dir = tempfile::tempdir().unwrap();
+    let t = std::time::Instant::now();
+    let world = World::plan(&config);
+    println!("planned in {:?}: {} sellers, {} griefed", t.elapsed(), world.sellers.len(), world.grief.len());
+    drop(world);
+    let stats = generate(&config, dir.path(), &|_, _| {}).unwrap();
+    println!("bench: {:?} in {:?}", stats, t.elapsed());
+}
+
+#[test]
+fn every_payer_was_funded_before_it_paid() {
+    let config = WorldConfig { days: 10, ..WorldConfig::test_world(Scale::Small) };
+    let mut world = World::plan(&config);
+    let rows = sellers::static_rows(&mut world);
+    let funded: BTreeMap<&str, i64> =
+        rows.events.funding.iter().map(|(_, r)| (r.funded.as_str(), r.first_funded_at.secs())).collect();
+    let known_bad: BTreeSet<String> = (0..20).map(|i| crate::rng::address(config.seed, "known-bad", i)).collect();
+    let (mut payments, mut late) = (0, Vec::new());
+    for (i, day) in config.days().into_iter().enumerate() {
+        for s in sellers::day_rows(&world, i as u32, day).settlements {
+            payments += 1;
+            if known_bad.contains(&s.payer) {
+                continue;
+            }
+            match funded.get(s.payer.as_str()) {
+                Some(at) if *at < s.block_time.secs() => {}
+                other => late.push((s.payer.clone(), other.copied(), s.block_time.secs())),
+            }
+        }
+    }
+    assert!(payments > 10_000);
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    for (payer, _, _) in &late {
+        let owner = world
+            .sellers
+            .iter()
+            .find(|s| s.events.streams.iter().any(|st| &st.payer == payer) || s.extra_payers.contains(payer))
+            .map(|s| s.kind.as_str().to_owned())
+            .or_else(|| {
+                world
+                    .grief
+                    .iter()
+                    .any(|g| g.events.streams.iter().any(|st| &st.payer == payer))
+                    .then(|| "grief".to_owned())
+            })
+            .unwrap_or_else(|| "pool".to_owned());
+        *kinds.entry(owner).or_insert(0) += 1;
+    }
+    assert!(late.is_empty(), "{} of {payments} payments from payers funded later, by owner: {kinds:?}", late.len());
+}
