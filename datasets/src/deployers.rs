@@ -1,33 +1,40 @@
-//! Deployer-side datasets: token launches and their daily observations.
+//! Deployer-side datasets: token launches and their daily observations, and the deployers'
+//! funding edges, proofs and list entries.
 //!
 //! Each launch follows the path its deployer's archetype draws (graduate, stay alive, fade away,
-//! or rug by a creator dump); the observations are what an indexer of pools and holders records.
+//! rug by a creator dump at once or slowly, stay a small decoy); the observations are what an
+//! indexer of pools and holders records, including the odd duplicate row of a re-run.
 
-use agentrep_lake::datasets::{LaunchObservationRow, LaunchRow};
-use agentrep_lake::{Lake, LakeError, Timestamp};
+use agentrep_lake::Timestamp;
+use agentrep_lake::datasets::{FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ProofRow};
 use rand::Rng;
 use rayon::prelude::*;
 
-use crate::WorldStats;
-use crate::plan::{Deployer, DeployerKind, World};
+use crate::day_start;
+use crate::plan::{DAY, Deployer, DeployerKind, Events, HOUR, World, proof_source};
 use crate::rng::{self, address};
-use crate::sellers::{day_start, write_by_day};
 
-const DAY: i64 = 86_400;
 const PLATFORMS: &[&str] = &["clanker", "zora"];
 
 /// The path a launch takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Path {
     Graduate,
     Alive,
     Fade,
     Rug,
+    /// Sells `first` of the allocation by day 3 and the rest by `final_day`.
+    SlowRug {
+        first: f64,
+        final_day: i64,
+    },
+    /// A decoy: small but alive.
+    Small,
 }
 
-fn path_for(kind: DeployerKind, r: &mut impl Rng) -> Path {
+fn path_for(d: &Deployer, j: u32, r: &mut impl Rng) -> Path {
     let x: f64 = r.random();
-    match kind {
+    match d.kind {
         DeployerKind::Builder => {
             if x < 0.4 {
                 Path::Graduate
@@ -65,6 +72,23 @@ fn path_for(kind: DeployerKind, r: &mut impl Rng) -> Path {
                 Path::Rug
             }
         }
+        DeployerKind::SlowRugger => Path::SlowRug {
+            first: d.knobs.get("first_dump_share").copied().unwrap_or(0.4),
+            final_day: d.knobs.get("final_day").copied().unwrap_or(7.0) as i64,
+        },
+        DeployerKind::DecoyRugger => {
+            let group = 1 + d.knobs.get("decoys").copied().unwrap_or(2.0) as u32;
+            if j.is_multiple_of(group) { Path::Rug } else { Path::Small }
+        }
+        DeployerKind::RuggerFunded => {
+            if x < 0.4 {
+                Path::Alive
+            } else if x < 0.8 {
+                Path::Rug
+            } else {
+                Path::Fade
+            }
+        }
     }
 }
 
@@ -74,12 +98,27 @@ type Observations = Vec<(i64, LaunchObservationRow)>;
 fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations) {
     let seed = world.config.seed;
     let mut r = rng::stream(seed, "launches", &[u64::from(d.index)]);
+    let mut dup = rng::stream(seed, "observation-duplicates", &[u64::from(d.index)]);
     let end = day_start(world.config.end);
     let mut launches = Vec::new();
     let mut observations = Vec::new();
+    // Decoy ruggers launch a rug and its decoys together.
+    let mut group_age = 0i64;
     for j in 0..d.launches {
         let token = address(seed, "token", u64::from(d.index) * 64 + u64::from(j));
-        let age_days: i64 = if d.kind == DeployerKind::Fresh { r.random_range(0..2) } else { r.random_range(4..60) };
+        let path = path_for(d, j, &mut r);
+        let age_days: i64 = match d.kind {
+            DeployerKind::Fresh => r.random_range(0..2),
+            DeployerKind::RuggerFunded => {
+                let max = ((end - d.funded_at) / DAY).max(1);
+                r.random_range(0..max.min(10))
+            }
+            DeployerKind::DecoyRugger if path == Path::Small => (group_age - r.random_range(0..2)).max(0),
+            _ => r.random_range(4..60),
+        };
+        if path == Path::Rug {
+            group_age = age_days;
+        }
         let launched_at = end - age_days * DAY + r.random_range(0..DAY / 2);
         let platform = PLATFORMS[r.random_range(0..PLATFORMS.len())];
         launches.push((
@@ -93,9 +132,9 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
                 launched_at: Timestamp::from_secs(launched_at),
             },
         ));
-        let path = path_for(d.kind, &mut r);
         let fade_day = r.random_range(1..4);
-        let mut liquidity = r.random_range(1_500.0..8_000.0);
+        let mut liquidity =
+            if path == Path::Small { r.random_range(300.0..1_500.0) } else { r.random_range(1_500.0..8_000.0) };
         let mut price = r.random_range(0.0001..0.01);
         let mut holding = 1.0f64;
         let mut holders = r.random_range(5..40u32);
@@ -115,6 +154,12 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
                     holders += r.random_range(0..6);
                     swaps = r.random_range(3..60);
                 }
+                Path::Small => {
+                    liquidity *= r.random_range(0.98..1.03);
+                    price *= r.random_range(0.97..1.04);
+                    holders += r.random_range(0..2);
+                    swaps = r.random_range(1..8);
+                }
                 Path::Fade => {
                     let quiet = day > fade_day;
                     liquidity *= if quiet { 0.9 } else { 1.0 };
@@ -132,27 +177,121 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
                     }
                     swaps = if day <= 2 { r.random_range(20..150) } else { r.random_range(0..2) };
                 }
+                Path::SlowRug { first, final_day } => {
+                    if day == 0 {
+                        price *= 1.4;
+                        swaps = r.random_range(30..150);
+                    } else if day <= 3 {
+                        holding = 1.0 - first * day as f64 / 3.0;
+                        price *= r.random_range(0.8..0.95);
+                        liquidity *= r.random_range(0.85..0.95);
+                        swaps = r.random_range(20..100);
+                    } else if day <= final_day {
+                        let left = (final_day - day) as f64 / (final_day - 3) as f64;
+                        holding = (0.02 + (1.0 - first - 0.02) * left).max(0.02);
+                        price *= r.random_range(0.55..0.8);
+                        liquidity *= r.random_range(0.6..0.8);
+                        holders = holders.saturating_sub(r.random_range(0..4));
+                        swaps = r.random_range(5..60);
+                    } else {
+                        holding = 0.02;
+                        price *= r.random_range(0.8..0.95);
+                        liquidity *= 0.9;
+                        swaps = r.random_range(0..3);
+                    }
+                }
             }
-            observations.push((
-                t,
-                LaunchObservationRow {
-                    token: token.clone(),
-                    liquidity: (liquidity * 1_000_000.0) as u64,
-                    swaps,
-                    holders,
-                    price,
-                    creator_holding: holding,
-                },
-            ));
+            let obs = LaunchObservationRow {
+                token: token.clone(),
+                liquidity: (liquidity * 1_000_000.0) as u64,
+                swaps,
+                holders,
+                price,
+                creator_holding: holding,
+            };
+            // An indexer re-run now and then writes the same (token, day) twice.
+            let x: f64 = dup.random();
+            let again = if x < 0.004 {
+                Some((t, obs.clone()))
+            } else if x < 0.008 {
+                let mut near = obs.clone();
+                near.liquidity = (near.liquidity as f64 * dup.random_range(0.995..1.005)) as u64;
+                near.holders += dup.random_range(0..2);
+                Some((t + dup.random_range(60..1_800), near))
+            } else {
+                None
+            };
+            observations.push((t, obs));
+            observations.extend(again);
         }
     }
     (launches, observations)
 }
 
-pub(crate) fn write(world: &World, lake: &Lake, stats: &mut WorldStats) -> Result<(), LakeError> {
+/// Launches, observations and the deployers' other rows.
+#[derive(Debug)]
+pub(crate) struct DeployerRows {
+    pub launches: Vec<(i64, LaunchRow)>,
+    pub observations: Vec<(i64, LaunchObservationRow)>,
+    pub events: Events,
+}
+
+pub(crate) fn rows(world: &World) -> DeployerRows {
+    let seed = world.config.seed;
     let (launches, observations): (Vec<_>, Vec<_>) =
         world.deployers.par_iter().map(|d| deployer_launches(world, d)).unzip();
-    stats.launches = write_by_day(lake, launches.into_iter().flatten().collect())?;
-    stats.observations = write_by_day(lake, observations.into_iter().flatten().collect())?;
-    Ok(())
+    let start = day_start(world.config.start());
+    let mut events = Events::default();
+    let mut r = rng::stream(seed, "deployer-static", &[]);
+    let edge = |funded: &str, funder: &str, at: i64, amount: u64| {
+        (
+            at,
+            FundingRow {
+                funded: funded.to_owned(),
+                funder: funder.to_owned(),
+                first_funded_at: Timestamp::from_secs(at),
+                amount,
+            },
+        )
+    };
+    for d in &world.deployers {
+        events.funding.push(edge(&d.address, &d.funder, d.funded_at, r.random_range(50_000_000..2_000_000_000)));
+        // Intermediate funders have their own first funding (from an exchange).
+        let own_funder = d.funder == address(seed, "deployer-personal", u64::from(d.index))
+            || d.funder == address(seed, "rug-funder", u64::from(d.index));
+        if own_funder {
+            let hub = &world.hubs[r.random_range(0..world.hubs.len())];
+            events.funding.push(edge(&d.funder, hub, d.funded_at - r.random_range(HOUR..30 * DAY), 3_000_000_000));
+        }
+        for p in &d.proofs {
+            let at = start - r.random_range(DAY..60 * DAY);
+            events.proofs.push((
+                at,
+                ProofRow {
+                    address: d.address.clone(),
+                    proof_type: (*p).to_owned(),
+                    source: proof_source(p).to_owned(),
+                    verified_at: Timestamp::from_secs(at),
+                },
+            ));
+        }
+        if d.denylisted {
+            let at = start - DAY;
+            events.lists.push((
+                at,
+                ListEntryRow {
+                    address: d.address.clone(),
+                    list: "deny".to_owned(),
+                    source: "defi-rekt".to_owned(),
+                    category: "rugpull:token".to_owned(),
+                    added_at: Timestamp::from_secs(at),
+                },
+            ));
+        }
+    }
+    DeployerRows {
+        launches: launches.into_iter().flatten().collect(),
+        observations: observations.into_iter().flatten().collect(),
+        events,
+    }
 }

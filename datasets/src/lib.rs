@@ -1,13 +1,21 @@
 //! The embedded default world: a deterministic, seedable generator of an x402 agent economy
-//! (honest sellers of varied size and quality, ghost sellers, wash rings, self-dealers, dead and
-//! flapping endpoints, scam listings, sybil feedback, denylisted wallets, token deployers who
-//! graduate, abandon or rug), written as exactly the raw datasets the ingest jobs produce, so the
-//! rebuild cannot tell it from ingested data.
+//! (honest sellers of varied size and quality, and honest-but-unusual ones: flapping, young and
+//! new services, company fleets, smart-account buyers, several prices, cron-like buyers; ghost
+//! sellers; attack families with randomized knobs: wash rings, hub dusting, self-funding through
+//! intermediaries, sock puppets, paid-once reviewers, pay-then-fail, offer mismatch, unattributed
+//! demand, denylist funding, self-dealing, sybil feedback, dead endpoints, scam listings,
+//! denylisted wallets; outsiders griefing honest sellers; token deployers who graduate, abandon or
+//! rug at once, slowly or behind decoys), written as exactly the raw datasets the ingest jobs
+//! produce, so the rebuild cannot tell it from ingested data.
 //!
 //! Ground-truth labels go to `labels.json` in the lake root, which the rebuild never reads; only
-//! `agentrep eval` does.
+//! `agentrep eval` does. The generator is written from how real actors behave, never tuned to the
+//! model.
 
+pub mod cost;
 mod deployers;
+mod grief;
+pub mod knobs;
 mod labels;
 mod plan;
 mod rng;
@@ -18,8 +26,14 @@ use std::path::Path;
 use agentrep_lake::{Lake, LakeError};
 use chrono::{Duration, NaiveDate};
 
-pub use labels::{DeployerLabel, LABELS_FILE, Labels, SellerClass, SellerLabel};
+pub use knobs::KnobRange;
+pub use labels::{DeployerLabel, GriefLabel, LABELS_FILE, LABELS_VERSION, Labels, SellerClass, SellerLabel};
 pub use plan::{DeployerKind, SellerKind};
+
+/// Midnight of a day, Unix seconds.
+pub(crate) fn day_start(day: NaiveDate) -> i64 {
+    day.and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp()
+}
 
 /// How big a world to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +111,7 @@ impl Scale {
 }
 
 /// What world to make.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorldConfig {
     /// Seed of every random stream.
     pub seed: u64,
@@ -107,6 +121,10 @@ pub struct WorldConfig {
     pub end: NaiveDate,
     /// Days of activity up to and including `end`.
     pub days: u32,
+    /// Knob ranges the attack families and honest patterns draw from.
+    pub knobs: KnobRange,
+    /// Whether outsiders grief honest sellers (off: the same lake minus the griefing rows).
+    pub griefing: bool,
 }
 
 /// Last day of the default world; fixed so that the default world, its snapshots and the figures
@@ -116,13 +134,21 @@ pub const DEFAULT_END: NaiveDate = match NaiveDate::from_ymd_opt(2026, 11, 20) {
     None => panic!("valid date"),
 };
 
-/// Seed of the default world.
+/// Seed of the default (tuning) world.
 pub const DEFAULT_SEED: u64 = 8402;
 
+/// Seed of the held-out evaluation world.
+pub const TEST_SEED: u64 = 20261122;
+
 impl WorldConfig {
-    /// The default world at a scale.
+    /// The default (tuning) world at a scale: seed [`DEFAULT_SEED`], tune knob ranges, griefing.
     pub fn new(scale: Scale) -> Self {
-        Self { seed: DEFAULT_SEED, scale, end: DEFAULT_END, days: 30 }
+        Self { seed: DEFAULT_SEED, scale, end: DEFAULT_END, days: 30, knobs: KnobRange::Tune, griefing: true }
+    }
+
+    /// The held-out world at a scale: seed [`TEST_SEED`], the wider test knob ranges, griefing.
+    pub fn test_world(scale: Scale) -> Self {
+        Self { seed: TEST_SEED, knobs: KnobRange::Test, ..Self::new(scale) }
     }
 
     /// First day of activity.
@@ -173,18 +199,21 @@ pub fn generate(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<WorldStats, WorldError> {
     let lake = Lake::new(root);
-    let world = plan::World::plan(config);
+    let mut world = plan::World::plan(config);
     let mut stats = WorldStats::default();
     let steps = u64::from(config.days) + 2;
-    sellers::write_static(&world, &lake, &mut stats)?;
+    let days = config.days();
+    sellers::write_static(&mut world, &lake, &days, &mut stats)?;
     progress(1, steps);
-    for (i, day) in config.days().into_iter().enumerate() {
-        sellers::write_day(&world, &lake, i as u32, day, &mut stats)?;
+    for (i, day) in days.iter().enumerate() {
+        sellers::write_day(&world, &lake, i as u32, *day, &mut stats)?;
         progress(2 + i as u64, steps);
     }
-    deployers::write(&world, &lake, &mut stats)?;
     let labels = Labels::from_world(&world);
     lake.write_sidecar(LABELS_FILE, &serde_json::to_vec(&labels)?)?;
     progress(steps, steps);
     Ok(stats)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,298 @@
+//! World-level tests: determinism, the griefing counterfactual, coverage of every kind, costs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Debug;
+
+use super::*;
+use crate::plan::World;
+
+fn counts(config: &WorldConfig) -> BTreeMap<SellerKind, usize> {
+    let world = World::plan(config);
+    let mut counts = BTreeMap::new();
+    for s in &world.sellers {
+        *counts.entry(s.kind).or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+#[ignore = "prints the kind counts of both small worlds"]
+fn print_counts() {
+    for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
+        let world = World::plan(&config);
+        let labels = Labels::from_world(&world);
+        println!("seed {} ({})", config.seed, config.knobs.as_str());
+        for (kind, n) in counts(&config) {
+            let probes = labels.sellers.iter().filter(|l| l.kind == kind && l.cost_probe).count();
+            let costs: Vec<f64> =
+                labels.sellers.iter().filter(|l| l.kind == kind).filter_map(|l| l.cost_usdc).collect();
+            let median = {
+                let mut c = costs.clone();
+                c.sort_by(f64::total_cmp);
+                c.get(c.len() / 2).copied()
+            };
+            println!("  {:<30} {:>5}  probes {:>3}  median cost {:?}", kind.as_str(), n, probes, median);
+        }
+        let griefed = labels.sellers.iter().filter(|l| l.griefed.is_some()).count();
+        println!("  griefed {griefed}");
+        let mut deployers: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in &labels.deployers {
+            *deployers.entry(d.kind.as_str()).or_insert(0) += 1;
+        }
+        println!("  deployers {deployers:?}");
+        for l in labels.sellers.iter().filter(|l| l.cost_probe) {
+            println!("  probe {:<30} cost {:>10.3} knobs {:?}", l.kind.as_str(), l.cost_usdc.unwrap(), l.knobs);
+        }
+    }
+}
+
+#[test]
+fn every_kind_has_instances_at_small_scale() {
+    for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
+        let counts = counts(&config);
+        for kind in SellerKind::ALL {
+            let n = counts.get(kind).copied().unwrap_or(0);
+            assert!(n >= 25, "{} has {n} instances (seed {})", kind.as_str(), config.seed);
+        }
+        let honest: usize = counts.iter().filter(|(k, _)| k.class() == SellerClass::Honest).map(|(_, n)| n).sum();
+        assert!(counts.values().all(|n| *n <= honest), "honest-like sellers are the largest group");
+        let world = World::plan(&config);
+        let deployer_kinds: BTreeSet<&str> = world.deployers.iter().map(|d| d.kind.as_str()).collect();
+        assert_eq!(deployer_kinds.len(), 8, "{deployer_kinds:?}");
+    }
+}
+
+#[test]
+fn attack_costs_are_computed_and_finite() {
+    let world = World::plan(&WorldConfig::new(Scale::Small));
+    let labels = Labels::from_world(&world);
+    for l in &labels.sellers {
+        match l.cost_usdc {
+            Some(c) => {
+                assert!(l.kind.is_attack(), "{:?} has a cost", l.kind);
+                assert!(c.is_finite() && c >= 0.0, "{:?}: {c}", l.kind);
+            }
+            None => assert!(!l.kind.is_attack(), "{:?} has no cost", l.kind),
+        }
+    }
+    // Cost probes lie on the budget grid (their cost grows with the budget).
+    for kind in [SellerKind::SockPuppets, SellerKind::WashRing, SellerKind::PaidOnceReviewers] {
+        let probes: Vec<f64> =
+            labels.sellers.iter().filter(|l| l.kind == kind && l.cost_probe).filter_map(|l| l.cost_usdc).collect();
+        assert_eq!(probes.len(), 14, "{kind:?}");
+        let (low, high) = (probes[0].max(probes[1]), probes[12].min(probes[13]));
+        assert!(low < 10.0 && high > 300.0, "{kind:?}: {probes:?}");
+    }
+}
+
+#[test]
+fn griefing_groups_are_balanced() {
+    let world = World::plan(&WorldConfig::new(Scale::Small));
+    for budget in crate::grief::GRIEF_BUDGETS {
+        let n = world.grief.iter().filter(|g| g.budget == *budget).count();
+        assert!(n >= 30, "{budget}: {n}");
+    }
+    for g in &world.grief {
+        assert_eq!(world.sellers[g.seller as usize].kind.class(), SellerClass::Honest);
+        assert!(!g.methods.is_empty());
+    }
+}
+
+fn keys<R: Debug>(rows: &[(i64, R)]) -> Vec<String> {
+    rows.iter().map(|(t, r)| format!("{t} {r:?}")).collect()
+}
+
+/// Asserts every row of `small` is in `big` and reports how many `big` has on top.
+fn contained(what: &str, small: Vec<String>, big: Vec<String>) -> usize {
+    let mut have: BTreeMap<String, usize> = BTreeMap::new();
+    for k in big.iter() {
+        *have.entry(k.clone()).or_insert(0) += 1;
+    }
+    for k in &small {
+        let n = have.get_mut(k).unwrap_or_else(|| panic!("{what}: {k} missing from the griefed world"));
+        assert!(*n > 0, "{what}: {k} too often");
+        *n -= 1;
+    }
+    big.len() - small.len()
+}
+
+#[test]
+fn without_griefing_is_the_same_world_minus_the_griefing() {
+    let griefed_config = WorldConfig { days: 12, ..WorldConfig::new(Scale::Small) };
+    let plain_config = WorldConfig { griefing: false, ..griefed_config };
+    let mut griefed = World::plan(&griefed_config);
+    let mut plain = World::plan(&plain_config);
+    assert!(plain.grief.is_empty() && !griefed.grief.is_empty());
+    let (g, p) = (sellers::static_rows(&mut griefed), sellers::static_rows(&mut plain));
+    let mut extra = 0;
+    extra += contained("funding", keys(&p.events.funding), keys(&g.events.funding));
+    extra += contained("feedback", keys(&p.events.feedback), keys(&g.events.feedback));
+    extra += contained("receipts", keys(&p.events.receipts), keys(&g.events.receipts));
+    assert_eq!(keys(&p.events.proofs), keys(&g.events.proofs));
+    assert_eq!(keys(&p.events.registrations), keys(&g.events.registrations));
+    assert_eq!(keys(&p.events.lists), keys(&g.events.lists));
+    assert_eq!(keys(&p.launches), keys(&g.launches));
+    assert_eq!(keys(&p.observations), keys(&g.observations));
+    assert!(extra > 0);
+    let mut extra_settlements = 0;
+    for (i, day) in griefed_config.days().into_iter().enumerate() {
+        let a = sellers::day_rows(&griefed, i as u32, day);
+        let b = sellers::day_rows(&plain, i as u32, day);
+        let dbg = |rows: &[agentrep_lake::datasets::SettlementRow]| -> Vec<String> {
+            rows.iter().map(|r| format!("{r:?}")).collect()
+        };
+        extra_settlements += contained("settlements", dbg(&b.settlements), dbg(&a.settlements));
+        assert_eq!(format!("{:?}", a.probes), format!("{:?}", b.probes));
+        assert_eq!(format!("{:?}", a.listings), format!("{:?}", b.listings));
+    }
+    assert!(extra_settlements > 0);
+    // Labels differ only in `griefing` and the griefed marks.
+    let (lg, lp) = (Labels::from_world(&griefed), Labels::from_world(&plain));
+    assert_eq!(lg.sellers.len(), lp.sellers.len());
+    for (a, b) in lg.sellers.iter().zip(&lp.sellers) {
+        assert_eq!(SellerLabel { griefed: None, ..a.clone() }, *b);
+    }
+}
+
+#[test]
+fn one_first_funder_per_wallet() {
+    let mut world = World::plan(&WorldConfig::test_world(Scale::Small));
+    let rows = sellers::static_rows(&mut world);
+    let mut seen = BTreeSet::new();
+    for (_, r) in &rows.events.funding {
+        assert!(seen.insert(r.funded.clone()), "{} funded twice", r.funded);
+    }
+}
+
+fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn same_config_same_lake_bytes_and_a_partition_every_day() {
+    let config = WorldConfig { days: 8, ..WorldConfig::test_world(Scale::Small) };
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let stats = generate(&config, a.path(), &|_, _| {}).unwrap();
+    // Another thread count must not matter either.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let stats_b = pool.install(|| generate(&config, b.path(), &|_, _| {})).unwrap();
+    assert_eq!(stats, stats_b);
+    let (fa, fb) = (files(a.path()), files(b.path()));
+    assert_eq!(fa.keys().collect::<Vec<_>>(), fb.keys().collect::<Vec<_>>());
+    for (name, bytes) in &fa {
+        assert!(bytes == &fb[name], "{name} differs");
+    }
+    let labels: Labels = serde_json::from_slice(&fa[LABELS_FILE]).unwrap();
+    assert_eq!(labels.version, "agentrep-world-labels-v2");
+    assert_eq!(labels.knobs, "test");
+    use agentrep_lake::Dataset;
+    let lake = Lake::new(a.path());
+    for dataset in Dataset::ALL.iter().filter(|d| !d.is_derived()) {
+        let days: BTreeSet<_> = lake.partitions(*dataset).unwrap().into_iter().map(|p| p.date).collect();
+        let expected: Vec<_> = match dataset {
+            Dataset::Probes => {
+                config.days().into_iter().rev().take(Scale::Small.params().probe_days as usize).collect()
+            }
+            _ => config.days(),
+        };
+        for day in expected {
+            assert!(days.contains(&day), "{} has no partition on {day}", dataset.name());
+        }
+    }
+}
+
+#[test]
+#[ignore = "generates the small default world and prints its size and timing"]
+fn print_small_world() {
+    for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = std::time::Instant::now();
+        let stats = generate(&config, dir.path(), &|_, _| {}).unwrap();
+        println!("seed {}: {:?} in {:?}", config.seed, stats, t.elapsed());
+    }
+}
+
+#[test]
+#[ignore = "prints expected scripted settlements per kind"]
+fn print_scripted_volume() {
+    for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
+        let world = World::plan(&config);
+        let end = crate::day_start(config.end) + 86_400;
+        let mut by: BTreeMap<&str, (u64, f64)> = BTreeMap::new();
+        for s in &world.sellers {
+            let e = by.entry(s.kind.as_str()).or_insert((0, 0.0));
+            e.0 += s.events.streams.iter().map(|st| st.expected(end)).sum::<u64>();
+            e.1 += s.rate * f64::from(config.days);
+        }
+        let grief: u64 = world.grief.iter().flat_map(|g| &g.events.streams).map(|st| st.expected(end)).sum();
+        println!("seed {}: grief {grief} {by:?}", config.seed);
+    }
+}
+
+#[test]
+#[ignore = "generates the bench world (slow; run in release)"]
+fn print_bench_world() {
+    let config = WorldConfig::new(Scale::Bench);
+    let dir = tempfile::tempdir().unwrap();
+    let t = std::time::Instant::now();
+    let world = World::plan(&config);
+    println!("planned in {:?}: {} sellers, {} griefed", t.elapsed(), world.sellers.len(), world.grief.len());
+    drop(world);
+    let stats = generate(&config, dir.path(), &|_, _| {}).unwrap();
+    println!("bench: {:?} in {:?}", stats, t.elapsed());
+}
+
+#[test]
+fn every_payer_was_funded_before_it_paid() {
+    let config = WorldConfig { days: 10, ..WorldConfig::test_world(Scale::Small) };
+    let mut world = World::plan(&config);
+    let rows = sellers::static_rows(&mut world);
+    let funded: BTreeMap<&str, i64> =
+        rows.events.funding.iter().map(|(_, r)| (r.funded.as_str(), r.first_funded_at.secs())).collect();
+    let known_bad: BTreeSet<String> = (0..20).map(|i| crate::rng::address(config.seed, "known-bad", i)).collect();
+    let (mut payments, mut late) = (0, Vec::new());
+    for (i, day) in config.days().into_iter().enumerate() {
+        for s in sellers::day_rows(&world, i as u32, day).settlements {
+            payments += 1;
+            if known_bad.contains(&s.payer) {
+                continue;
+            }
+            match funded.get(s.payer.as_str()) {
+                Some(at) if *at < s.block_time.secs() => {}
+                other => late.push((s.payer.clone(), other.copied(), s.block_time.secs())),
+            }
+        }
+    }
+    assert!(payments > 10_000);
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    for (payer, _, _) in &late {
+        let owner = world
+            .sellers
+            .iter()
+            .find(|s| s.events.streams.iter().any(|st| &st.payer == payer) || s.extra_payers.contains(payer))
+            .map(|s| s.kind.as_str().to_owned())
+            .or_else(|| {
+                world
+                    .grief
+                    .iter()
+                    .any(|g| g.events.streams.iter().any(|st| &st.payer == payer))
+                    .then(|| "grief".to_owned())
+            })
+            .unwrap_or_else(|| "pool".to_owned());
+        *kinds.entry(owner).or_insert(0) += 1;
+    }
+    assert!(late.is_empty(), "{} of {payments} payments from payers funded later, by owner: {kinds:?}", late.len());
+}
