@@ -923,7 +923,7 @@ fn plan_seller(config: &WorldConfig, index: u32, kind: SellerKind, probe: bool) 
         SellerKind::Young => r.random_range((days - 20).max(1)..(days - 6).max(2)),
         SellerKind::NewHonest => days - r.random_range(1..=6),
         SellerKind::Ghost | SellerKind::ScamListing => r.random_range(-40..days - 3),
-        SellerKind::DenylistFunded => r.random_range(days / 3..days - 4),
+        SellerKind::DenylistFunded => r.random_range(days / 3..(days - 4).max(days / 3 + 1)),
         _ if probe => r.random_range(-10..days / 4),
         _ => r.random_range(-90..days / 3),
     };

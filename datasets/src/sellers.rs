@@ -25,11 +25,20 @@ fn day_of(secs: i64) -> NaiveDate {
 
 /// Writes rows grouped by the day of their timestamp, one partition per day, and an empty
 /// partition for every day of `days` that has none (a daily ingest that found nothing).
+///
+/// The world ends on its last day: rows dated later (a plan that would fund a wallet after the
+/// window, say) have not happened yet and are not written.
 pub(crate) fn write_by_day<R: Row>(lake: &Lake, rows: Vec<(i64, R)>, days: &[NaiveDate]) -> Result<u64, LakeError> {
     let mut by_day: BTreeMap<NaiveDate, Vec<R>> = days.iter().map(|d| (*d, Vec::new())).collect();
-    let n = rows.len() as u64;
+    let last = days.last().copied();
+    let mut n = 0;
     for (secs, row) in rows {
-        by_day.entry(day_of(secs)).or_default().push(row);
+        let day = day_of(secs);
+        if last.is_some_and(|last| day > last) {
+            continue;
+        }
+        n += 1;
+        by_day.entry(day).or_default().push(row);
     }
     by_day.into_par_iter().try_for_each(|(day, rows)| lake.write_partition(day, &rows).map(|_| ()))?;
     Ok(n)

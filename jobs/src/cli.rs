@@ -28,6 +28,15 @@ pub enum ScaleArg {
     Bench,
 }
 
+/// Which generated world.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum WorldArg {
+    /// The default world: seed 8402, tuning knob ranges.
+    Tune,
+    /// The held-out test world: another seed, wider knob ranges.
+    Test,
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -52,9 +61,16 @@ pub enum Command {
         /// Lake folder.
         #[arg(long, env = "AGENTREP_LAKE")]
         lake: PathBuf,
-        /// Seed of the world.
-        #[arg(long, default_value_t = agentrep_datasets::DEFAULT_SEED)]
-        seed: u64,
+        /// Which world: `tune` (the default world, seed 8402, the knob ranges the model may be
+        /// tuned on) or `test` (the held-out world: another seed, wider knob ranges).
+        #[arg(long, value_enum, default_value = "tune")]
+        world: WorldArg,
+        /// Seed of the world (default: the chosen world's seed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Leave out the outsiders' griefing evidence (the evaluation's counterfactual).
+        #[arg(long)]
+        no_griefing: bool,
         /// Size of the world.
         #[arg(long, value_enum, default_value = "small")]
         scale: ScaleArg,
@@ -101,7 +117,8 @@ pub enum Command {
         #[command(subcommand)]
         what: BenchCommand,
     },
-    /// Verdict quality of the current snapshot against the world's labels.
+    /// Verdict quality of the current snapshot against the world's labels: per attack family,
+    /// per honest pattern, griefing and cost to fake; also written to SNAPSHOTS/eval.json.
     Eval {
         /// Lake folder (holds labels.json).
         #[arg(long, env = "AGENTREP_LAKE")]

@@ -11,17 +11,22 @@ use anyhow::{Context, bail};
 use chrono::NaiveDate;
 use tracing::info;
 
-use crate::cli::{BenchCommand, Cli, Command, ScaleArg};
+use crate::cli::{BenchCommand, Cli, Command, ScaleArg, WorldArg};
 use crate::{eval, progress};
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::World { lake, seed, scale, end } => {
+        Command::World { lake, world: which, seed, no_griefing, scale, end } => {
             let scale = match scale {
                 ScaleArg::Small => Scale::Small,
                 ScaleArg::Bench => Scale::Bench,
             };
-            world(&lake, WorldConfig { seed, scale, end, days: 30 })
+            let base = match which {
+                WorldArg::Tune => WorldConfig::new(scale),
+                WorldArg::Test => WorldConfig::test_world(scale),
+            };
+            let config = WorldConfig { seed: seed.unwrap_or(base.seed), end, griefing: !no_griefing, ..base };
+            world(&lake, config)
         }
         Command::Rebuild { lake, snapshots, date, all_days, retain, base_path } => {
             let config = PublishConfig { base_path, retain };
@@ -33,6 +38,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve { snapshots, addr, base_path } => serve(snapshots, addr, base_path),
         Command::Eval { lake, snapshots, json } => {
             let report = eval::evaluate(&lake, &snapshots)?;
+            eval::write(&report, &snapshots)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {

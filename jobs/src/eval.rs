@@ -1,57 +1,188 @@
-//! `agentrep eval`: decisions of the current snapshot against the world's ground-truth labels.
+//! `agentrep eval`: the current snapshot's decisions against the world's ground-truth labels.
 //!
-//! Bad actors should get `BLOCK` or `CAUTION`; honest sellers should get `PROCEED`. Ghost sellers
-//! (one payer, nothing proven either way) are reported but left out of both precisions.
+//! Reported per attack family (recall of `CAUTION`∪`BLOCK` and of `BLOCK`), per honest pattern
+//! (false-positive rate: `CAUTION`∪`BLOCK`), ghosts (`PROCEED` rate), deployers, each with a Wilson
+//! 95% interval; the griefing success rate per outsider budget (against a counterfactual world
+//! regenerated without the griefing evidence); and the cheapest non-recoverable spend that
+//! reached `PROCEED` per attack recipe. Targets are checked and listed.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::Path;
 
-use agentrep_datasets::{LABELS_FILE, Labels, SellerClass};
+use agentrep_datasets::{KnobRange, LABELS_FILE, Labels, Scale, SellerClass, SellerKind, WorldConfig};
+use agentrep_lake::{Dataset, Lake};
 use agentrep_publish::{LoadedSnapshot, SnapshotStore};
 use anyhow::Context;
-use serde::Serialize;
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
 
+/// File the report is written to, in the snapshots root beside the snapshot folders.
+pub const EVAL_FILE: &str = "eval.json";
+/// Decisions, worst first (the order of `agentrep_model::Decision`).
 const DECISIONS: [&str; 4] = ["BLOCK", "CAUTION", "PROCEED_LOW_VALUE", "PROCEED"];
+/// Outsider budgets the griefing rate is reported at, USDC.
+pub const GRIEF_BUDGETS: [f64; 3] = [10.0, 100.0, 1000.0];
 
-/// Precision and recall of one rule.
-#[derive(Debug, Clone, Serialize)]
-pub struct PrecisionRecall {
-    /// What the rule is.
-    pub rule: String,
-    /// Share of predicted positives that are true.
-    pub precision: f64,
-    /// Share of true positives that were predicted.
-    pub recall: f64,
+/// Targets of the evaluation (issue 5), checked on the test world.
+pub mod targets {
+    /// Recall of `CAUTION`∪`BLOCK` for every attack family.
+    pub const FAMILY_RECALL: f64 = 0.9;
+    /// Honest false positives overall.
+    pub const HONEST_FP: f64 = 0.03;
+    /// Honest false positives for each unusual-honest pattern.
+    pub const PATTERN_FP: f64 = 0.10;
+    /// Griefing success at the 100 USDC budget.
+    pub const GRIEF_AT_100: f64 = 0.01;
+    /// Cheapest non-recoverable spend that reaches `PROCEED`, USDC.
+    pub const COST_TO_FAKE: f64 = 100.0;
 }
 
-/// The whole report.
-#[derive(Debug, Serialize)]
+/// A proportion with its Wilson 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Rate {
+    /// Hits.
+    pub k: u32,
+    /// Trials.
+    pub n: u32,
+    /// k / n (0 when n is 0).
+    pub rate: f64,
+    /// Lower end of the Wilson 95% interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+}
+
+impl Rate {
+    /// `k` of `n` with the Wilson score interval at z = 1.96.
+    pub fn wilson(k: u32, n: u32) -> Self {
+        if n == 0 {
+            return Self { k, n, rate: 0.0, low: 0.0, high: 1.0 };
+        }
+        let (z, nf) = (1.96f64, f64::from(n));
+        let p = f64::from(k) / nf;
+        let denom = 1.0 + z * z / nf;
+        let center = (p + z * z / (2.0 * nf)) / denom;
+        let half = z * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt() / denom;
+        Self { k, n, rate: p, low: (center - half).max(0.0), high: (center + half).min(1.0) }
+    }
+
+    fn show(&self) -> String {
+        format!("{:.3} [{:.3}, {:.3}] ({}/{})", self.rate, self.low, self.high, self.k, self.n)
+    }
+}
+
+/// One seller kind: its decisions and the rate that matters for its class.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KindRow {
+    /// Kind (attack family, honest pattern, or ghost).
+    pub kind: String,
+    /// `attack`, `honest` or `ghost`.
+    pub role: String,
+    /// Decisions, by name.
+    pub decisions: BTreeMap<String, u32>,
+    /// Attack families: `CAUTION`∪`BLOCK` (cost probes excluded).
+    pub flagged: Option<Rate>,
+    /// Attack families: `BLOCK` alone.
+    pub blocked: Option<Rate>,
+    /// Honest patterns: false positives (`CAUTION`∪`BLOCK`).
+    pub false_positive: Option<Rate>,
+    /// Ghosts: `PROCEED` (nothing is proven, so this should be zero).
+    pub proceed: Option<Rate>,
+}
+
+/// Griefing at one budget.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GriefRow {
+    /// Outsider budget, USDC.
+    pub budget_usdc: f64,
+    /// Griefed honest sellers whose decision the griefing lowered.
+    pub lowered: Rate,
+}
+
+/// Cost to fake `PROCEED` for one recipe.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CostRow {
+    /// Attack family.
+    pub recipe: String,
+    /// Instances with a cost (knob draws and cost probes).
+    pub instances: u32,
+    /// Instances that reached `PROCEED`.
+    pub proceeded: u32,
+    /// The cheapest non-recoverable spend among those, USDC; `None`: none did.
+    pub cheapest_proceed_usdc: Option<f64>,
+    /// The most expensive instance tried, USDC.
+    pub max_tried_usdc: f64,
+}
+
+/// One deployer kind.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DeployerRow {
+    /// Kind.
+    pub kind: String,
+    /// Labelled bad.
+    pub bad: bool,
+    /// Verdicts, by name.
+    pub verdicts: BTreeMap<String, u32>,
+    /// `AVOID`.
+    pub avoid: Rate,
+    /// `CAUTION`∪`AVOID`.
+    pub warned: Rate,
+}
+
+/// One target and whether it was met.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TargetRow {
+    /// What is measured.
+    pub name: String,
+    /// The target.
+    pub target: String,
+    /// The figure.
+    pub value: String,
+    /// Met.
+    pub met: bool,
+}
+
+/// The world the report is about.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorldRow {
+    /// Seed.
+    pub seed: u64,
+    /// `tune` or `test`.
+    pub knobs: String,
+    /// Scale.
+    pub scale: String,
+    /// Last day.
+    pub end: String,
+}
+
+/// The whole report, as `eval.json` holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
+    /// `agentrep-eval-v2`.
+    pub version: String,
     /// Snapshot evaluated.
     pub snapshot: String,
-    /// Rows: seller archetype; columns: decisions.
-    pub confusion: BTreeMap<String, BTreeMap<String, u32>>,
-    /// BLOCK ∪ CAUTION for bad actors.
-    pub bad_flagged: PrecisionRecall,
-    /// PROCEED for honest sellers.
-    pub honest_proceed: PrecisionRecall,
-    /// PROCEED ∪ PROCEED_LOW_VALUE for honest sellers.
-    pub honest_allowed: PrecisionRecall,
+    /// Methodology of the snapshot.
+    pub methodology: String,
+    /// The world.
+    pub world: WorldRow,
+    /// Per seller kind.
+    pub kinds: Vec<KindRow>,
+    /// Honest false positives overall.
+    pub honest_false_positive: Rate,
+    /// Griefing success per budget (empty when the world has no griefing).
+    pub griefing: Vec<GriefRow>,
+    /// Cost to fake `PROCEED` per recipe.
+    pub cost_to_fake: Vec<CostRow>,
+    /// Per deployer kind.
+    pub deployers: Vec<DeployerRow>,
     /// Spearman correlation of score and latent quality over honest sellers.
     pub spearman_quality: f64,
-    /// AVOID for rugging deployers.
-    pub deployer_avoid: PrecisionRecall,
     /// Labelled sellers missing from the snapshot.
     pub missing: u32,
-}
-
-fn ratio(num: u32, den: u32) -> f64 {
-    if den == 0 { 0.0 } else { f64::from(num) / f64::from(den) }
-}
-
-fn pr(rule: &str, tp: u32, predicted: u32, actual: u32) -> PrecisionRecall {
-    PrecisionRecall { rule: rule.to_owned(), precision: ratio(tp, predicted), recall: ratio(tp, actual) }
+    /// The targets.
+    pub targets: Vec<TargetRow>,
 }
 
 fn ranks(xs: &[f64]) -> Vec<f64> {
@@ -87,118 +218,387 @@ pub fn spearman(xs: &[f64], ys: &[f64]) -> f64 {
     cov / (vx.sqrt() * vy.sqrt())
 }
 
-pub fn evaluate(lake: &Path, snapshots: &Path) -> anyhow::Result<Report> {
-    let labels_path = lake.join(LABELS_FILE);
+fn name_of<T: Serialize>(v: T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+fn rank(decision: &str) -> usize {
+    DECISIONS.iter().position(|d| *d == decision).unwrap_or(0)
+}
+
+fn flagged(decision: &str) -> bool {
+    decision == "BLOCK" || decision == "CAUTION"
+}
+
+/// Decisions of a lake's day rebuilt in memory (no publication), by address.
+fn rebuild_decisions(lake: &Lake, day: NaiveDate) -> anyhow::Result<HashMap<String, String>> {
+    let (input, _) = agentrep_pipeline::rebuild(lake, day).with_context(|| format!("rebuilding {day}"))?;
+    Ok(input.sellers.into_iter().map(|s| (s.address, s.assessment.decision.as_str().to_owned())).collect())
+}
+
+/// The same world without the griefing evidence, rebuilt on the same day: each griefed seller's
+/// decision there is what the griefing is compared with.
+fn counterfactual(labels: &Labels, lake: &Lake) -> anyhow::Result<HashMap<String, String>> {
+    let end: NaiveDate = labels.end.parse().context("labels.end")?;
+    let scale = Scale::parse(&labels.scale).context("labels.scale")?;
+    let knobs = if labels.knobs == "test" { KnobRange::Test } else { KnobRange::Tune };
+    let days = lake.partitions(Dataset::Settlements)?.iter().filter(|p| p.date <= end).count() as u32;
+    let config = WorldConfig { seed: labels.seed, scale, end, days, knobs, griefing: false };
+    let dir = tempfile::tempdir().context("temporary folder for the counterfactual world")?;
+    agentrep_datasets::generate(&config, dir.path(), &|_, _| {}).context("generating the counterfactual world")?;
+    rebuild_decisions(&Lake::new(dir.path()), end)
+}
+
+/// Evaluates the current snapshot of `snapshots` against the labels beside `lake`.
+pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<Report> {
+    let labels_path = lake_dir.join(LABELS_FILE);
     let labels: Labels = serde_json::from_slice(
         &std::fs::read(&labels_path).with_context(|| format!("reading {}", labels_path.display()))?,
-    )?;
+    )
+    .with_context(|| format!("parsing {}", labels_path.display()))?;
     let dir = SnapshotStore::new(snapshots).current_dir()?;
     let snapshot = LoadedSnapshot::load(&dir).with_context(|| format!("loading {}", dir.display()))?;
     let rows: HashMap<String, (String, Option<u8>)> =
         snapshot.score_rows()?.into_iter().map(|r| (r.address, (r.decision, r.score))).collect();
 
-    let mut confusion: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    let (mut bad, mut bad_hit, mut flagged_non_ghost) = (0, 0, 0);
-    let (mut honest, mut honest_proceed, mut proceed_non_ghost, mut honest_allowed, mut allowed_non_ghost) =
-        (0, 0, 0, 0, 0);
+    let mut by_kind: BTreeMap<String, (SellerKind, Vec<&str>, Vec<&str>)> = BTreeMap::new();
+    let (mut honest_n, mut honest_fp) = (0, 0);
     let (mut scores, mut qualities) = (Vec::new(), Vec::new());
+    let mut costs: BTreeMap<String, CostRow> = BTreeMap::new();
     let mut missing = 0;
     for label in &labels.sellers {
         let Some((decision, score)) = rows.get(&label.address) else {
             missing += 1;
             continue;
         };
-        let kind = serde_json::to_value(label.kind)?.as_str().unwrap_or_default().to_owned();
-        *confusion.entry(kind).or_default().entry(decision.clone()).or_default() += 1;
-        let flagged = decision == "BLOCK" || decision == "CAUTION";
-        let proceed = decision == "PROCEED";
-        let allowed = proceed || decision == "PROCEED_LOW_VALUE";
-        if label.class != SellerClass::Ghost {
-            flagged_non_ghost += u32::from(flagged);
-            proceed_non_ghost += u32::from(proceed);
-            allowed_non_ghost += u32::from(allowed);
+        let kind = name_of(label.kind);
+        let entry = by_kind.entry(kind.clone()).or_insert((label.kind, Vec::new(), Vec::new()));
+        if label.cost_probe { &mut entry.2 } else { &mut entry.1 }.push(decision.as_str());
+        if label.class == SellerClass::Honest {
+            honest_n += 1;
+            honest_fp += u32::from(flagged(decision));
+            if let Some(s) = score {
+                scores.push(f64::from(*s));
+                qualities.push(label.quality);
+            }
         }
-        match label.class {
-            SellerClass::Bad => {
-                bad += 1;
-                bad_hit += u32::from(flagged);
+        if let Some(cost) = label.cost_usdc.filter(|_| label.class == SellerClass::Bad) {
+            let row = costs.entry(kind.clone()).or_insert(CostRow {
+                recipe: kind,
+                instances: 0,
+                proceeded: 0,
+                cheapest_proceed_usdc: None,
+                max_tried_usdc: 0.0,
+            });
+            row.instances += 1;
+            row.max_tried_usdc = row.max_tried_usdc.max(cost);
+            if decision == "PROCEED" {
+                row.proceeded += 1;
+                row.cheapest_proceed_usdc = Some(row.cheapest_proceed_usdc.map_or(cost, |c: f64| c.min(cost)));
             }
-            SellerClass::Honest => {
-                honest += 1;
-                honest_proceed += u32::from(proceed);
-                honest_allowed += u32::from(allowed);
-                if let Some(s) = score {
-                    scores.push(f64::from(*s));
-                    qualities.push(label.quality);
-                }
-            }
-            SellerClass::Ghost => {}
         }
     }
-    let deployer_verdicts: HashMap<String, String> = snapshot
+    // Recipes are the attack families with a spend dimension: those the world laid cost probes for.
+    let recipes: Vec<String> = labels.sellers.iter().filter(|l| l.cost_probe).map(|l| name_of(l.kind)).collect();
+    costs.retain(|recipe, _| recipes.contains(recipe));
+    let kinds: Vec<KindRow> = by_kind
+        .into_iter()
+        .map(|(name, (kind, plain, probes))| {
+            let mut decisions: BTreeMap<String, u32> = BTreeMap::new();
+            for d in plain.iter().chain(&probes) {
+                *decisions.entry((*d).to_owned()).or_default() += 1;
+            }
+            let n = plain.len() as u32;
+            let count = |f: &dyn Fn(&str) -> bool| plain.iter().filter(|d| f(d)).count() as u32;
+            let role = match kind.class() {
+                SellerClass::Bad => "attack",
+                SellerClass::Honest => "honest",
+                SellerClass::Ghost => "ghost",
+            };
+            KindRow {
+                kind: name,
+                role: role.to_owned(),
+                decisions,
+                flagged: (role == "attack").then(|| Rate::wilson(count(&flagged), n)),
+                blocked: (role == "attack").then(|| Rate::wilson(count(&|d| d == "BLOCK"), n)),
+                false_positive: (role == "honest").then(|| Rate::wilson(count(&flagged), n)),
+                proceed: (role == "ghost").then(|| Rate::wilson(count(&|d| d == "PROCEED"), n)),
+            }
+        })
+        .collect();
+
+    let griefing = if labels.griefing {
+        let without = counterfactual(&labels, &Lake::new(lake_dir))?;
+        GRIEF_BUDGETS
+            .iter()
+            .map(|&budget| {
+                let (mut n, mut lowered) = (0, 0);
+                for label in
+                    labels.sellers.iter().filter(|l| l.griefed.as_ref().is_some_and(|g| g.budget_usdc == budget))
+                {
+                    let (Some((with, _)), Some(base)) = (rows.get(&label.address), without.get(&label.address)) else {
+                        continue;
+                    };
+                    n += 1;
+                    lowered += u32::from(rank(with) < rank(base));
+                }
+                GriefRow { budget_usdc: budget, lowered: Rate::wilson(lowered, n) }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    let verdicts: HashMap<String, String> = snapshot
         .files
         .iter()
         .filter(|(p, _)| p.starts_with("deployer/"))
         .filter_map(|(_, b)| serde_json::from_slice::<agentrep_publish::wire::DeployerV1>(b).ok())
         .map(|d| (d.address, d.verdict))
         .collect();
-    let (mut bad_dep, mut bad_dep_hit, mut avoid) = (0, 0, 0);
+    let mut dep: BTreeMap<String, (bool, Vec<&str>)> = BTreeMap::new();
     for d in &labels.deployers {
-        let is_avoid = deployer_verdicts.get(&d.address).is_some_and(|v| v == "AVOID");
-        avoid += u32::from(is_avoid);
-        if d.bad {
-            bad_dep += 1;
-            bad_dep_hit += u32::from(is_avoid);
-        }
+        let verdict = verdicts.get(&d.address).map_or("MISSING", String::as_str);
+        dep.entry(name_of(d.kind)).or_insert((d.bad, Vec::new())).1.push(verdict);
     }
-    Ok(Report {
-        snapshot: snapshot.id,
-        confusion,
-        bad_flagged: pr("BLOCK or CAUTION for bad actors", bad_hit, flagged_non_ghost, bad),
-        honest_proceed: pr("PROCEED for honest sellers", honest_proceed, proceed_non_ghost, honest),
-        honest_allowed: pr(
-            "PROCEED or PROCEED_LOW_VALUE for honest sellers",
-            honest_allowed,
-            allowed_non_ghost,
-            honest,
-        ),
+    let deployers = dep
+        .into_iter()
+        .map(|(kind, (bad, vs))| {
+            let mut verdicts = BTreeMap::new();
+            for v in &vs {
+                *verdicts.entry((*v).to_owned()).or_default() += 1;
+            }
+            let n = vs.len() as u32;
+            let avoid = vs.iter().filter(|v| **v == "AVOID").count() as u32;
+            let warned = vs.iter().filter(|v| **v == "AVOID" || **v == "CAUTION").count() as u32;
+            DeployerRow { kind, bad, verdicts, avoid: Rate::wilson(avoid, n), warned: Rate::wilson(warned, n) }
+        })
+        .collect();
+
+    let mut report = Report {
+        version: "agentrep-eval-v2".to_owned(),
+        snapshot: snapshot.id.clone(),
+        methodology: agentrep_model::METHODOLOGY_VERSION.to_owned(),
+        world: WorldRow {
+            seed: labels.seed,
+            knobs: labels.knobs.clone(),
+            scale: labels.scale.clone(),
+            end: labels.end.clone(),
+        },
+        kinds,
+        honest_false_positive: Rate::wilson(honest_fp, honest_n),
+        griefing,
+        cost_to_fake: costs.into_values().collect(),
+        deployers,
         spearman_quality: spearman(&scores, &qualities),
-        deployer_avoid: pr("AVOID for rugging deployers", bad_dep_hit, avoid, bad_dep),
         missing,
-    })
+        targets: Vec::new(),
+    };
+    report.targets = report.check_targets();
+    Ok(report)
 }
 
 impl Report {
+    fn check_targets(&self) -> Vec<TargetRow> {
+        let mut out = Vec::new();
+        let mut push = |name: String, target: String, value: String, met: bool| {
+            out.push(TargetRow { name, target, value, met });
+        };
+        for k in &self.kinds {
+            if let Some(r) = k.flagged {
+                push(
+                    format!("{}: CAUTION∪BLOCK recall", k.kind),
+                    format!(">= {}", targets::FAMILY_RECALL),
+                    format!("{:.3}", r.rate),
+                    r.rate >= targets::FAMILY_RECALL,
+                );
+            }
+            if let Some(r) = k.false_positive.filter(|_| k.kind != "honest") {
+                push(
+                    format!("{}: false positives", k.kind),
+                    format!("<= {}", targets::PATTERN_FP),
+                    format!("{:.3}", r.rate),
+                    r.rate <= targets::PATTERN_FP,
+                );
+            }
+        }
+        let fp = self.honest_false_positive;
+        push(
+            "honest sellers: false positives".to_owned(),
+            format!("<= {}", targets::HONEST_FP),
+            format!("{:.3}", fp.rate),
+            fp.rate <= targets::HONEST_FP,
+        );
+        if let Some(g) = self.griefing.iter().find(|g| g.budget_usdc == 100.0) {
+            push(
+                "griefing success at 100 USDC".to_owned(),
+                format!("<= {}", targets::GRIEF_AT_100),
+                format!("{:.3}", g.lowered.rate),
+                g.lowered.rate <= targets::GRIEF_AT_100,
+            );
+        }
+        for c in &self.cost_to_fake {
+            let value = c
+                .cheapest_proceed_usdc
+                .map_or(format!("not reached (≤ {:.0} tried)", c.max_tried_usdc), |v| format!("{v:.2}"));
+            push(
+                format!("{}: cost to fake PROCEED (USDC)", c.recipe),
+                format!(">= {}", targets::COST_TO_FAKE),
+                value,
+                c.cheapest_proceed_usdc.is_none_or(|v| v >= targets::COST_TO_FAKE),
+            );
+        }
+        out
+    }
+
     /// Plain-text rendering.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "snapshot {}\n", self.snapshot);
         let _ = writeln!(
             out,
-            "{:<16}{:>8}{:>9}{:>19}{:>9}",
-            "archetype", DECISIONS[0], DECISIONS[1], DECISIONS[2], DECISIONS[3]
+            "snapshot {} ({}; world seed {}, {} knobs)\n",
+            self.snapshot, self.methodology, self.world.seed, self.world.knobs
         );
-        for (kind, row) in &self.confusion {
-            let c = |d: &str| row.get(d).copied().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "{:<30}{:>7}{:>9}{:>19}{:>9}   rate [95% CI]",
+            "kind", DECISIONS[0], DECISIONS[1], DECISIONS[2], DECISIONS[3]
+        );
+        for k in &self.kinds {
+            let c = |d: &str| k.decisions.get(d).copied().unwrap_or(0);
+            let rate = k.flagged.or(k.false_positive).or(k.proceed).map(|r| r.show()).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "{kind:<16}{:>8}{:>9}{:>19}{:>9}",
+                "{:<30}{:>7}{:>9}{:>19}{:>9}   {rate}",
+                k.kind,
                 c(DECISIONS[0]),
                 c(DECISIONS[1]),
                 c(DECISIONS[2]),
                 c(DECISIONS[3])
             );
         }
-        let _ = writeln!(out);
-        for m in [&self.bad_flagged, &self.honest_proceed, &self.honest_allowed, &self.deployer_avoid] {
-            let _ = writeln!(out, "{:<50} precision {:.3}  recall {:.3}", m.rule, m.precision, m.recall);
+        let _ = writeln!(out, "\nhonest false positives: {}", self.honest_false_positive.show());
+        for g in &self.griefing {
+            let _ = writeln!(out, "griefing at {:>5} USDC: {}", g.budget_usdc, g.lowered.show());
         }
-        let _ = writeln!(out, "{:<50} {:.3}", "Spearman(score, quality), honest sellers", self.spearman_quality);
+        for c in &self.cost_to_fake {
+            let v = c.cheapest_proceed_usdc.map_or("not reached".to_owned(), |v| format!("{v:.2} USDC"));
+            let _ = writeln!(
+                out,
+                "cost to fake PROCEED, {:<28} {v} ({} of {} instances proceeded, up to {:.0} USDC tried)",
+                c.recipe, c.proceeded, c.instances, c.max_tried_usdc
+            );
+        }
+        for d in &self.deployers {
+            let _ = writeln!(
+                out,
+                "deployers {:<16} bad={:<5} AVOID {}  CAUTION∪AVOID {}",
+                d.kind,
+                d.bad,
+                d.avoid.show(),
+                d.warned.show()
+            );
+        }
+        let _ = writeln!(out, "Spearman(score, quality), honest sellers: {:.3}", self.spearman_quality);
         if self.missing > 0 {
             let _ = writeln!(out, "labelled sellers missing from the snapshot: {}", self.missing);
         }
+        let met = self.targets.iter().filter(|t| t.met).count();
+        let _ = writeln!(out, "\ntargets met: {met} of {}", self.targets.len());
+        for t in self.targets.iter().filter(|t| !t.met) {
+            let _ = writeln!(out, "  MISSED {}: {} (target {})", t.name, t.value, t.target);
+        }
         out
     }
+
+    /// The Markdown tables `SCORING.md` prints between its `eval` markers.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "World: seed {}, {} knob ranges, {} scale, day {}; snapshot methodology `{}`.\n",
+            self.world.seed, self.world.knobs, self.world.scale, self.world.end, self.methodology
+        );
+        let _ = writeln!(
+            out,
+            "| kind | role | n | BLOCK | CAUTION | PROCEED_LOW_VALUE | PROCEED | measured rate [95% CI] |\n|---|---|---|---|---|---|---|---|"
+        );
+        for k in &self.kinds {
+            let c = |d: &str| k.decisions.get(d).copied().unwrap_or(0);
+            let n: u32 = k.decisions.values().sum();
+            let rate = match (k.flagged, k.blocked, k.false_positive, k.proceed) {
+                (Some(f), Some(b), _, _) => format!("CAUTION∪BLOCK {}; BLOCK {}", f.show(), b.show()),
+                (_, _, Some(fp), _) => format!("false positives {}", fp.show()),
+                (_, _, _, Some(p)) => format!("PROCEED {}", p.show()),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {n} | {} | {} | {} | {} | {rate} |",
+                k.kind,
+                k.role,
+                c(DECISIONS[0]),
+                c(DECISIONS[1]),
+                c(DECISIONS[2]),
+                c(DECISIONS[3])
+            );
+        }
+        let _ = writeln!(out, "\nHonest false positives overall: {}.\n", self.honest_false_positive.show());
+        if !self.griefing.is_empty() {
+            let _ = writeln!(
+                out,
+                "| outsider budget (USDC) | griefed honest sellers whose decision was lowered [95% CI] |\n|---|---|"
+            );
+            for g in &self.griefing {
+                let _ = writeln!(out, "| {:.0} | {} |", g.budget_usdc, g.lowered.show());
+            }
+            out.push('\n');
+        }
+        let _ = writeln!(
+            out,
+            "| recipe | instances | reached PROCEED | cheapest PROCEED (USDC) | most expensive tried (USDC) |\n|---|---|---|---|---|"
+        );
+        for c in &self.cost_to_fake {
+            let v = c.cheapest_proceed_usdc.map_or("not reached".to_owned(), |v| format!("{v:.2}"));
+            let _ =
+                writeln!(out, "| `{}` | {} | {} | {v} | {:.2} |", c.recipe, c.instances, c.proceeded, c.max_tried_usdc);
+        }
+        let _ = writeln!(
+            out,
+            "\n| deployer kind | bad | n | AVOID [95% CI] | CAUTION∪AVOID [95% CI] |\n|---|---|---|---|---|"
+        );
+        for d in &self.deployers {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} |",
+                d.kind,
+                d.bad,
+                d.avoid.n,
+                d.avoid.show(),
+                d.warned.show()
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nSpearman correlation of score with honest sellers' latent quality: {:.3}.\n",
+            self.spearman_quality
+        );
+        let _ = writeln!(out, "| target | goal | measured | met |\n|---|---|---|---|");
+        for t in &self.targets {
+            let _ =
+                writeln!(out, "| {} | {} | {} | {} |", t.name, t.target, t.value, if t.met { "yes" } else { "**no**" });
+        }
+        out
+    }
+}
+
+/// Writes the report as `eval.json` in the snapshots root.
+pub fn write(report: &Report, snapshots: &Path) -> anyhow::Result<()> {
+    let path = snapshots.join(EVAL_FILE);
+    let tmp = snapshots.join(format!(".{EVAL_FILE}.tmp"));
+    std::fs::write(&tmp, serde_json::to_vec_pretty(report)?).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -211,5 +611,13 @@ mod tests {
         assert!((spearman(&x, &[10.0, 20.0, 30.0, 40.0]) - 1.0).abs() < 1e-9);
         assert!((spearman(&x, &[4.0, 3.0, 2.0, 1.0]) + 1.0).abs() < 1e-9);
         assert!((spearman(&[1.0, 1.0, 2.0], &[1.0, 1.0, 2.0]) - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn wilson_interval_brackets_the_rate() {
+        let r = Rate::wilson(9, 10);
+        assert!(r.low < 0.9 && r.high > 0.9 && r.high <= 1.0);
+        assert!((Rate::wilson(0, 50).high - 0.0713).abs() < 1e-3, "{:?}", Rate::wilson(0, 50));
+        assert_eq!(Rate::wilson(0, 0).high, 1.0);
     }
 }

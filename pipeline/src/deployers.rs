@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use agentrep_model::{
-    DeployerFeatures, DeployerRecord, LaunchObservation, LaunchSummary, OutcomeCounts, ProofType, assess_deployer,
-    classify_launch,
+    DeployerFeatures, DeployerRecord, DeployerVerdict, LaunchObservation, LaunchSummary, OutcomeCounts, ProofType,
+    assess_deployer, classify_launch,
 };
 use arrow::array::{Array, Float64Array, Int64Array, StringArray, UInt32Array, UInt64Array};
 use arrow::record_batch::RecordBatch;
@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::PipelineError;
 use crate::engine::Engine;
+use crate::graph::WalletGraph;
 
 const DEPLOYERS_SQL: &str = include_str!("sql/deployers.sql");
 const DAY: i64 = 86_400;
@@ -59,7 +60,15 @@ struct Launch {
     observations: Vec<LaunchObservation>,
 }
 
-pub(crate) fn assess(db: &Engine, day: NaiveDate) -> Result<Vec<DeployerRecord>, PipelineError> {
+/// Assesses every deployer, then lets the verdict of one pass taint what it funded: a deployer
+/// first funded (within `TAINT_HOPS`) by a denylisted address or by a deployer whose verdict is
+/// `AVOID` inherits `CAUTION`, with the link in its reasons. Returns the records and, by wallet id,
+/// the deployers whose verdict is `AVOID` (sellers they funded are tainted too).
+pub(crate) fn assess(
+    db: &Engine,
+    day: NaiveDate,
+    graph: &WalletGraph,
+) -> Result<(Vec<DeployerRecord>, Vec<bool>), PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployers", source };
     let mut by_deployer: BTreeMap<String, Vec<Launch>> = BTreeMap::new();
     let mut stmt = db.conn.prepare(&db.sql(DEPLOYERS_SQL)).map_err(err)?;
@@ -119,14 +128,41 @@ pub(crate) fn assess(db: &Engine, day: NaiveDate) -> Result<Vec<DeployerRecord>,
                 age_days: ((day_end - 1 - first).max(0) / DAY) as u32,
                 proof_count: proofs.len() as u32,
                 denylisted: denylisted.contains(&address),
+                tainted_by: None,
             };
             let assessment = assess_deployer(&features);
             let first_launch =
                 DateTime::from_timestamp(first, 0).map(|t| t.date_naive().to_string()).unwrap_or_default();
-            DeployerRecord { address, features, assessment, launches: summaries, proofs, first_launch }
+            (DeployerRecord { address, features, assessment, launches: summaries, proofs, first_launch }, first)
         })
-        .collect();
-    Ok(records)
+        .collect::<Vec<_>>();
+    let wids = wallet_ids(db)?;
+    let mut avoid = vec![false; graph.forest.parent.len()];
+    for (record, _) in &records {
+        if record.assessment.verdict == DeployerVerdict::Avoid
+            && let Some(&wid) = wids.get(&record.address)
+        {
+            avoid[wid as usize] = true;
+        }
+    }
+    let mut out = Vec::with_capacity(records.len());
+    for (mut record, first_launch) in records {
+        let taint = wids.get(&record.address).and_then(|&wid| graph.taint(wid, first_launch, &avoid));
+        if let Some(taint) = taint {
+            record.features.tainted_by = Some(taint.describe(db)?);
+            record.assessment = assess_deployer(&record.features);
+        }
+        out.push(record);
+    }
+    Ok((out, avoid))
+}
+
+fn wallet_ids(db: &Engine) -> Result<HashMap<String, u32>, PipelineError> {
+    let err = |source| PipelineError::Duckdb { pass: "deployer wallets", source };
+    let sql = "SELECT w.address, w.wid FROM wallets w SEMI JOIN (SELECT lower(deployer) AS address FROM token_launches) d USING (address)";
+    let mut stmt = db.conn.prepare(sql).map_err(err)?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?))).map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
 }
 
 fn proofs_by_address(db: &Engine) -> Result<HashMap<String, Vec<ProofType>>, PipelineError> {

@@ -6,7 +6,9 @@ use arrow::datatypes::DataType;
 use chrono::{Duration, NaiveDate};
 use duckdb::Connection;
 
-use crate::{HUB_MIN_FANOUT, PipelineError, SUSPICIOUS_TLDS};
+use agentrep_model::trust;
+
+use crate::{PipelineError, SUSPICIOUS_TLDS};
 
 pub(crate) struct Engine {
     pub conn: Connection,
@@ -72,12 +74,17 @@ impl Engine {
     /// Fills the placeholders of a SQL text for this rebuild's day.
     pub fn sql(&self, text: &str) -> String {
         let day_end = self.day + Duration::days(1);
-        text.replace("{day_end}", &ts(day_end))
+        let epoch = |d: NaiveDate| d.and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp().to_string();
+        text.replace("{day_end_epoch}", &epoch(day_end))
+            .replace("{d30_epoch}", &epoch(day_end - Duration::days(30)))
+            .replace("{day_end}", &ts(day_end))
             .replace("{d30}", &ts(day_end - Duration::days(30)))
             .replace("{d7}", &ts(day_end - Duration::days(7)))
             .replace("{d90}", &format!("DATE '{}'", self.day - Duration::days(89)))
             .replace("{listing_cutoff}", &ts(day_end - Duration::days(30)))
-            .replace("{hub_min_fanout}", &HUB_MIN_FANOUT.to_string())
+            .replace("{hub_min_fanout}", &trust::HUB_MIN_FANOUT.to_string())
+            .replace("{hub_min_amount}", &trust::HUB_MIN_AMOUNT.to_string())
+            .replace("{hub_min_days}", &trust::HUB_MIN_DAYS.to_string())
             .replace("{suspicious_tlds}", &SUSPICIOUS_TLDS.join("|"))
     }
 
@@ -94,5 +101,55 @@ impl Engine {
             tracing::debug!(target: "pipeline::sql", pass, ms = started.elapsed().as_millis() as u64, statement = head, "Statement done.");
         }
         Ok(())
+    }
+}
+
+/// Typed access to the columns of a query result, one batch at a time.
+pub(crate) mod columns {
+    use arrow::array::{BooleanArray, Int64Array, StringArray, UInt32Array, UInt64Array};
+    use arrow::record_batch::RecordBatch;
+
+    fn col<T: 'static>(batch: &RecordBatch, i: usize) -> &T {
+        batch.column(i).as_any().downcast_ref::<T>().unwrap_or_else(|| {
+            panic!("column {i} is {}, not {}", batch.column(i).data_type(), std::any::type_name::<T>())
+        })
+    }
+
+    /// A `UINTEGER` column.
+    pub fn u32s(batch: &RecordBatch, i: usize) -> &UInt32Array {
+        col(batch, i)
+    }
+
+    /// A `BIGINT` column.
+    pub fn i64s(batch: &RecordBatch, i: usize) -> &Int64Array {
+        col(batch, i)
+    }
+
+    /// A `UBIGINT` column.
+    pub fn u64s(batch: &RecordBatch, i: usize) -> &UInt64Array {
+        col(batch, i)
+    }
+
+    /// A `BOOLEAN` column.
+    pub fn bools(batch: &RecordBatch, i: usize) -> &BooleanArray {
+        col(batch, i)
+    }
+
+    /// A `VARCHAR` column.
+    pub fn strs(batch: &RecordBatch, i: usize) -> &StringArray {
+        col(batch, i)
+    }
+}
+
+impl Engine {
+    /// Runs a query and returns its result as Arrow batches.
+    pub fn batches(
+        &self,
+        pass: &'static str,
+        text: &str,
+    ) -> Result<Vec<arrow::record_batch::RecordBatch>, PipelineError> {
+        let err = |source| PipelineError::Duckdb { pass, source };
+        let mut stmt = self.conn.prepare(&self.sql(text)).map_err(err)?;
+        Ok(stmt.query_arrow([]).map_err(err)?.collect())
     }
 }

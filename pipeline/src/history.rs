@@ -40,7 +40,7 @@ pub(crate) fn attach(db: &Engine, day: NaiveDate, sellers: &mut [SellerRecord]) 
         history.push(HistoryPoint {
             date: today.clone(),
             score: s.assessment.score,
-            job_count: s.features.settlements,
+            job_count: s.features.demand.settlements,
             methodology: agentrep_model::METHODOLOGY_VERSION.to_owned(),
         });
         s.history = history;

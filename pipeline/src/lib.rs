@@ -5,11 +5,14 @@
 //! The result is a [`SnapshotInput`](agentrep_model::SnapshotInput): plain domain records, no
 //! DuckDB types, ready for the publisher.
 
+mod demand;
 mod deployers;
 mod engine;
 mod freshness;
+mod graph;
 mod history;
 mod sellers;
+mod trust;
 
 use std::time::Instant;
 
@@ -18,11 +21,7 @@ use agentrep_lake::{Lake, LakeError};
 use agentrep_model::SnapshotInput;
 use chrono::NaiveDate;
 
-pub use freshness::{REQUIRED_SOURCES, SourceFreshness};
-
-/// Funders of at least this many first-funded addresses are hubs (exchanges, bridges) and are
-/// ignored by the funding-cluster signals.
-pub const HUB_MIN_FANOUT: u32 = 200;
+pub use freshness::{SOURCE_RULES, Scope, SourceFreshness, SourceRule};
 
 /// TLDs counted as suspicious for the `suspicious-tld` flag.
 pub const SUSPICIOUS_TLDS: &[&str] =
@@ -74,7 +73,20 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     timings.record("register", t);
 
     let t = Instant::now();
-    let mut sellers = sellers::assess(&db, &freshness)?;
+    db.execute("seller features", sellers::SELLERS_SQL)?;
+    timings.record("seller sql", t);
+
+    let t = Instant::now();
+    let day_end = (day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
+    let graph = graph::WalletGraph::load(&db, day_end)?;
+    timings.record("trust", t);
+
+    let t = Instant::now();
+    let (deployers, avoid) = deployers::assess(&db, day, &graph)?;
+    timings.record("deployers", t);
+
+    let t = Instant::now();
+    let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness)?;
     if sellers.is_empty() && lake.partitions_up_to(agentrep_lake::Dataset::Listings, day)?.is_empty() {
         return Err(PipelineError::NoListings(day));
     }
@@ -83,10 +95,6 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     let t = Instant::now();
     history::attach(&db, day, &mut sellers)?;
     timings.record("history", t);
-
-    let t = Instant::now();
-    let deployers = deployers::assess(&db, day)?;
-    timings.record("deployers", t);
 
     let t = Instant::now();
     let counterparties = sellers::counterparties(&db)?;
@@ -99,8 +107,8 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
             address: s.address.clone(),
             score: s.assessment.score.map(u32::from),
             decision: s.assessment.decision.as_str().to_owned(),
-            settlements: s.features.settlements,
-            volume: s.features.volume,
+            settlements: s.features.demand.settlements,
+            volume: s.features.demand.volume,
             methodology: agentrep_model::METHODOLOGY_VERSION.to_owned(),
         })
         .collect();

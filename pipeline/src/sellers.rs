@@ -1,21 +1,31 @@
-//! Seller features from the DuckDB passes in `sql/sellers.sql`, assessed by the model in parallel.
+//! Seller features from the DuckDB passes in `sql/sellers.sql` and the trust graph, assessed by the
+//! model in parallel.
 
-use agentrep_model::{Counterparty, ListingInfo, ProofType, SellerFeatures, SellerRecord, SlaStats, assess_seller};
+use std::ops::Range;
+
+use agentrep_model::{
+    Counterparty, DemandStats, ListingInfo, ProofType, SellerFeatures, SellerRecord, SlaStats, assess_seller,
+};
+use arrow::array::Array;
 use duckdb::Row;
 use rayon::prelude::*;
 
 use crate::PipelineError;
+use crate::demand::{Evidence, Receipt, Review, weigh};
 use crate::engine::Engine;
+use crate::engine::columns::{bools, i64s, u32s};
 use crate::freshness::SourceFreshness;
+use crate::graph::{Taint, WalletGraph};
 
-const SELLERS_SQL: &str = include_str!("sql/sellers.sql");
+pub(crate) const SELLERS_SQL: &str = include_str!("sql/sellers.sql");
 const SELLERS_SELECT: &str = include_str!("sql/sellers_select.sql");
 const COUNTERPARTIES_SQL: &str = include_str!("sql/counterparties.sql");
 const DAY: i64 = 86_400;
 
-/// One row of `sellers_select.sql`, before the model runs.
+/// One row of `sellers_select.sql`, before the trust pass and the model.
 struct Raw {
     address: String,
+    first_seen: i64,
     listing: ListingInfo,
     features: SellerFeatures,
 }
@@ -24,11 +34,16 @@ fn split(s: Option<String>, sep: char) -> Vec<String> {
     s.map(|s| s.split(sep).filter(|x| !x.is_empty()).map(str::to_owned).collect()).unwrap_or_default()
 }
 
+fn count(row: &Row<'_>, i: usize) -> duckdb::Result<u32> {
+    Ok(row.get::<_, i64>(i)?.clamp(0, i64::from(u32::MAX)) as u32)
+}
+
 fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
     let days_since = |secs: i64| ((day_end - 1 - secs).max(0) / DAY) as u32;
     let first_seen: i64 = row.get(3)?;
-    let last_settlement: Option<i64> = row.get(18)?;
-    let proofs = split(row.get(44)?, ',').iter().filter_map(|p| ProofType::parse(p)).collect();
+    let proofs = split(row.get(32)?, ',').iter().filter_map(|p| ProofType::parse(p)).collect();
+    let latency =
+        |i: usize| -> duckdb::Result<Option<u32>> { Ok(row.get::<_, Option<i64>>(i)?.map(|v| v.max(0) as u32)) };
     let listing = ListingInfo {
         resource: row.get(5)?,
         resources: split(row.get(6)?, ' '),
@@ -39,51 +54,43 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
         price: row.get(4)?,
         asset: row.get(10)?,
     };
+    let demand = DemandStats {
+        settlements: row.get::<_, i64>(16)? as u64,
+        settlements_30d: row.get::<_, i64>(17)? as u64,
+        volume: row.get(18)?,
+        exact_price_share: row.get(19)?,
+        interval_cv: row.get(20)?,
+        unattributed: row.get::<_, i64>(21)? as u64,
+        below_price: row.get::<_, i64>(22)? as u64,
+        ..DemandStats::default()
+    };
     let features = SellerFeatures {
-        listing_count: row.get::<_, i64>(1)? as u32,
-        case_variants: row.get::<_, i64>(2)? as u32,
+        listing_count: count(row, 1)?,
+        case_variants: count(row, 2)?,
         age_days: days_since(first_seen),
         advertised_price: row.get(4)?,
         suspicious_tld: row.get(11)?,
         admin_path: row.get(12)?,
-        tag_count: row.get::<_, i64>(14)? as u32,
-        settlements: row.get::<_, i64>(15)? as u64,
-        settlements_30d: row.get::<_, i64>(16)? as u64,
-        volume: row.get(17)?,
-        days_since_last_settlement: last_settlement.map(days_since),
-        active_days_30d: row.get::<_, i64>(19)? as u32,
-        self_payments: row.get::<_, i64>(20)? as u64,
-        exact_price_share: row.get(21)?,
-        median_price_ratio: row.get(22)?,
-        distinct_payers: row.get::<_, i64>(23)? as u32,
-        repeat_payer_ratio: row.get(24)?,
-        top_payer_share: row.get(25)?,
-        interval_cv: row.get(26)?,
-        payers_with_funder: row.get::<_, i64>(27)? as u32,
-        top_funder_share: row.get(28)?,
-        seller_funded_share: row.get(29)?,
+        tag_count: count(row, 14)?,
+        price_points: count(row, 15)?,
+        demand,
         sla: SlaStats {
-            samples: row.get::<_, i64>(30)? as u32,
-            ok: row.get::<_, i64>(31)? as u32,
-            latency_p50_ms: row.get::<_, i64>(32)? as u32,
-            latency_p95_ms: row.get::<_, i64>(33)? as u32,
-            avg_latency_ms: row.get::<_, i64>(34)? as u32,
-            last_ok: row.get(35)?,
+            samples: count(row, 23)?,
+            ok: count(row, 24)?,
+            latency_p50_ms: latency(25)?,
+            latency_p95_ms: latency(26)?,
+            avg_latency_ms: latency(27)?,
+            last_ok: row.get(28)?,
+            offers: count(row, 29)?,
+            offer_mismatches: count(row, 30)?,
         },
-        erc8004_registered: row.get(36)?,
-        feedback_count: row.get::<_, i64>(37)? as u32,
-        feedback_clients: row.get::<_, i64>(38)? as u32,
-        paid_feedback_clients: row.get::<_, i64>(39)? as u32,
-        paid_feedback_sum: row.get(40)?,
-        paid_feedback_count: row.get::<_, i64>(41)? as u32,
-        receipts: row.get::<_, i64>(42)? as u32,
-        receipt_successes: row.get::<_, i64>(43)? as u32,
+        erc8004_registered: row.get(31)?,
         proofs,
-        denylisted: row.get(45)?,
-        allowlist_label: row.get(46)?,
-        degraded_sources: Vec::new(),
+        denylisted: row.get(33)?,
+        allowlist_label: row.get(34)?,
+        ..SellerFeatures::default()
     };
-    Ok(Raw { address: row.get(0)?, listing, features })
+    Ok(Raw { address: row.get(0)?, first_seen, listing, features })
 }
 
 /// Evidence sources behind a seller's score, with the interface's annotations.
@@ -92,7 +99,7 @@ fn sources(f: &SellerFeatures) -> Vec<String> {
     if f.sla.samples > 0 {
         out.push("health-probe".to_owned());
     }
-    if f.settlements > 0 {
+    if f.demand.settlements > 0 {
         out.push("onchain-settlements".to_owned());
     }
     if f.erc8004_registered {
@@ -101,34 +108,134 @@ fn sources(f: &SellerFeatures) -> Vec<String> {
     if !f.proofs.is_empty() {
         out.push("identity-proofs".to_owned());
     }
-    if f.receipts > 0 {
+    if f.reputation.receipts > 0 {
         out.push("receipts".to_owned());
     }
-    out.push("BASIS:recency=settlement-index".to_owned());
+    out.push("BASIS:demand=trusted-entities".to_owned());
+    out.push("BASIS:recency=trusted-settlement".to_owned());
     out.extend(f.degraded_sources.iter().map(|d| format!("DEGRADED:{d}")));
+    out.extend(f.stale_sources.iter().map(|d| format!("DEGRADED:{d}")));
     out
 }
 
-pub(crate) fn assess(db: &Engine, freshness: &SourceFreshness) -> Result<Vec<SellerRecord>, PipelineError> {
-    db.execute("seller features", SELLERS_SQL)?;
+/// Index ranges of items sorted by seller index, one per seller.
+fn by_seller<T>(items: &[T], sellers: usize, seller: impl Fn(&T) -> u32) -> Vec<Range<usize>> {
+    let mut ranges = vec![0..0; sellers];
+    let mut start = 0;
+    while start < items.len() {
+        let s = seller(&items[start]);
+        let end = start + items[start..].iter().take_while(|x| seller(x) == s).count();
+        if let Some(r) = ranges.get_mut(s as usize) {
+            *r = start..end;
+        }
+        start = end;
+    }
+    ranges
+}
+
+fn reviews(db: &Engine) -> Result<Vec<Review>, PipelineError> {
+    let sql = "SELECT (fb.sid - 1)::UINTEGER, w.wid, fb.t, fb.v::BIGINT FROM fb JOIN wallets w ON w.address = fb.client \
+         ORDER BY fb.sid, w.wid, fb.t, fb.v";
+    let mut out = Vec::new();
+    for b in db.batches("reviews", sql)? {
+        let (sid, wid, t, v) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2), i64s(&b, 3));
+        out.extend((0..b.num_rows()).map(|i| Review {
+            seller: sid.value(i),
+            client: wid.value(i),
+            t: t.value(i),
+            v: v.value(i),
+        }));
+    }
+    Ok(out)
+}
+
+fn receipts(db: &Engine) -> Result<Vec<Receipt>, PipelineError> {
+    let sql = "SELECT (rc.sid - 1)::UINTEGER, wb.wid, rc.success, rc.t, wq.wid FROM rc \
+         JOIN wallets wb ON wb.address = rc.buyer LEFT JOIN wallets wq ON wq.address = rc.tx_payer \
+         ORDER BY rc.sid, wb.wid, rc.t, rc.success, wq.wid";
+    let mut out = Vec::new();
+    for b in db.batches("receipts", sql)? {
+        let (sid, buyer, ok, t, payer) = (u32s(&b, 0), u32s(&b, 1), bools(&b, 2), i64s(&b, 3), u32s(&b, 4));
+        out.extend((0..b.num_rows()).map(|i| Receipt {
+            seller: sid.value(i),
+            buyer: buyer.value(i),
+            success: ok.value(i),
+            t: t.value(i),
+            tx_payer: payer.is_valid(i).then(|| payer.value(i)),
+        }));
+    }
+    Ok(out)
+}
+
+/// Assesses every seller: features from SQL and from the trust graph, then the model (rayon).
+/// `avoid` marks the wallets of deployers whose verdict is `AVOID` (they taint what they fund).
+pub(crate) fn assess(
+    db: &Engine,
+    graph: &WalletGraph,
+    avoid: &[bool],
+    freshness: &SourceFreshness,
+) -> Result<Vec<SellerRecord>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "seller select", source };
     let day_end: i64 = db.conn.query_row(&db.sql("SELECT epoch({day_end})::BIGINT"), [], |r| r.get(0)).map_err(err)?;
     let mut stmt = db.conn.prepare(SELLERS_SELECT).map_err(err)?;
     let raws: Vec<Raw> =
         stmt.query_map([], |row| read_row(row, day_end)).map_err(err)?.collect::<Result<_, _>>().map_err(err)?;
-    Ok(raws
+    let (reviews, receipts) = (reviews(db)?, receipts(db)?);
+    let n = raws.len();
+    let (pair_ranges, review_ranges, receipt_ranges) = (
+        by_seller(&graph.pairs, n, |x| x.seller),
+        by_seller(&reviews, n, |x| x.seller),
+        by_seller(&receipts, n, |x| x.seller),
+    );
+    let ev = Evidence { forest: &graph.forest, trust: &graph.trust, pay_scale: &graph.pay_scale, day_end };
+    let mut weighed: Vec<(Raw, Option<Taint>)> = raws
         .into_par_iter()
-        .map(|mut raw| {
+        .enumerate()
+        .map(|(i, mut raw)| {
+            let wid = graph.seller_wid[i];
+            // Funding that created the wallet (up to a day after its first listing) is the seller's.
+            let created_by = raw.first_seen + DAY;
+            let own_entity = graph.forest.funded_at[wid as usize] <= created_by;
+            let (trusted, reputation) = weigh(
+                &ev,
+                wid,
+                own_entity,
+                &graph.pairs[pair_ranges[i].clone()],
+                &reviews[review_ranges[i].clone()],
+                &receipts[receipt_ranges[i].clone()],
+            );
+            let d = &raw.features.demand;
+            raw.features.demand = DemandStats {
+                settlements: d.settlements,
+                settlements_30d: d.settlements_30d,
+                volume: d.volume,
+                exact_price_share: d.exact_price_share,
+                interval_cv: d.interval_cv,
+                unattributed: d.unattributed,
+                below_price: d.below_price,
+                ..trusted
+            };
+            raw.features.reputation = reputation;
             raw.features.degraded_sources = freshness.degraded.clone();
-            let assessment = assess_seller(&raw.features);
-            SellerRecord {
-                sources: sources(&raw.features),
-                address: raw.address,
-                listing: raw.listing,
-                features: raw.features,
-                assessment,
-                history: Vec::new(),
-            }
+            raw.features.stale_sources = freshness.stale.clone();
+            let taint = graph.taint(wid, created_by, avoid);
+            (raw, taint)
+        })
+        .collect();
+    for (raw, taint) in &mut weighed {
+        if let Some(taint) = taint {
+            raw.features.tainted_by = Some(taint.describe(db)?);
+        }
+    }
+    Ok(weighed
+        .into_par_iter()
+        .map(|(raw, _)| SellerRecord {
+            assessment: assess_seller(&raw.features),
+            sources: sources(&raw.features),
+            address: raw.address,
+            listing: raw.listing,
+            features: raw.features,
+            history: Vec::new(),
         })
         .collect())
 }

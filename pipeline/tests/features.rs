@@ -1,214 +1,144 @@
-//! The DuckDB feature passes on a hand-made lake, where every expected value is worked out by
-//! hand.
+//! The rebuild's feature passes on a hand-made lake, where every expected value is worked out by
+//! hand (methodology 2.0.0: attribution, entities, trust, paid reviews, matched receipts).
 
-use agentrep_lake::datasets::*;
-use agentrep_lake::{Lake, Timestamp};
-use agentrep_model::{Decision, FlagKey};
-use chrono::NaiveDate;
+mod support;
+
+use agentrep_model::trust::DAMPING;
+use agentrep_model::{Component, Decision, FlagKey};
+use support::*;
 
 const SELLER: &str = "0x5e11e500000000000000000000000000000000aa";
 const SELLER_MIXED: &str = "0x5E11E500000000000000000000000000000000AA";
 
-fn addr(n: u32) -> String {
-    format!("0x{n:040x}")
-}
-
-fn day(d: u32) -> NaiveDate {
-    NaiveDate::from_ymd_opt(2026, 11, 1).unwrap() + chrono::Duration::days(i64::from(d))
-}
-
-fn at(d: u32, secs: i64) -> Timestamp {
-    Timestamp::from_secs(day(d).and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp() + secs)
-}
-
-fn listing(resource: &str, pay_to: &str, d: u32) -> ListingRow {
-    ListingRow {
-        resource: resource.into(),
-        pay_to: pay_to.into(),
-        network: "eip155:8453".into(),
-        asset: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913".into(),
-        price_atomic: 10_000,
-        description: Some("weather oracle".into()),
-        tags: vec!["weather".into(), "data".into()],
-        ecosystem: "cdp-bazaar".into(),
-        first_seen: at(0, 0),
-        last_seen: at(d, 3_600),
+/// Seller S lists `/api` at 0.01 USDC and `/cheap` at 0.001 (two price points), once under a
+/// mixed-case spelling. Anchors A1 and A2 (Coinbase-verified, funded from the exchange) pay
+/// through the facilitator; A3 is a smart account funded by its verified owner O, who reviews.
+/// Noise that is not demand: a payment below every price, a plain transfer, an unknown sender and
+/// a testnet payment. The seller pays itself once and funds Q1 directly and Q2 through I.
+fn lake() -> LakeBuilder {
+    let (a1, a2, a3, o) = (addr(1), addr(2), addr(3), addr(4));
+    let mut b = LakeBuilder::new();
+    b.listing("https://wx.example.com/api", SELLER, 10_000, 0)
+        .listing("https://wx.example.com/cheap", SELLER, 1_000, 0)
+        .listing("https://wx.example.com/v2", SELLER_MIXED, 10_000, 2);
+    for w in [&a1, &a2, &o] {
+        b.fund(w, EXCHANGE, -60, 50_000_000).proof(w, "cb1-verified", -30);
     }
-}
-
-fn settlement(n: u32, d: u32, secs: i64, payer: &str, value: u64) -> SettlementRow {
-    SettlementRow {
-        tx_hash: format!("0x{n:064x}"),
-        log_index: 1,
-        block_number: u64::from(n),
-        block_time: at(d, secs),
-        payer: payer.into(),
-        pay_to: SELLER.into(),
-        value,
-        asset: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913".into(),
-        facilitator: None,
-        eip3009: true,
-        network: "eip155:8453".into(),
+    b.fund(&a3, &o, -20, 5_000_000);
+    for d in [7, 8, 9] {
+        b.pay(d, 3_600, &a1, SELLER, 10_000, Via::X402);
     }
-}
-
-/// Day 0..=9. Payer 1 pays the exact price every 6 hours on days 7-9 (12 payments, clockwork);
-/// payers 2 and 3 pay once each on day 9, at double the price. Payers 1 and 2 were funded by
-/// funder 50, payer 3 by a hub that funded 250 other wallets. Feedback: payer 1 rates 90 (paid),
-/// wallets 60-64 rate 100 (never paid). One endpoint answers every probe, the mixed-case duplicate
-/// listing's endpoint answers none.
-fn build_lake(dir: &std::path::Path) -> Lake {
-    let lake = Lake::new(dir);
-    for d in 0..10 {
-        lake.write_partition(
-            day(d),
-            &[listing("https://wx.example.com/api", SELLER, d), listing("https://wx.example.com/v2", SELLER_MIXED, d)],
-        )
-        .unwrap();
-        let mut rows = Vec::new();
-        if d >= 7 {
-            for k in 0..4 {
-                rows.push(settlement(d * 10 + k, d, i64::from(k) * 6 * 3_600, &addr(1), 10_000));
-            }
-        }
-        if d == 9 {
-            rows.push(settlement(900, 9, 100, &addr(2), 20_000));
-            rows.push(settlement(901, 9, 200, &addr(3), 20_000));
-        }
-        lake.write_partition(day(d), &rows).unwrap();
-        let probes: Vec<ProbeRow> = ["https://wx.example.com/api", "https://wx.example.com/v2"]
-            .iter()
-            .map(|r| {
-                let ok = r.ends_with("api");
-                ProbeRow {
-                    resource: (*r).into(),
-                    probed_at: at(d, 7_200),
-                    status: ok.then_some(402),
-                    ok,
-                    latency_ms: ok.then_some(100 + d * 10),
-                    error: (!ok).then(|| "timeout".into()),
-                    offer_version: ok.then_some(2),
-                    offer_matches: ok.then_some(true),
-                }
-            })
-            .collect();
-        lake.write_partition(day(d), &probes).unwrap();
+    b.pay(9, 100, &a2, SELLER, 1_000, Via::X402)
+        .pay(8, 100, &a3, SELLER, 10_000, Via::X402)
+        .pay(9, 200, &addr(5), SELLER, 500, Via::X402)
+        .pay(9, 300, &addr(6), SELLER, 10_000, Via::Plain)
+        .pay(9, 400, &addr(7), SELLER, 10_000, Via::UnknownSender)
+        .pay(9, 500, &addr(8), SELLER, 10_000, Via::Testnet)
+        .pay(9, 600, SELLER, SELLER, 10_000, Via::X402);
+    let (q1, q2, i) = (addr(11), addr(12), addr(13));
+    b.fund(&q1, SELLER, 1, 1_000_000).fund(&i, SELLER, 1, 1_000_000).fund(&q2, &i, 2, 1_000_000);
+    b.pay(9, 700, &q1, SELLER, 10_000, Via::X402).pay(9, 800, &q2, SELLER, 10_000, Via::X402);
+    b.register(7, SELLER)
+        .review(6, 7, &a1, 80) // before A1 ever paid: does not count
+        .review(9, 7, &a1, 100)
+        .review(9, 7, &o, 90); // the owner of the paying smart account
+    for c in 60..65 {
+        b.review(9, 7, &addr(c), 0); // never paid: no weight
     }
-    let mut funding = vec![
-        FundingRow { funded: addr(1), funder: addr(50), first_funded_at: at(0, 0), amount: 1 },
-        FundingRow { funded: addr(2), funder: addr(50), first_funded_at: at(0, 0), amount: 1 },
-        FundingRow { funded: addr(3), funder: addr(99), first_funded_at: at(0, 0), amount: 1 },
-    ];
-    funding.extend((0..250).map(|i| FundingRow {
-        funded: addr(1000 + i),
-        funder: addr(99),
-        first_funded_at: at(0, 0),
-        amount: 1,
-    }));
-    lake.write_partition(day(0), &funding).unwrap();
-    lake.write_partition(
-        day(0),
-        &[RegistrationRow {
-            agent_id: 7,
-            owner: SELLER.into(),
-            agent_wallet: Some(SELLER.into()),
-            registration_uri: "ipfs://x".into(),
-            registered_at: at(0, 0),
-        }],
-    )
-    .unwrap();
-    let mut feedback = vec![FeedbackRow {
-        agent_id: 7,
-        client: addr(1),
-        feedback_index: 1,
-        value: 900,
-        value_decimals: 1,
-        tag1: "starred".into(),
-        tag2: String::new(),
-        revoked: false,
-        block_time: at(8, 0),
-    }];
-    feedback.extend((60..65).map(|c| FeedbackRow {
-        agent_id: 7,
-        client: addr(c),
-        feedback_index: 1,
-        value: 100,
-        value_decimals: 0,
-        tag1: "starred".into(),
-        tag2: String::new(),
-        revoked: false,
-        block_time: at(8, 0),
-    }));
-    // Out of range: excluded, not clamped.
-    feedback.push(FeedbackRow {
-        agent_id: 7,
-        client: addr(2),
-        feedback_index: 1,
-        value: 250,
-        value_decimals: 0,
-        tag1: "starred".into(),
-        tag2: String::new(),
-        revoked: false,
-        block_time: at(9, 0),
-    });
-    lake.write_partition(day(8), &feedback).unwrap();
-    lake
+    b.review(9, 7, &addr(66), 250); // out of range: excluded, not clamped
+    b.receipt(9, &a1, SELLER, false).receipt(9, &addr(70), SELLER, false);
+    b.probes("https://wx.example.com/api", 0, Some(402), Some(true))
+        .probes("https://wx.example.com/cheap", 0, Some(403), None)
+        .probes("https://wx.example.com/v2", 2, None, None);
+    b
 }
 
 #[test]
 fn seller_features_match_hand_computed_values() {
     let dir = tempfile::tempdir().unwrap();
-    let lake = build_lake(dir.path());
+    let lake = lake().write(dir.path());
     let (input, _) = agentrep_pipeline::rebuild(&lake, day(9)).unwrap();
     assert_eq!(input.sellers.len(), 1, "case duplicates merge into one seller");
     let s = &input.sellers[0];
     let f = &s.features;
     assert_eq!(s.address, SELLER);
-    assert_eq!(f.listing_count, 2);
-    assert_eq!(f.case_variants, 2);
-    assert_eq!(f.age_days, 9);
-    assert_eq!(f.settlements, 14);
-    assert_eq!(f.volume, 12 * 10_000 + 2 * 20_000);
-    assert_eq!(f.distinct_payers, 3);
-    assert!((f.repeat_payer_ratio - 1.0 / 3.0).abs() < 1e-9);
-    assert!((f.top_payer_share - 12.0 / 14.0).abs() < 1e-9);
-    assert!((f.exact_price_share - 12.0 / 14.0).abs() < 1e-9);
-    assert_eq!(f.median_price_ratio, Some(1.0));
-    assert_eq!(f.days_since_last_settlement, Some(0));
-    assert_eq!(f.active_days_30d, 3);
-    assert_eq!(f.interval_cv, Some(0.0), "payer 1 pays every 6 hours exactly");
-    // Payer 3's funder is a hub (251 funded) and is ignored; payers 1 and 2 share funder 50.
-    assert_eq!(f.payers_with_funder, 2);
-    assert_eq!(f.top_funder_share, 1.0);
-    // Probes in the 7 days up to day 9: both endpoints, once a day.
-    assert_eq!(f.sla.samples, 14);
-    assert_eq!(f.sla.ok, 7);
-    assert_eq!(f.sla.latency_p50_ms, 160);
-    // Feedback: 6 in range from 6 clients, 1 of whom paid (rating 90.0).
-    assert_eq!(f.feedback_count, 6);
-    assert_eq!(f.feedback_clients, 6);
-    assert_eq!(f.paid_feedback_clients, 1);
-    assert!((f.paid_feedback_sum - 0.9).abs() < 1e-9);
+    assert_eq!((f.listing_count, f.case_variants, f.price_points, f.age_days), (3, 2, 2, 9));
+
+    let d = &f.demand;
+    // Qualifying: A1 ×3, A2 (the cheap price), A3, the seller itself, Q1, Q2.
+    assert_eq!(d.settlements, 8);
+    assert_eq!(d.volume, 3 * 10_000 + 1_000 + 10_000 + 3 * 10_000);
+    assert_eq!(d.exact_price_share, 1.0, "each payment matches one of the two prices");
+    assert_eq!((d.unattributed, d.below_price), (3, 1));
+    assert_eq!(d.self_payments, 1);
+    assert_eq!((d.seller_funded_payers, d.seller_funded_settlements), (2, 2), "Q2 is two hops below the seller");
+    assert_eq!((d.payers, d.entities, d.trusted_entities), (3, 3, 3));
+    assert_eq!(d.repeat_ratio, 1.0 / 3.0, "only A1 paid on two or more days");
+    assert_eq!(d.days_since_last_trusted, Some(0));
+    assert_eq!(d.active_days_30d, 3);
+    // Trust: A1 and A2 are anchors paying only S; A3 inherits 0.85 of its owner's anchor.
+    let expected_mass = DAMPING + DAMPING + DAMPING * DAMPING;
+    assert!((d.trust_mass - expected_mass).abs() < 1e-9, "{}", d.trust_mass);
+
+    let r = &f.reputation;
+    assert_eq!((r.feedback, r.feedback_clients, r.unpaid_feedback_clients), (8, 7, 5));
+    assert_eq!(r.reviewing_entities, 2, "A1 after paying, and the owner O for its smart account");
+    assert!((r.review_sum - 1.9).abs() < 1e-9, "{}", r.review_sum);
+    assert_eq!(r.trusted_reviewers, 2);
+    assert_eq!((r.receipts, r.receipts_matched, r.failed_entities), (2, 1, 1));
+
+    // Probes: /api answers a valid 402 (alive), /cheap a 403 (reachable, not alive), /v2 nothing.
+    assert_eq!((f.sla.samples, f.sla.ok, f.sla.offers, f.sla.offer_mismatches), (21, 7, 7, 0));
+    assert_eq!(f.sla.latency_p50_ms, Some(106));
     assert!(f.erc8004_registered);
 
     let keys: Vec<FlagKey> = s.assessment.flags.iter().map(|h| h.key).collect();
-    for expected in
-        [FlagKey::PayerConcentration, FlagKey::UnpaidFeedback, FlagKey::EndpointFlapping, FlagKey::CaseDuplicate]
-    {
+    for expected in [
+        FlagKey::SelfDealing,
+        FlagKey::UnpaidFeedback,
+        FlagKey::UnattributedTransfers,
+        FlagKey::CaseDuplicate,
+        FlagKey::NoIdentityProofs,
+    ] {
         assert!(keys.contains(&expected), "{expected:?} not raised: {keys:?}");
     }
-    assert!(!keys.contains(&FlagKey::WashFunderCluster), "two funded payers are too few to judge");
-    assert_eq!(s.assessment.decision, Decision::Caution, "one high flag (unpaid feedback) cautions");
+    assert!(!keys.contains(&FlagKey::UnprovenDemand));
+    assert_eq!(s.assessment.decision, Decision::Caution, "self-dealing (3 of 8 settlements) is one high flag");
     assert_eq!(s.history.last().unwrap().date, "2026-11-10");
 }
 
 #[test]
 fn nothing_after_the_rebuild_day_is_read() {
     let dir = tempfile::tempdir().unwrap();
-    let lake = build_lake(dir.path());
+    let lake = lake().write(dir.path());
     let (input, _) = agentrep_pipeline::rebuild(&lake, day(7)).unwrap();
     let f = &input.sellers[0].features;
-    assert_eq!(f.settlements, 4, "only day 7's payments");
-    assert_eq!(f.distinct_payers, 1);
-    assert_eq!(f.feedback_count, 0, "feedback arrives on day 8");
+    assert_eq!(f.demand.settlements, 1, "only day 7's payment");
+    assert_eq!(f.reputation.feedback, 1, "only the day-6 review");
+    assert_eq!(f.reputation.reviewing_entities, 0, "given before paying");
+}
+
+#[test]
+fn null_is_never_zero_at_component_level() {
+    // A seller paid by two anchors, never reviewed, never probed.
+    let dir = tempfile::tempdir().unwrap();
+    let mut b = LakeBuilder::new();
+    b.listing("https://quiet.example.com/api", SELLER, 10_000, 0);
+    for n in 1..=2 {
+        b.fund(&addr(n), EXCHANGE, -60, 1).proof(&addr(n), "cb1-verified", -30);
+        b.pay(8, 60, &addr(n), SELLER, 10_000, Via::X402);
+    }
+    let lake = b.write(dir.path());
+    let (input, _) = agentrep_pipeline::rebuild(&lake, day(9)).unwrap();
+    let a = &input.sellers[0].assessment;
+    let points = |c| a.breakdown.points(c);
+    assert_eq!(points(Component::Reputation), None, "no reviews: not zero, missing");
+    assert_eq!(points(Component::Reliability), None, "no probes: not zero, missing");
+    assert!(points(Component::Demand).is_some_and(|p| p > 0.0));
+    for signal in ["paid-reviews-or-receipts", "probes"] {
+        assert!(a.missing_signals.iter().any(|m| m == signal), "{signal} missing from {:?}", a.missing_signals);
+    }
+    assert!(a.score.is_some(), "scored on what exists");
+    let sla = &input.sellers[0].features.sla;
+    assert_eq!(sla.latency_p95_ms, None, "no latency is not 0 ms");
 }

@@ -100,7 +100,7 @@ fn sla(f: &SellerFeatures) -> SlaV1 {
 }
 
 fn settlements(f: &SellerFeatures) -> SettlementsV1 {
-    SettlementsV1 { count: f.settlements, volume_usdc: usdc(f.volume) }
+    SettlementsV1 { count: f.demand.settlements, volume_usdc: usdc(f.demand.volume) }
 }
 
 /// Leaderboard metrics of a seller.
@@ -108,9 +108,9 @@ pub fn metrics(s: &SellerRecord) -> MetricsV1 {
     let f = &s.features;
     MetricsV1 {
         success_rate: s.assessment.success_rate,
-        job_count: f.settlements,
-        usdc_volume: usdc(f.volume),
-        days_since_last_job: f.days_since_last_settlement,
+        job_count: f.demand.settlements,
+        usdc_volume: usdc(f.demand.volume),
+        days_since_last_job: f.demand.days_since_last_trusted,
         settlements: settlements(f),
         sla: sla(f),
     }
@@ -230,13 +230,59 @@ pub fn score_payload(
             revenue: format!("{base}/revenue"),
             attestation: RelatedAttestationV1 { url: format!("{base}/attestation/{addr}"), kind: "EIP-712".to_owned(), purpose: "signed score attestation, verifiable off-chain or on-chain".to_owned() },
         },
+        confidence: round4(a.confidence),
+        missing_signals: a.missing_signals.clone(),
+        score_breakdown: breakdown(a),
         methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// The seller formula as the breakdown states it.
+const SELLER_FORMULA: &str = "score = round(100 × Σ points of the components with evidence / Σ their maxima − Σ flag penalties), clamped to 0..=100";
+/// The deployer formula as the breakdown states it.
+const DEPLOYER_FORMULA: &str =
+    "score = base + survival + rugs + graduations + proofs + age, clamped to 0..=100; null without a decided launch";
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// The score breakdown of an assessment, as the model computed it.
+pub fn breakdown(a: &Assessment) -> ScoreBreakdownV1 {
+    let b = &a.breakdown;
+    ScoreBreakdownV1 {
+        formula: SELLER_FORMULA.to_owned(),
+        components: b
+            .components
+            .iter()
+            .map(|c| BreakdownComponentV1 {
+                name: c.component.as_str().to_owned(),
+                points: c.points.map(round4),
+                max: c.max,
+                confidence: round4(c.confidence),
+                evidence: c.evidence.iter().map(|(k, v)| (k.clone(), v.is_finite().then(|| round4(*v)))).collect(),
+            })
+            .collect(),
+        available_max: b.components.iter().filter(|c| c.points.is_some()).map(|c| c.max).sum(),
+        penalties: a
+            .flags
+            .iter()
+            .filter(|h| h.def().penalty > 0)
+            .map(|h| BreakdownPenaltyV1 { key: h.key.as_str().to_owned(), points: f64::from(h.def().penalty) })
+            .collect(),
+        score: a.score,
+        confidence: round4(a.confidence),
+        missing_signals: a.missing_signals.clone(),
     }
 }
 
 fn signals(s: &SellerRecord) -> Vec<String> {
     let f = &s.features;
-    let mut out = vec![format!("{} settlements from {} distinct payers", f.settlements, f.distinct_payers)];
+    let d = &f.demand;
+    let mut out = vec![format!(
+        "{} qualifying settlements from {} payers in {} entities, {} trusted",
+        d.settlements, d.payers, d.entities, d.trusted_entities
+    )];
     if f.sla.samples > 0 {
         out.push(format!("endpoint alive in {} of {} probes (7 days)", f.sla.ok, f.sla.samples));
     }
@@ -264,6 +310,9 @@ pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
         category: PreflightCategoryV1 { primary: primary_category(&s.listing.tags), tags: s.listing.tags.clone() },
         signals: signals(s),
         snapshot_date: ctx.date.clone(),
+        confidence: round4(a.confidence),
+        missing_signals: a.missing_signals.clone(),
+        score_breakdown: breakdown(a),
         methodology: METHODOLOGY_VERSION.to_owned(),
     }
 }
@@ -318,8 +367,20 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
         version: version("deployer"),
         address: d.address.clone(),
         score: a.score,
+        score_basis: lower(a.basis),
         verdict: lower(a.verdict),
+        reasons: a.reasons.clone(),
+        tainted_by: d.features.tainted_by.clone(),
         sketchy: a.sketchy,
+        score_breakdown: DeployerBreakdownV1 {
+            formula: DEPLOYER_FORMULA.to_owned(),
+            terms: a
+                .breakdown
+                .iter()
+                .map(|(name, points)| BreakdownTermV1 { name: name.clone(), points: round4(*points) })
+                .collect(),
+            score: a.score,
+        },
         metrics: DeployerMetricsV1 {
             launches: d.features.outcomes.total,
             survival_pct: a.survival.map(|x| (x * 1000.0).round() / 10.0),
@@ -367,7 +428,7 @@ pub fn movers(ctx: &PayloadContext, sellers: &[SellerRecord]) -> MoversV1 {
                 score_today: today,
                 score_yesterday: prev,
                 delta: i32::from(today) - i32::from(prev),
-                job_count: s.features.settlements,
+                job_count: s.features.demand.settlements,
                 description: s.listing.description.clone(),
             })
         })

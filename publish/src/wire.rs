@@ -49,14 +49,14 @@ pub struct SlaV1 {
     pub samples: u32,
     /// Alive share, 0..=1.
     pub ok_rate: f64,
-    /// Median latency.
+    /// Median latency of alive probes; null when no probe was alive (never a fake 0 ms).
     #[serde(rename = "latencyP50ms")]
-    pub latency_p50_ms: u32,
+    pub latency_p50_ms: Option<u32>,
     /// 95th percentile latency.
     #[serde(rename = "latencyP95ms")]
-    pub latency_p95_ms: u32,
+    pub latency_p95_ms: Option<u32>,
     /// Mean latency.
-    pub avg_latency_ms: u32,
+    pub avg_latency_ms: Option<u32>,
     /// Warning about few samples.
     pub note: Option<String>,
 }
@@ -386,8 +386,80 @@ pub struct ScorePayloadV1 {
     pub verify: VerifyV1,
     /// Related routes.
     pub related: RelatedV1,
+    /// 0..=1: how much evidence stands behind the score.
+    pub confidence: f64,
+    /// Signals with no evidence, and stale sources.
+    pub missing_signals: Vec<String>,
+    /// How the score was computed, by the code that computed it.
+    pub score_breakdown: ScoreBreakdownV1,
     /// Methodology version.
     pub methodology: String,
+}
+
+/// One component of a seller's score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BreakdownComponentV1 {
+    /// `demand`, `reputation`, `reliability`, `recency` or `longevity`.
+    pub name: String,
+    /// Points, null when there is no evidence for the component.
+    pub points: Option<f64>,
+    /// Maximum points of the evidence present.
+    pub max: f64,
+    /// 0..=1: how much evidence stands behind the points.
+    pub confidence: f64,
+    /// Evidence counts behind the points (null: not measured).
+    pub evidence: std::collections::BTreeMap<String, Option<f64>>,
+}
+
+/// Points a raised flag takes off.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BreakdownPenaltyV1 {
+    /// Flag key.
+    pub key: String,
+    /// Points taken off.
+    pub points: f64,
+}
+
+/// How a seller's score was computed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreBreakdownV1 {
+    /// The formula in words.
+    pub formula: String,
+    /// The components, each with its points (null when missing) and evidence.
+    pub components: Vec<BreakdownComponentV1>,
+    /// Sum of the maxima of the components with evidence.
+    pub available_max: f64,
+    /// Penalties of raised flags.
+    pub penalties: Vec<BreakdownPenaltyV1>,
+    /// The resulting score (null when degraded).
+    pub score: Option<u8>,
+    /// 0..=1 confidence.
+    pub confidence: f64,
+    /// Signals with no evidence, and stale sources.
+    pub missing_signals: Vec<String>,
+}
+
+/// One term of a deployer's score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BreakdownTermV1 {
+    /// Term name.
+    pub name: String,
+    /// Points it adds (negative for rugs).
+    pub points: f64,
+}
+
+/// How a deployer's score was computed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeployerBreakdownV1 {
+    /// The formula in words.
+    pub formula: String,
+    /// Its terms.
+    pub terms: Vec<BreakdownTermV1>,
+    /// The resulting score, null without a decided launch.
+    pub score: Option<u8>,
 }
 
 /// Preflight decision payload.
@@ -415,6 +487,12 @@ pub struct PreflightV1 {
     pub signals: Vec<String>,
     /// `YYYY-MM-DD`.
     pub snapshot_date: String,
+    /// 0..=1: how much evidence stands behind the score.
+    pub confidence: f64,
+    /// Signals with no evidence, and stale sources.
+    pub missing_signals: Vec<String>,
+    /// How the score was computed, by the code that computed it.
+    pub score_breakdown: ScoreBreakdownV1,
     /// Methodology version.
     pub methodology: String,
 }
@@ -523,12 +601,21 @@ pub struct DeployerV1 {
     pub version: String,
     /// Lowercase address.
     pub address: String,
-    /// Score 0..=100.
-    pub score: u8,
+    /// Score 0..=100, null without a decided launch.
+    pub score: Option<u8>,
+    /// `measured` or `insufficient-history`.
+    #[serde(rename = "score_basis")]
+    pub score_basis: String,
     /// `OK`, `CAUTION` or `AVOID`.
     pub verdict: String,
+    /// Why the verdict is what it is.
+    pub reasons: Vec<String>,
+    /// The denylisted or rugging funder that taints this wallet, if any.
+    pub tainted_by: Option<String>,
     /// Serial deployer with mostly rugged launches.
     pub sketchy: bool,
+    /// How the score was computed, by the code that computed it.
+    pub score_breakdown: DeployerBreakdownV1,
     /// Metrics.
     pub metrics: DeployerMetricsV1,
     /// Identity proofs.

@@ -113,15 +113,22 @@ impl Out<'_> {
     }
 }
 
-/// Leaderboard order: measured, not blocked; score desc, volume desc, address.
+/// Leaderboard order: measured sellers a buyer may pay (`PROCEED` or `PROCEED_LOW_VALUE`); score
+/// desc, confidence desc, volume desc, address.
 pub fn ranked(sellers: &[SellerRecord]) -> Vec<&SellerRecord> {
-    let mut ranked: Vec<&SellerRecord> =
-        sellers.iter().filter(|s| s.assessment.score.is_some() && s.assessment.decision != Decision::Block).collect();
+    let mut ranked: Vec<&SellerRecord> = sellers
+        .iter()
+        .filter(|s| {
+            s.assessment.score.is_some()
+                && matches!(s.assessment.decision, Decision::Proceed | Decision::ProceedLowValue)
+        })
+        .collect();
     ranked.sort_by(|a, b| {
         b.assessment
             .score
             .cmp(&a.assessment.score)
-            .then(b.features.volume.cmp(&a.features.volume))
+            .then(b.assessment.confidence.total_cmp(&a.assessment.confidence))
+            .then(b.features.demand.volume.cmp(&a.features.demand.volume))
             .then_with(|| a.address.cmp(&b.address))
     });
     ranked
@@ -250,9 +257,9 @@ fn scores_parquet(ctx: &PayloadContext, sellers: &[SellerRecord]) -> Result<Vec<
         col_str(&|s| Some(s.assessment.decision.as_str().to_owned())),
         col_str(&|s| Some(payloads::shield(&s.assessment).color)),
         col_str(&|s| Some(flag_keys(s))),
-        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.settlements))),
-        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.volume))),
-        Arc::new(UInt32Array::from_iter_values(sellers.iter().map(|s| s.features.distinct_payers))),
+        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.demand.settlements))),
+        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.demand.volume))),
+        Arc::new(UInt32Array::from_iter_values(sellers.iter().map(|s| s.features.demand.payers))),
         Arc::new(sellers.iter().map(|s| s.assessment.success_rate).collect::<Float64Array>()),
         Arc::new(sellers.iter().map(|s| s.features.sla.ok_rate()).collect::<Float64Array>()),
         col_str(&|s| Some(s.listing.resource.clone())),
@@ -295,10 +302,10 @@ fn csv_row(ctx: &PayloadContext, rank: Option<u32>, s: &SellerRecord) -> ScoreCs
         rank,
         address: s.address.clone(),
         score: s.assessment.score,
-        job_count: s.features.settlements,
+        job_count: s.features.demand.settlements,
         success_rate: s.assessment.success_rate,
-        usdc_volume: usdc(s.features.volume),
-        days_since_last_job: s.features.days_since_last_settlement,
+        usdc_volume: usdc(s.features.demand.volume),
+        days_since_last_job: s.features.demand.days_since_last_trusted,
         description: s.listing.description.clone(),
         service_url: s.listing.resource.clone(),
         price_usdc: s.listing.price.map(usdc),

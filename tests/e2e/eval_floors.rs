@@ -1,13 +1,29 @@
-//! Verdict quality on the default world stays above the floors in SCORING.md.
+//! Verdict quality on the held-out test world (another seed, wider knob ranges than the world the
+//! model was tuned on) stays above the floors reached, and `SCORING.md`'s evaluation section is
+//! exactly this report.
 
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
 use agentrep_publish::{PublishConfig, SnapshotStore};
 
+/// Floors reached on the test world (`SCORING.md` § 7 gives the figures and the targets).
+mod floors {
+    /// Every attack family's CAUTION∪BLOCK recall, except those listed in `FAMILY_EXCEPTIONS`.
+    pub const FAMILY_RECALL: f64 = 0.9;
+    /// Families below `FAMILY_RECALL`, with their own floor.
+    pub const FAMILY_EXCEPTIONS: &[(&str, f64)] = &[];
+    /// Honest false positives overall.
+    pub const HONEST_FP: f64 = 0.03;
+    /// Each unusual-honest pattern's false positives.
+    pub const PATTERN_FP: f64 = 0.10;
+    /// Griefing success at 100 USDC.
+    pub const GRIEF_AT_100: f64 = 0.01;
+}
+
 #[test]
-fn default_world_meets_the_evaluation_floors() {
+fn test_world_meets_the_evaluation_floors() {
     let dir = tempfile::tempdir().unwrap();
-    let config = WorldConfig::new(Scale::Small);
+    let config = WorldConfig::test_world(Scale::Small);
     let lake_dir = dir.path().join("lake");
     agentrep_datasets::generate(&config, &lake_dir, &|_, _| {}).unwrap();
     let store = SnapshotStore::new(dir.path().join("snapshots"));
@@ -16,13 +32,28 @@ fn default_world_meets_the_evaluation_floors() {
     let report = agentrep_jobs::eval::evaluate(&lake_dir, store.root()).unwrap();
     eprintln!("{}", report.render());
     assert_eq!(report.missing, 0);
-    assert!(report.bad_flagged.precision >= 0.9, "{:?}", report.bad_flagged);
-    assert!(report.bad_flagged.recall >= 0.9, "{:?}", report.bad_flagged);
-    assert!(report.honest_proceed.precision >= 0.95, "{:?}", report.honest_proceed);
-    assert!(report.honest_proceed.recall >= 0.8, "{:?}", report.honest_proceed);
-    assert!(report.deployer_avoid.precision >= 0.9, "{:?}", report.deployer_avoid);
-    assert!(report.deployer_avoid.recall >= 0.75, "{:?}", report.deployer_avoid);
-    assert!(report.spearman_quality >= 0.25, "spearman {}", report.spearman_quality);
-    let denylisted = &report.confusion["denylisted"];
-    assert_eq!(denylisted.keys().collect::<Vec<_>>(), vec!["BLOCK"], "denylisted sellers are always blocked");
+    for k in &report.kinds {
+        if let Some(r) = k.flagged {
+            let floor = floors::FAMILY_EXCEPTIONS
+                .iter()
+                .find(|(kind, _)| *kind == k.kind)
+                .map_or(floors::FAMILY_RECALL, |(_, f)| *f);
+            assert!(r.rate >= floor, "{}: recall {:?} under {floor}", k.kind, r);
+        }
+        if let Some(fp) = k.false_positive {
+            assert!(fp.rate <= floors::PATTERN_FP, "{}: false positives {:?}", k.kind, fp);
+        }
+        if k.kind == "denylisted" {
+            assert_eq!(k.decisions.keys().collect::<Vec<_>>(), vec!["BLOCK"], "denylisted sellers are always blocked");
+        }
+    }
+    assert!(report.honest_false_positive.rate <= floors::HONEST_FP, "{:?}", report.honest_false_positive);
+    let grief = report.griefing.iter().find(|g| g.budget_usdc == 100.0).expect("the test world has griefing");
+    assert!(grief.lowered.rate <= floors::GRIEF_AT_100, "{:?}", grief);
+    agentrep_tests::check_generated_section(
+        "SCORING.md",
+        "eval",
+        "an agentrep eval of the test world",
+        &report.markdown(),
+    );
 }

@@ -121,3 +121,20 @@ pub fn read_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// Checks (or, with `UPDATE_EXPECT`, rewrites) the text between
+/// `<!-- {name}:begin (generated from {source}) -->` and `<!-- {name}:end -->` in `document` (a
+/// path relative to the workspace root).
+pub fn check_generated_section(document: &str, name: &str, source: &str, expected: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(document);
+    let doc = std::fs::read_to_string(&path).expect("document exists");
+    let begin = format!("<!-- {name}:begin (generated from {source}) -->\n");
+    let end_marker = format!("<!-- {name}:end -->");
+    let start = doc.find(&begin).unwrap_or_else(|| panic!("{document} lacks {begin}")) + begin.len();
+    let end = doc[start..].find(&end_marker).unwrap_or_else(|| panic!("{document} lacks {end_marker}")) + start;
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&path, format!("{}{}{}", &doc[..start], expected, &doc[end..])).expect("writable");
+        return;
+    }
+    assert_eq!(&doc[start..end], expected, "{document}'s {name} section is stale: run UPDATE_EXPECT=1 make test");
+}

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::features::SellerFeatures;
+use crate::features::{ProofType, SellerFeatures};
 use crate::flags::{FlagHit, Severity, evaluate_flags};
 use crate::score::{ScoreBreakdown, score_seller, success_rate};
 
@@ -19,6 +19,12 @@ pub mod params {
     pub const YELLOW_BELOW: u8 = 40;
     /// External verifiers needed for `gold-verified`.
     pub const GOLD_VERIFIERS: u32 = 10;
+    /// Below this confidence the decision is at best `PROCEED_LOW_VALUE`.
+    pub const PROCEED_MIN_CONFIDENCE: f64 = 0.5;
+    /// Below this trust-weighted count of paying entities the decision is at best
+    /// `PROCEED_LOW_VALUE`: full `PROCEED` needs several independent customers that trust
+    /// reaches in full (the cost-to-fake floor rests on it, `SCORING.md` § 6).
+    pub const PROCEED_MIN_WEIGHTED_ENTITIES: f64 = 3.0;
 }
 
 use params as p;
@@ -121,6 +127,10 @@ pub struct Assessment {
     pub verdict: Verdict,
     /// Attestation tier.
     pub tier: Tier,
+    /// 0..=1: how much evidence stands behind the score.
+    pub confidence: f64,
+    /// Signals with no evidence, and stale sources.
+    pub missing_signals: Vec<String>,
     /// `<severity>:<key>` of the weightiest flag.
     pub reason_short: String,
     /// The weightiest flag's explainer.
@@ -149,10 +159,24 @@ fn color_of_flags(flags: &[FlagHit]) -> ShieldColor {
     }
 }
 
-/// The decision rule, in order: a critical flag or two high flags block; one high flag or a score
-/// under [`params::CAUTION_BELOW`] cautions; a medium flag or a score under
-/// [`params::PROCEED_FROM`] allows low-value calls only; otherwise proceed.
-pub fn decide(score: Option<u8>, flags: &[FlagHit]) -> Decision {
+/// What besides the score and flags bounds the decision.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecisionBasis {
+    /// 0..=1 confidence of the score.
+    pub confidence: f64,
+    /// Trust-weighted paying entities.
+    pub weighted_entities: f64,
+    /// A non-required source is stale.
+    pub stale_sources: bool,
+}
+
+/// The decision rule, in order: a critical flag or two high flags block; a degraded score, one
+/// high flag or a score under [`params::CAUTION_BELOW`] cautions; a medium flag, a score under
+/// [`params::PROCEED_FROM`], a confidence under [`params::PROCEED_MIN_CONFIDENCE`], fewer than
+/// [`params::PROCEED_MIN_WEIGHTED_ENTITIES`] weighted paying entities or a stale source allows
+/// low-value calls only; otherwise proceed.
+pub fn decide(score: Option<u8>, flags: &[FlagHit], basis: DecisionBasis) -> Decision {
+    let DecisionBasis { confidence, weighted_entities, stale_sources } = basis;
     let count = |s: Severity| flags.iter().filter(|h| h.severity == s).count();
     let (critical, high, medium) = (count(Severity::Critical), count(Severity::High), count(Severity::Medium));
     match score {
@@ -160,15 +184,33 @@ pub fn decide(score: Option<u8>, flags: &[FlagHit]) -> Decision {
         None => Decision::Caution,
         _ if high == 1 => Decision::Caution,
         Some(s) if s < p::CAUTION_BELOW => Decision::Caution,
-        Some(s) if medium > 0 || s < p::PROCEED_FROM => Decision::ProceedLowValue,
+        Some(s)
+            if medium > 0
+                || s < p::PROCEED_FROM
+                || confidence < p::PROCEED_MIN_CONFIDENCE
+                || weighted_entities < p::PROCEED_MIN_WEIGHTED_ENTITIES
+                || stale_sources =>
+        {
+            Decision::ProceedLowValue
+        }
         Some(_) => Decision::Proceed,
     }
 }
 
-/// The tier from external verifiers (distinct proof types plus paying feedback clients); an
-/// attestation fresh for less than 24 hours lifts `indexed` to `attested`.
+/// External verifiers: independent parties that vouch for the wallet. A Coinbase verification
+/// (`cb1-verified`, behind a KYC), a curated allowlist, and each trusted paying entity whose
+/// counted review rates the seller at least 70. Self-registered names (basename, ENS, Farcaster,
+/// Virtuals) cost little and verify nobody, so they do not count.
+pub fn external_verifiers(f: &SellerFeatures) -> u32 {
+    u32::from(f.proofs.contains(&ProofType::Cb1Verified))
+        + u32::from(f.allowlist_label.is_some())
+        + f.reputation.trusted_reviewers
+}
+
+/// The tier from external verifiers; an attestation fresh for less than 24 hours lifts `indexed`
+/// to `attested`.
 pub fn tier(f: &SellerFeatures, fresh_attestation: bool) -> Tier {
-    let verifiers = f.proofs.len() as u32 + f.paid_feedback_clients;
+    let verifiers = external_verifiers(f);
     if verifiers >= p::GOLD_VERIFIERS {
         Tier::GoldVerified
     } else if verifiers >= 1 {
@@ -184,12 +226,16 @@ pub fn tier(f: &SellerFeatures, fresh_attestation: bool) -> Tier {
 pub fn assess_seller(f: &SellerFeatures) -> Assessment {
     let flags = evaluate_flags(f);
     let breakdown = score_seller(f, &flags);
-    let (score, basis) = if f.degraded_sources.is_empty() {
-        (Some(breakdown.score()), ScoreBasis::Measured)
-    } else {
-        (None, ScoreBasis::Degraded)
+    let (score, basis) = match breakdown.score() {
+        Some(s) if f.degraded_sources.is_empty() => (Some(s), ScoreBasis::Measured),
+        _ => (None, ScoreBasis::Degraded),
     };
-    let decision = decide(score, &flags);
+    let bounds = DecisionBasis {
+        confidence: breakdown.confidence,
+        weighted_entities: f.demand.weighted_entities,
+        stale_sources: !f.stale_sources.is_empty(),
+    };
+    let decision = decide(score, &flags, bounds);
     let color = match (decision, score) {
         (Decision::Block, _) => ShieldColor::Red,
         (_, Some(s)) => color_of_flags(&flags).max(color_of_score(s)),
@@ -209,8 +255,10 @@ pub fn assess_seller(f: &SellerFeatures) -> Assessment {
     Assessment {
         score,
         basis,
+        confidence: breakdown.confidence,
+        missing_signals: breakdown.missing_signals.clone(),
         breakdown,
-        success_rate: success_rate(f).map(|(rate, _)| rate),
+        success_rate: success_rate(f),
         allowlist_label: f.allowlist_label.clone(),
         tier: tier(f, false),
         flags,
@@ -225,30 +273,9 @@ pub fn assess_seller(f: &SellerFeatures) -> Assessment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::SlaStats;
 
     fn healthy() -> SellerFeatures {
-        SellerFeatures {
-            listing_count: 1,
-            age_days: 40,
-            settlements: 500,
-            settlements_30d: 300,
-            distinct_payers: 40,
-            repeat_payer_ratio: 0.5,
-            top_payer_share: 0.1,
-            days_since_last_settlement: Some(1),
-            active_days_30d: 25,
-            proofs: vec![crate::ProofType::Basename],
-            sla: SlaStats {
-                samples: 20,
-                ok: 20,
-                latency_p50_ms: 100,
-                latency_p95_ms: 400,
-                avg_latency_ms: 150,
-                last_ok: Some(true),
-            },
-            ..Default::default()
-        }
+        crate::score::tests::strong_seller()
     }
 
     #[test]
@@ -279,7 +306,37 @@ mod tests {
 
     #[test]
     fn two_high_flags_block() {
-        let f = SellerFeatures { admin_path: true, self_payments: 3, ..healthy() };
+        let mut f = SellerFeatures { admin_path: true, ..healthy() };
+        f.demand.self_payments = f.demand.settlements;
         assert_eq!(assess_seller(&f).decision, Decision::Block);
+    }
+
+    #[test]
+    fn no_trusted_payer_cautions_and_thin_evidence_caps_at_low_value() {
+        let mut f = healthy();
+        f.demand.trusted_entities = 0;
+        assert_eq!(assess_seller(&f).decision, Decision::Caution);
+        let mut thin = healthy();
+        thin.reputation = Default::default();
+        thin.sla = Default::default();
+        thin.demand.weighted_entities = 2.0;
+        thin.demand.trusted_entities = 2;
+        let a = assess_seller(&thin);
+        assert!(a.confidence < params::PROCEED_MIN_CONFIDENCE, "{}", a.confidence);
+        assert_eq!(a.decision, Decision::ProceedLowValue);
+    }
+
+    #[test]
+    fn stale_sources_cap_the_decision() {
+        let f = SellerFeatures { stale_sources: vec!["funding-stale".into()], ..healthy() };
+        assert_eq!(assess_seller(&f).decision, Decision::ProceedLowValue);
+    }
+
+    #[test]
+    fn cheap_names_are_not_verifiers() {
+        let f = SellerFeatures { proofs: vec![ProofType::Basename, ProofType::Ens], ..healthy() };
+        let mut f = f;
+        f.reputation.trusted_reviewers = 0;
+        assert_eq!(tier(&f, false), Tier::Indexed);
     }
 }

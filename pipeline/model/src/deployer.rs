@@ -16,8 +16,8 @@ pub mod params {
     pub const MIN_DAYS_OBSERVED: u32 = 3;
     /// Creator share sold (of its initial holding) that counts as a dump.
     pub const RUG_CREATOR_SOLD: f64 = 0.5;
-    /// The dump must happen within this many days of launch.
-    pub const RUG_WINDOW_DAYS: u32 = 3;
+    /// The dump may take this many days from launch (slow dumps sell in steps over days).
+    pub const RUG_WINDOW_DAYS: u32 = 14;
     /// ...and the price must fall to at most this share of its peak.
     pub const RUG_PRICE_FLOOR: f64 = 0.1;
     /// Peak liquidity that counts as graduation (pools with no bonding curve).
@@ -40,6 +40,11 @@ pub mod params {
     pub const SERIAL_LAUNCHES: u32 = 3;
     /// Below this score the verdict is at best `CAUTION`.
     pub const CAUTION_BELOW: u8 = 40;
+    /// Rugged launches from which the verdict is `AVOID` whatever the rate (decoy launches cannot
+    /// dilute a count).
+    pub const RUG_COUNT_AVOID: u32 = 2;
+    /// Rug rate over decided launches from which the verdict is `AVOID`.
+    pub const RUG_RATE_AVOID: f64 = 0.5;
 }
 
 use params as p;
@@ -198,6 +203,9 @@ pub struct DeployerFeatures {
     pub proof_count: u32,
     /// On the denylist.
     pub denylisted: bool,
+    /// The address (with hops) whose funding taints this wallet: a denylisted address or a
+    /// deployer whose verdict is `AVOID`, among its first funders.
+    pub tainted_by: Option<String>,
 }
 
 /// The deployer verdict (the risk report's vocabulary).
@@ -212,11 +220,23 @@ pub enum DeployerVerdict {
     Avoid,
 }
 
+/// Whether a deployer's score was measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeployerBasis {
+    /// At least one launch has a decided outcome.
+    Measured,
+    /// No launch is decided yet (all too young or unobserved): no score, verdict `CAUTION`.
+    InsufficientHistory,
+}
+
 /// Score, verdict and rates of one deployer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeployerAssessment {
-    /// Score 0..=100.
-    pub score: u8,
+    /// Score 0..=100, `None` without a decided launch.
+    pub score: Option<u8>,
+    /// Measured or insufficient history.
+    pub basis: DeployerBasis,
     /// Verdict.
     pub verdict: DeployerVerdict,
     /// Raw survival rate over decided launches.
@@ -225,31 +245,73 @@ pub struct DeployerAssessment {
     pub rug_rate: Option<f64>,
     /// Serial deployer (3+ launches) whose decided launches are mostly rugged.
     pub sketchy: bool,
+    /// The score's terms, by name, as the formula adds them.
+    pub breakdown: Vec<(String, f64)>,
+    /// Why the verdict is what it is, shortest first.
+    pub reasons: Vec<String>,
 }
 
-/// Scores a deployer: `30 + 50·survival' − 60·rug' + 10·min(1, graduated/3) + 5·min(1, proofs/2)
-/// + 5·min(1, age/60)`, with survival' and rug' shrunk toward their priors.
+/// Scores a deployer: `30 + 50·survival' − 60·rug' + 10·min(1, graduated/3) +
+/// 5·min(1, proofs/2) + 5·min(1, age/60)`, with survival' and rug' shrunk toward their priors; no
+/// score without a decided launch. `AVOID` when denylisted, with [`params::RUG_COUNT_AVOID`] rugs, or a rug rate of
+/// [`params::RUG_RATE_AVOID`]; `CAUTION` without history, with any rug, tainted funding or a low
+/// score.
 pub fn assess_deployer(f: &DeployerFeatures) -> DeployerAssessment {
     let o = &f.outcomes;
     let decided = f64::from(o.decided());
     let shrink = |k: u32, prior: f64| (f64::from(k) + prior * p::PRIOR_WEIGHT) / (decided + p::PRIOR_WEIGHT);
-    let survival_s = shrink(o.graduated + o.alive, p::SURVIVAL_PRIOR);
-    let rug_s = shrink(o.rugged, p::RUG_PRIOR);
-    let raw = 30.0 + 50.0 * survival_s - 60.0 * rug_s
-        + 10.0 * (f64::from(o.graduated) / 3.0).min(1.0)
-        + 5.0 * (f64::from(f.proof_count) / 2.0).min(1.0)
-        + 5.0 * (f64::from(f.age_days) / 60.0).min(1.0);
-    let score = if f.denylisted { 0 } else { raw.round().clamp(0.0, 100.0) as u8 };
+    let breakdown: Vec<(String, f64)> = [
+        ("base", 30.0),
+        ("survival", 50.0 * shrink(o.graduated + o.alive, p::SURVIVAL_PRIOR)),
+        ("rugs", -60.0 * shrink(o.rugged, p::RUG_PRIOR)),
+        ("graduations", 10.0 * (f64::from(o.graduated) / 3.0).min(1.0)),
+        ("proofs", 5.0 * (f64::from(f.proof_count) / 2.0).min(1.0)),
+        ("age", 5.0 * (f64::from(f.age_days) / 60.0).min(1.0)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let raw: f64 = breakdown.iter().map(|(_, v)| v).sum();
+    let basis = if o.decided() == 0 { DeployerBasis::InsufficientHistory } else { DeployerBasis::Measured };
+    let score = match basis {
+        _ if f.denylisted => Some(0),
+        DeployerBasis::InsufficientHistory => None,
+        DeployerBasis::Measured => Some(raw.round().clamp(0.0, 100.0) as u8),
+    };
     let rug_rate = (o.decided() > 0).then(|| f64::from(o.rugged) / decided);
     let sketchy = o.total >= p::SERIAL_LAUNCHES && rug_rate.is_some_and(|r| r > 0.5);
-    let verdict = if f.denylisted || rug_rate.is_some_and(|r| r >= 0.5) {
+    let mut reasons = Vec::new();
+    if f.denylisted {
+        reasons.push("denylisted".to_owned());
+    }
+    if o.rugged >= p::RUG_COUNT_AVOID {
+        reasons.push(format!("{} rugged launches", o.rugged));
+    } else if rug_rate.is_some_and(|r| r >= p::RUG_RATE_AVOID) {
+        reasons.push(format!("rug rate {:.0}%", rug_rate.unwrap_or(0.0) * 100.0));
+    }
+    let avoid = !reasons.is_empty();
+    if !avoid {
+        if basis == DeployerBasis::InsufficientHistory {
+            reasons.push("insufficient history: no launch decided yet".to_owned());
+        }
+        if o.rugged > 0 {
+            reasons.push(format!("{} rugged launch", o.rugged));
+        }
+        if let Some(by) = &f.tainted_by {
+            reasons.push(format!("funded by {by}"));
+        }
+        if score.is_some_and(|s| s < p::CAUTION_BELOW) {
+            reasons.push(format!("score under {}", p::CAUTION_BELOW));
+        }
+    }
+    let verdict = if avoid {
         DeployerVerdict::Avoid
-    } else if score < p::CAUTION_BELOW || o.rugged > 0 {
+    } else if !reasons.is_empty() {
         DeployerVerdict::Caution
     } else {
         DeployerVerdict::Ok
     };
-    DeployerAssessment { score, verdict, survival: o.survival(), rug_rate, sketchy }
+    DeployerAssessment { score, basis, verdict, survival: o.survival(), rug_rate, sketchy, breakdown, reasons }
 }
 
 #[cfg(test)]
@@ -295,6 +357,53 @@ mod tests {
         let a = assess_deployer(&DeployerFeatures { outcomes, age_days: 40, ..Default::default() });
         assert_eq!(a.verdict, DeployerVerdict::Avoid);
         assert!(a.sketchy);
-        assert!(a.score < 20);
+        assert!(a.score.unwrap() < 20);
+    }
+
+    #[test]
+    fn decoy_launches_do_not_dilute_rugs() {
+        let mut outcomes = OutcomeCounts::default();
+        for o in [LaunchOutcome::Rugged, LaunchOutcome::Rugged, LaunchOutcome::Alive, LaunchOutcome::Alive] {
+            outcomes.add(o);
+        }
+        for _ in 0..4 {
+            outcomes.add(LaunchOutcome::Alive);
+        }
+        let a = assess_deployer(&DeployerFeatures { outcomes, age_days: 40, ..Default::default() });
+        assert_eq!(a.verdict, DeployerVerdict::Avoid, "two rugs among eight launches");
+    }
+
+    #[test]
+    fn no_decided_launch_is_insufficient_history_never_ok() {
+        let mut outcomes = OutcomeCounts::default();
+        outcomes.add(LaunchOutcome::Inconclusive);
+        outcomes.add(LaunchOutcome::Inconclusive);
+        let a = assess_deployer(&DeployerFeatures { outcomes, age_days: 1, proof_count: 2, ..Default::default() });
+        assert_eq!(a.basis, DeployerBasis::InsufficientHistory);
+        assert_eq!(a.score, None);
+        assert_eq!(a.verdict, DeployerVerdict::Caution);
+    }
+
+    #[test]
+    fn slow_dump_is_a_rug() {
+        let o = [
+            obs(0, 5_000_000_000, 50, 1.0, 1.0),
+            obs(3, 4_000_000_000, 40, 0.9, 0.6),
+            obs(5, 500_000_000, 10, 0.2, 0.05),
+            obs(8, 100_000_000, 1, 0.05, 0.05),
+        ];
+        assert_eq!(classify_launch(12, &o), LaunchOutcome::Rugged);
+    }
+
+    #[test]
+    fn tainted_funding_cautions() {
+        let mut outcomes = OutcomeCounts::default();
+        for _ in 0..3 {
+            outcomes.add(LaunchOutcome::Alive);
+        }
+        let f = DeployerFeatures { outcomes, age_days: 40, tainted_by: Some("0xbad".into()), ..Default::default() };
+        assert_eq!(assess_deployer(&f).verdict, DeployerVerdict::Caution);
+        let clean = DeployerFeatures { tainted_by: None, ..f };
+        assert_eq!(assess_deployer(&clean).verdict, DeployerVerdict::Ok);
     }
 }

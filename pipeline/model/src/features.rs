@@ -53,20 +53,27 @@ impl ProofType {
 }
 
 /// Health-probe statistics over the probe window.
+///
+/// A probe is *alive* when the endpoint answered 200/201/204, or 402 with a well-formed x402
+/// offer: an endpoint behind 401/403/405 is reachable but does not sell anything.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct SlaStats {
     /// Probes taken.
     pub samples: u32,
-    /// Probes whose status counted as alive.
+    /// Probes that were alive.
     pub ok: u32,
-    /// Median latency of answered probes, milliseconds.
-    pub latency_p50_ms: u32,
-    /// 95th percentile latency of answered probes, milliseconds.
-    pub latency_p95_ms: u32,
-    /// Mean latency of answered probes, milliseconds.
-    pub avg_latency_ms: u32,
+    /// Median latency of alive probes, milliseconds; `None` when no probe was alive.
+    pub latency_p50_ms: Option<u32>,
+    /// 95th percentile latency of alive probes, milliseconds.
+    pub latency_p95_ms: Option<u32>,
+    /// Mean latency of alive probes, milliseconds.
+    pub avg_latency_ms: Option<u32>,
     /// Outcome of the most recent probe, if any.
     pub last_ok: Option<bool>,
+    /// Probes whose 402 carried a well-formed x402 offer.
+    pub offers: u32,
+    /// Offers whose payTo, asset, network or price differ from the listing.
+    pub offer_mismatches: u32,
 }
 
 impl SlaStats {
@@ -76,10 +83,89 @@ impl SlaStats {
     }
 }
 
+/// Paying demand as the model sees it. Only *qualifying* settlements count as demand: settled by a
+/// known facilitator (EIP-3009 paired), on the listing's network and asset, at no less than the
+/// advertised price of some resource of the seller. Payers are grouped into *entities* (funding
+/// clusters: wallets sharing a first-funding root below the hubs), and each entity is weighed by
+/// the trust that reaches it from the seeds (see `SCORING.md` § Trust).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DemandStats {
+    /// Qualifying settlements up to the scoring day.
+    pub settlements: u64,
+    /// Qualifying settlements in the 30 days up to the scoring day.
+    pub settlements_30d: u64,
+    /// Qualifying volume, micro-USDC.
+    pub volume: MicroUsdc,
+    /// Distinct qualifying payers.
+    pub payers: u32,
+    /// Distinct paying entities (funding clusters) among them.
+    pub entities: u32,
+    /// Entities whose trust reaches `TRUSTED_ENTITY_MIN`.
+    pub trusted_entities: u32,
+    /// Trust-weighted count of paying entities: each entity counts `min(1, trust / ENTITY_FULL_TRUST)`.
+    pub weighted_entities: f64,
+    /// Trust that flowed into the seller from its payers (seed units).
+    pub trust_mass: f64,
+    /// Trusted entities that paid on at least two distinct days, over trusted entities.
+    pub repeat_ratio: f64,
+    /// The largest trusted entity's share of trusted qualifying settlements.
+    pub top_entity_share: f64,
+    /// Days since the last qualifying settlement of a trusted entity.
+    pub days_since_last_trusted: Option<u32>,
+    /// Days with a qualifying settlement of a trusted entity, in the last 30.
+    pub active_days_30d: u32,
+    /// Qualifying settlements whose amount equals an advertised price exactly, over qualifying.
+    pub exact_price_share: f64,
+    /// Median over payers (with >= 3 payments) of the coefficient of variation of their gaps.
+    pub interval_cv: Option<f64>,
+    /// Transfers to the seller that do not qualify: not facilitator-settled, not EIP-3009, on
+    /// another network or asset. Counted and shown; never demand.
+    pub unattributed: u64,
+    /// Facilitator settlements below every advertised price. Counted and shown; never demand.
+    pub below_price: u64,
+    /// Qualifying settlements the seller paid itself.
+    pub self_payments: u64,
+    /// Qualifying payers whose funding chain (up to `MAX_FUNDING_HOPS`) starts at the seller.
+    pub seller_funded_payers: u32,
+    /// Qualifying settlements made by those payers.
+    pub seller_funded_settlements: u64,
+}
+
+/// Reviews and receipts that count: from an entity that paid the seller at least the price before
+/// the review or receipt, once per entity, weighed by the entity's trust.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReputationStats {
+    /// ERC-8004 feedback entries in range and not revoked.
+    pub feedback: u32,
+    /// Distinct clients behind them.
+    pub feedback_clients: u32,
+    /// Feedback clients whose entity never paid the seller before reviewing (no weight).
+    pub unpaid_feedback_clients: u32,
+    /// Entities whose review counts.
+    pub reviewing_entities: u32,
+    /// Sum of the counted reviews' weights.
+    pub review_weight: f64,
+    /// Sum of weight × rating (rating 0..=1).
+    pub review_sum: f64,
+    /// Counted reviewers with full trust weight and a rating of at least 70: independent verifiers.
+    pub trusted_reviewers: u32,
+    /// Buyer receipts naming the seller.
+    pub receipts: u32,
+    /// Receipts backed by a qualifying settlement from the buyer's entity before the receipt.
+    pub receipts_matched: u32,
+    /// Sum of the matched receipts' weights (one entity, one weight).
+    pub receipt_weight: f64,
+    /// Sum of weight × success over matched receipts.
+    pub receipt_success: f64,
+    /// Trusted paying entities whose receipts report failed paid calls.
+    pub failed_entities: u32,
+}
+
 /// Everything the seller model knows about one wallet on one day.
 ///
 /// Counts that could not be read are not zero: the rebuild records the failed source in
-/// `degraded_sources` and the model then refuses to produce a measured score.
+/// `degraded_sources` (required sources: no score) or `stale_sources` (other sources: the checks
+/// they feed are reported missing and the decision is capped).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SellerFeatures {
     // Marketplace listings.
@@ -91,6 +177,8 @@ pub struct SellerFeatures {
     pub age_days: u32,
     /// Lowest advertised price, micro-USDC.
     pub advertised_price: Option<MicroUsdc>,
+    /// Distinct advertised prices (a seller with several price points is normal).
+    pub price_points: u32,
     /// A listing's host ends in a TLD on the suspicious list.
     pub suspicious_tld: bool,
     /// A listing's path looks like an admin or secrets path.
@@ -98,65 +186,20 @@ pub struct SellerFeatures {
     /// Distinct letter-case spellings of the address seen in listings.
     pub case_variants: u32,
 
-    // Settlements.
-    /// Settlements to this wallet up to the scoring day.
-    pub settlements: u64,
-    /// Settlements in the 30 days up to the scoring day.
-    pub settlements_30d: u64,
-    /// Settled volume up to the scoring day.
-    pub volume: MicroUsdc,
-    /// Distinct payers up to the scoring day.
-    pub distinct_payers: u32,
-    /// Payers who paid at least twice, over distinct payers.
-    pub repeat_payer_ratio: f64,
-    /// Settlements of the most frequent payer, over all settlements.
-    pub top_payer_share: f64,
-    /// Days since the last settlement, `None` if there never was one.
-    pub days_since_last_settlement: Option<u32>,
-    /// Days with at least one settlement in the last 30.
-    pub active_days_30d: u32,
-    /// Settlements whose amount equals the advertised price exactly.
-    pub exact_price_share: f64,
-    /// Median settled amount over the advertised price.
-    pub median_price_ratio: Option<f64>,
-    /// Coefficient of variation of the gaps between consecutive settlements.
-    pub interval_cv: Option<f64>,
-    /// Settlements whose payer is the seller itself.
-    pub self_payments: u64,
+    /// Paying demand.
+    pub demand: DemandStats,
+    /// The address (with hops) whose funding taints this wallet: a denylisted address or a
+    /// rugging deployer among its first funders, before the wallet was first listed.
+    pub tainted_by: Option<String>,
 
-    // Funding graph.
-    /// Distinct payers whose first funder is known.
-    pub payers_with_funder: u32,
-    /// The largest share of funded payers that share one funder.
-    pub top_funder_share: f64,
-    /// Share of funded payers whose funder is the seller itself.
-    pub seller_funded_share: f64,
-
-    // Health probes.
     /// Probe statistics over the probe window.
     pub sla: SlaStats,
 
-    // ERC-8004.
-    /// The wallet is the `agentWallet` of a registered agent.
+    /// The wallet is the `agentWallet` of a registered ERC-8004 agent.
     pub erc8004_registered: bool,
-    /// Non-revoked feedback entries.
-    pub feedback_count: u32,
-    /// Distinct feedback clients.
-    pub feedback_clients: u32,
-    /// Distinct feedback clients that also paid the wallet.
-    pub paid_feedback_clients: u32,
-    /// Sum of paid clients' feedback values, normalised to 0..=1 each.
-    pub paid_feedback_sum: f64,
-    /// Number of paid feedback entries behind `paid_feedback_sum`.
-    pub paid_feedback_count: u32,
+    /// Reviews and receipts.
+    pub reputation: ReputationStats,
 
-    // Buyer-signed receipts.
-    /// Receipts naming this wallet as the agent.
-    pub receipts: u32,
-    /// Receipts reporting success.
-    pub receipt_successes: u32,
-
-    // Identity and lists.
     /// Identity proofs of distinct types.
     pub proofs: Vec<ProofType>,
     /// The wallet is on the denylist.
@@ -164,7 +207,8 @@ pub struct SellerFeatures {
     /// Label of the allowlist entry, if allowlisted.
     pub allowlist_label: Option<String>,
 
-    /// Sources that failed for this wallet (e.g. `reputation-unreadable`); non-empty means the
-    /// score is not measured.
+    /// Required sources that failed (e.g. `settlements-stale`): no measured score.
     pub degraded_sources: Vec<String>,
+    /// Other sources that are stale (e.g. `erc8004-stale`): reported missing, decision capped.
+    pub stale_sources: Vec<String>,
 }

@@ -46,38 +46,82 @@ pub enum FlagKey {
     Denylisted,
     /// On the allowlist.
     AutoAllowlisted,
-    /// All settlements come from one payer.
-    SinglePayer,
-    /// First listed less than a week ago.
-    FreshOperator,
-    /// Every probe of the endpoint failed.
-    AllProbesFailed,
-    /// The endpoint's host has a suspicious TLD.
-    SuspiciousTld,
-    /// The endpoint's path looks like an admin or secrets path.
-    AdminPath,
-    /// Most payers share one funder.
-    WashFunderCluster,
+    /// Paying, trusted buyers report failed paid calls.
+    PayThenFail,
+    /// The endpoint's 402 offer differs from its listing.
+    OfferMismatch,
     /// The seller pays itself or funds its own payers.
     SelfDealing,
-    /// One payer dominates the settlements.
-    PayerConcentration,
-    /// Most ERC-8004 feedback comes from clients who never paid.
-    UnpaidFeedback,
-    /// Settled amounts differ from the advertised price.
-    PriceDrift,
-    /// Exact-price payments at clockwork intervals.
-    MetronomePayments,
+    /// First funded by a denylisted address or a rugging deployer.
+    TaintedFunding,
+    /// No trusted entity has paid the seller.
+    UnprovenDemand,
+    /// Every probe of the endpoint failed.
+    AllProbesFailed,
+    /// The endpoint's path looks like an admin or secrets path.
+    AdminPath,
+    /// The endpoint's host has a suspicious TLD.
+    SuspiciousTld,
+    /// All qualifying settlements come from one payer.
+    SinglePayer,
+    /// Several payers, but one trusted paying entity.
+    SingleEntity,
+    /// No trusted payment in the last 30 days.
+    Dormant,
+    /// Paying, trusted clients rate the service poorly.
+    NegativeFeedback,
     /// The endpoint is up only part of the time.
     EndpointFlapping,
-    /// No settlement in the last 30 days.
-    Dormant,
-    /// Paying clients rate the service poorly.
-    NegativeFeedback,
+    /// First listed less than a week ago.
+    FreshOperator,
+    /// One trusted entity dominates the settlements.
+    PayerConcentration,
+    /// Exact-price payments at clockwork intervals.
+    MetronomePayments,
     /// No identity proof of any type.
     NoIdentityProofs,
+    /// Payers merged into far fewer funding entities.
+    ClusteredPayers,
+    /// ERC-8004 feedback from wallets that never paid (no weight).
+    UnpaidFeedback,
+    /// Transfers that are not x402 settlements at the advertised price (not counted).
+    UnattributedTransfers,
     /// Listed under several letter-case spellings, merged here.
     CaseDuplicate,
+}
+
+/// Who can create the evidence a flag reads. The griefing rule: a flag whose evidence an outsider
+/// can create without the seller's cooperation never weighs on the decision (severity `low` or
+/// below, no penalty); `make test` checks the table against this rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    /// Curated lists and registries (denylist, allowlist).
+    External,
+    /// The seller's own acts: its listings, its outgoing payments and funding, its wallet's origin.
+    Seller,
+    /// agentrep's own probes of the endpoint.
+    Probe,
+    /// Paying entities with trust (costly to create; weighed by trust).
+    TrustedPayers,
+    /// The absence of trusted evidence (an outsider can only add evidence, never remove it).
+    Absence,
+    /// Anyone: transfers, reviews, timing and funding of wallets the seller does not control.
+    Outsider,
+}
+
+impl Origin {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::External => "external",
+            Origin::Seller => "seller",
+            Origin::Probe => "probe",
+            Origin::TrustedPayers => "trusted-payers",
+            Origin::Absence => "absence",
+            Origin::Outsider => "outsider",
+        }
+    }
 }
 
 /// One row of the flag table.
@@ -91,6 +135,8 @@ pub struct FlagDef {
     pub severity: Severity,
     /// Points taken off the score when raised.
     pub penalty: u8,
+    /// Who can create the evidence behind it (the griefing rule, `SCORING.md` § 3).
+    pub origin: Origin,
     /// The condition, in words, as `SCORING.md` prints it.
     pub condition: &'static str,
     /// What it means for a buyer.
@@ -137,33 +183,35 @@ pub mod thresholds {
     pub const MIN_PROBES: u32 = 3;
     /// `endpoint-flapping`: ok-rate band (inclusive lower, exclusive upper).
     pub const FLAPPING_OK_RATE: (f64, f64) = (0.2, 0.8);
-    /// `wash-funder-cluster`: funded payers needed to judge.
-    pub const WASH_MIN_FUNDED_PAYERS: u32 = 3;
-    /// `wash-funder-cluster`: share of funded payers behind one funder.
-    pub const WASH_TOP_FUNDER_SHARE: f64 = 0.6;
-    /// `self-dealing`: share of funded payers the seller funded itself.
-    pub const SELF_FUNDED_SHARE: f64 = 0.3;
-    /// `payer-concentration`: share of settlements from the top payer.
-    pub const TOP_PAYER_SHARE: f64 = 0.6;
-    /// `unpaid-feedback`: feedback entries needed to judge.
+    /// `pay-then-fail`: trusted paying entities reporting failures.
+    pub const PAY_THEN_FAIL_ENTITIES: u32 = 2;
+    /// `pay-then-fail`: trust-weighted share of failed matched receipts.
+    pub const PAY_THEN_FAIL_SHARE: f64 = 0.5;
+    /// `offer-mismatch`: mismatching offers needed to judge.
+    pub const OFFER_MISMATCH_MIN: u32 = 2;
+    /// `offer-mismatch`: share of offers that mismatch.
+    pub const OFFER_MISMATCH_SHARE: f64 = 0.5;
+    /// `self-dealing`: share of qualifying settlements paid by the seller or by payers it funded.
+    pub const SELF_DEALING_SHARE: f64 = 0.2;
+    /// `payer-concentration`: share of trusted settlements from the top trusted entity.
+    pub const TOP_ENTITY_SHARE: f64 = 0.6;
+    /// `unpaid-feedback`: feedback clients who never paid, needed to mention it.
     pub const UNPAID_FEEDBACK_MIN: u32 = 5;
-    /// `unpaid-feedback`: share of feedback clients who never paid.
-    pub const UNPAID_FEEDBACK_SHARE: f64 = 0.7;
-    /// `price-drift` and `metronome-payments`: settlements needed to judge.
-    pub const MIN_SETTLEMENTS_FOR_PRICE: u64 = 5;
-    /// `price-drift`: allowed deviation of the median settled amount from the advertised price.
-    pub const PRICE_DRIFT_RATIO: f64 = 0.5;
     /// `metronome-payments`: settlements needed to judge regularity.
     pub const METRONOME_MIN_SETTLEMENTS: u64 = 10;
     /// `metronome-payments`: largest coefficient of variation of the gaps.
     pub const METRONOME_MAX_CV: f64 = 0.15;
     /// `metronome-payments`: smallest share of exact-price settlements.
     pub const METRONOME_EXACT_SHARE: f64 = 0.95;
-    /// `dormant`: days without a settlement.
+    /// `clustered-payers`: payers per entity from which the merge is mentioned.
+    pub const CLUSTER_RATIO: f64 = 3.0;
+    /// `dormant`: days without a trusted settlement.
     pub const DORMANT_DAYS: u32 = 30;
-    /// `negative-feedback`: paying clients needed to judge.
-    pub const NEGATIVE_FEEDBACK_MIN_CLIENTS: u32 = 3;
-    /// `negative-feedback`: highest mean rating (0..=1) that counts as negative.
+    /// `negative-feedback`: counted reviewing entities needed to judge.
+    pub const NEGATIVE_FEEDBACK_MIN_ENTITIES: u32 = 3;
+    /// `negative-feedback`: counted review weight needed to judge.
+    pub const NEGATIVE_FEEDBACK_MIN_WEIGHT: f64 = 1.0;
+    /// `negative-feedback`: highest weighted mean rating (0..=1) that counts as negative.
     pub const NEGATIVE_FEEDBACK_MEAN: f64 = 0.4;
 }
 
@@ -180,6 +228,7 @@ pub const FLAGS: &[FlagDef] = &[
         name: "denylisted",
         severity: Severity::Critical,
         penalty: 100,
+        origin: Origin::External,
         condition: "the address is on the denylist",
         explainer: "Known-bad address (sanctions, scams or exploits); never pay it.",
         check: |f| f.denylisted.then(|| "address is on the denylist".to_owned()),
@@ -189,74 +238,47 @@ pub const FLAGS: &[FlagDef] = &[
         name: "auto-allowlisted",
         severity: Severity::Positive,
         penalty: 0,
+        origin: Origin::External,
         condition: "the address is on the allowlist",
         explainer: "Operator vetted by a curated allowlist.",
         check: |f| f.allowlist_label.as_ref().map(|l| format!("allowlisted as {l}")),
     },
     FlagDef {
-        key: FlagKey::SinglePayer,
-        name: "single-payer",
-        severity: Severity::Medium,
-        penalty: 15,
-        condition: "settlements >= 1 and distinct payers == 1",
-        explainer: "Every payment comes from one wallet: no independent demand is proven.",
+        key: FlagKey::PayThenFail,
+        name: "pay-then-fail",
+        severity: Severity::Critical,
+        penalty: 60,
+        origin: Origin::TrustedPayers,
+        condition: "trusted paying entities reporting failed paid calls >= PAY_THEN_FAIL_ENTITIES (2) and the trust-weighted failed share of matched receipts >= PAY_THEN_FAIL_SHARE (50%)",
+        explainer: "Buyers who paid report that the paid call failed: payments are taken without delivery.",
         check: |f| {
-            (f.settlements >= 1 && f.distinct_payers == 1)
-                .then(|| format!("{} settlements, all from one payer", f.settlements))
+            let r = &f.reputation;
+            if r.failed_entities < t::PAY_THEN_FAIL_ENTITIES || r.receipt_weight <= 0.0 {
+                return None;
+            }
+            let failed = 1.0 - r.receipt_success / r.receipt_weight;
+            (failed >= t::PAY_THEN_FAIL_SHARE).then(|| {
+                format!(
+                    "{} paying entities report failures; {} of weighted receipts failed",
+                    r.failed_entities,
+                    pct(failed)
+                )
+            })
         },
     },
     FlagDef {
-        key: FlagKey::FreshOperator,
-        name: "fresh-operator",
-        severity: Severity::Low,
-        penalty: 5,
-        condition: "first listed fewer than FRESH_OPERATOR_DAYS (7) days ago",
-        explainer: "New operator: too little history to judge.",
-        check: |f| {
-            (f.listing_count > 0 && f.age_days < t::FRESH_OPERATOR_DAYS)
-                .then(|| format!("first listed {} days ago", f.age_days))
-        },
-    },
-    FlagDef {
-        key: FlagKey::AllProbesFailed,
-        name: "all-probes-failed",
+        key: FlagKey::OfferMismatch,
+        name: "offer-mismatch",
         severity: Severity::High,
-        penalty: 25,
-        condition: "probes >= MIN_PROBES (3) and none alive",
-        explainer: "The paid endpoint never answered: payments are likely lost.",
+        penalty: 30,
+        origin: Origin::Probe,
+        condition: "mismatching 402 offers >= OFFER_MISMATCH_MIN (2) and >= OFFER_MISMATCH_SHARE (50%) of well-formed offers in the probe window",
+        explainer: "The endpoint asks to be paid differently (payTo, asset, network or price) than its listing says.",
         check: |f| {
-            (f.sla.samples >= t::MIN_PROBES && f.sla.ok == 0).then(|| format!("0 of {} probes alive", f.sla.samples))
-        },
-    },
-    FlagDef {
-        key: FlagKey::SuspiciousTld,
-        name: "suspicious-tld",
-        severity: Severity::Medium,
-        penalty: 10,
-        condition: "an endpoint host ends in a TLD on the suspicious list",
-        explainer: "Endpoint hosted under a TLD favoured by throwaway scam domains.",
-        check: |f| f.suspicious_tld.then(|| "endpoint host has a suspicious TLD".to_owned()),
-    },
-    FlagDef {
-        key: FlagKey::AdminPath,
-        name: "admin-path",
-        severity: Severity::High,
-        penalty: 20,
-        condition: "an endpoint path contains an admin or secrets segment (admin, wp-admin, .env, phpmyadmin, debug, .git)",
-        explainer: "Endpoint path looks like an admin or secrets route, not a public API.",
-        check: |f| f.admin_path.then(|| "endpoint path looks like an admin route".to_owned()),
-    },
-    FlagDef {
-        key: FlagKey::WashFunderCluster,
-        name: "wash-funder-cluster",
-        severity: Severity::High,
-        penalty: 35,
-        condition: "funded payers >= WASH_MIN_FUNDED_PAYERS (3) and one funder behind >= WASH_TOP_FUNDER_SHARE (60%) of them",
-        explainer: "Most payers were funded by the same wallet: the demand looks manufactured.",
-        check: |f| {
-            (f.payers_with_funder >= t::WASH_MIN_FUNDED_PAYERS && f.top_funder_share >= t::WASH_TOP_FUNDER_SHARE).then(
-                || format!("{} of {} funded payers share one funder", pct(f.top_funder_share), f.payers_with_funder),
-            )
+            let s = &f.sla;
+            (s.offer_mismatches >= t::OFFER_MISMATCH_MIN
+                && f64::from(s.offer_mismatches) >= t::OFFER_MISMATCH_SHARE * f64::from(s.offers))
+            .then(|| format!("{} of {} offers differ from the listing", s.offer_mismatches, s.offers))
         },
     },
     FlagDef {
@@ -264,72 +286,139 @@ pub const FLAGS: &[FlagDef] = &[
         name: "self-dealing",
         severity: Severity::High,
         penalty: 35,
-        condition: "the seller paid itself, or funded >= SELF_FUNDED_SHARE (30%) of its funded payers",
+        origin: Origin::Seller,
+        condition: "settlements paid by the seller itself or by payers whose funding chain starts at the seller (up to MAX_FUNDING_HOPS, 4) >= SELF_DEALING_SHARE (20%) of qualifying settlements",
         explainer: "The seller pays itself or bankrolls its own buyers.",
         check: |f| {
-            if f.self_payments > 0 {
-                Some(format!("{} settlements paid by the seller itself", f.self_payments))
-            } else if f.payers_with_funder > 0 && f.seller_funded_share >= t::SELF_FUNDED_SHARE {
-                Some(format!("seller funded {} of its payers", pct(f.seller_funded_share)))
-            } else {
-                None
-            }
+            let d = &f.demand;
+            let own = d.self_payments + d.seller_funded_settlements;
+            (d.settlements > 0 && own as f64 >= t::SELF_DEALING_SHARE * d.settlements as f64).then(|| {
+                format!(
+                    "{own} of {} settlements paid by the seller or by {} payers it funded",
+                    d.settlements, d.seller_funded_payers
+                )
+            })
         },
     },
     FlagDef {
-        key: FlagKey::PayerConcentration,
-        name: "payer-concentration",
-        severity: Severity::Medium,
-        penalty: 10,
-        condition: "distinct payers >= 2 and the top payer made >= TOP_PAYER_SHARE (60%) of settlements",
-        explainer: "One payer dominates: revenue depends on a single client.",
-        check: |f| {
-            (f.distinct_payers >= 2 && f.top_payer_share >= t::TOP_PAYER_SHARE)
-                .then(|| format!("top payer made {} of settlements", pct(f.top_payer_share)))
-        },
-    },
-    FlagDef {
-        key: FlagKey::UnpaidFeedback,
-        name: "unpaid-feedback",
+        key: FlagKey::TaintedFunding,
+        name: "tainted-funding",
         severity: Severity::High,
         penalty: 30,
-        condition: "feedback >= UNPAID_FEEDBACK_MIN (5) and >= UNPAID_FEEDBACK_SHARE (70%) of feedback clients never paid",
-        explainer: "ERC-8004 feedback comes from wallets that never paid: likely sybil reviews.",
+        origin: Origin::Seller,
+        condition: "the wallet's first funders (up to TAINT_HOPS, 2) include a denylisted address or a deployer whose verdict is AVOID, and it was funded before it was first listed",
+        explainer: "The wallet was bankrolled by a known-bad address: not a clean slate.",
+        check: |f| f.tainted_by.as_ref().map(|by| format!("first funded by {by}")),
+    },
+    FlagDef {
+        key: FlagKey::UnprovenDemand,
+        name: "unproven-demand",
+        severity: Severity::High,
+        penalty: 0,
+        origin: Origin::Absence,
+        condition: "no paying entity reaches TRUSTED_ENTITY_MIN (0.05) trust",
+        explainer: "Nobody with an independent history has paid this seller: its demand is unproven.",
         check: |f| {
-            if f.feedback_count < t::UNPAID_FEEDBACK_MIN || f.feedback_clients == 0 {
-                return None;
-            }
-            let unpaid = 1.0 - f64::from(f.paid_feedback_clients) / f64::from(f.feedback_clients);
-            (unpaid >= t::UNPAID_FEEDBACK_SHARE)
-                .then(|| format!("{} of {} feedback clients never paid", pct(unpaid), f.feedback_clients))
+            let d = &f.demand;
+            (d.trusted_entities == 0).then(|| {
+                format!(
+                    "{} qualifying settlements from {} untrusted entities; {} other transfers not counted",
+                    d.settlements,
+                    d.entities,
+                    d.unattributed + d.below_price
+                )
+            })
         },
     },
     FlagDef {
-        key: FlagKey::PriceDrift,
-        name: "price-drift",
+        key: FlagKey::AllProbesFailed,
+        name: "all-probes-failed",
+        severity: Severity::High,
+        penalty: 25,
+        origin: Origin::Probe,
+        condition: "probes >= MIN_PROBES (3) and none alive (alive: 200, 201, 204, or 402 with a well-formed x402 offer)",
+        explainer: "The paid endpoint never answered: payments are likely lost.",
+        check: |f| {
+            (f.sla.samples >= t::MIN_PROBES && f.sla.ok == 0).then(|| format!("0 of {} probes alive", f.sla.samples))
+        },
+    },
+    FlagDef {
+        key: FlagKey::AdminPath,
+        name: "admin-path",
+        severity: Severity::High,
+        penalty: 20,
+        origin: Origin::Seller,
+        condition: "an endpoint path contains an admin or secrets segment (admin, wp-admin, .env, phpmyadmin, debug, .git)",
+        explainer: "Endpoint path looks like an admin or secrets route, not a public API.",
+        check: |f| f.admin_path.then(|| "endpoint path looks like an admin route".to_owned()),
+    },
+    FlagDef {
+        key: FlagKey::SuspiciousTld,
+        name: "suspicious-tld",
         severity: Severity::Medium,
         penalty: 10,
-        condition: "settlements >= MIN_SETTLEMENTS_FOR_PRICE (5) and the median settled amount is off the advertised price by > PRICE_DRIFT_RATIO (50%)",
-        explainer: "Buyers pay amounts unlike the advertised price: listing stale or misleading.",
+        origin: Origin::Seller,
+        condition: "an endpoint host ends in a TLD on the suspicious list",
+        explainer: "Endpoint hosted under a TLD favoured by throwaway scam domains.",
+        check: |f| f.suspicious_tld.then(|| "endpoint host has a suspicious TLD".to_owned()),
+    },
+    FlagDef {
+        key: FlagKey::SinglePayer,
+        name: "single-payer",
+        severity: Severity::Medium,
+        penalty: 10,
+        origin: Origin::Absence,
+        condition: "qualifying settlements >= 1 and distinct qualifying payers == 1",
+        explainer: "Every payment comes from one wallet: no independent demand is proven.",
         check: |f| {
-            let ratio = f.median_price_ratio?;
-            (f.settlements >= t::MIN_SETTLEMENTS_FOR_PRICE && (ratio - 1.0).abs() > t::PRICE_DRIFT_RATIO)
-                .then(|| format!("median settlement is {ratio:.2}x the advertised price"))
+            let d = &f.demand;
+            (d.settlements >= 1 && d.payers == 1).then(|| format!("{} settlements, all from one payer", d.settlements))
         },
     },
     FlagDef {
-        key: FlagKey::MetronomePayments,
-        name: "metronome-payments",
+        key: FlagKey::SingleEntity,
+        name: "single-entity",
         severity: Severity::Medium,
-        penalty: 15,
-        condition: "settlements >= METRONOME_MIN_SETTLEMENTS (10), gap CV <= METRONOME_MAX_CV (0.15) and exact-price share >= METRONOME_EXACT_SHARE (95%)",
-        explainer: "Exact-price payments at clockwork intervals: typical of scripted wash trading.",
+        penalty: 5,
+        origin: Origin::Absence,
+        condition: "distinct qualifying payers >= 2 and exactly one trusted paying entity",
+        explainer: "Several wallets pay, but they belong to one funding entity: one customer at most.",
         check: |f| {
-            let cv = f.interval_cv?;
-            (f.settlements >= t::METRONOME_MIN_SETTLEMENTS
-                && cv <= t::METRONOME_MAX_CV
-                && f.exact_price_share >= t::METRONOME_EXACT_SHARE)
-                .then(|| format!("gap CV {cv:.2}, {} at the exact price", pct(f.exact_price_share)))
+            let d = &f.demand;
+            (d.payers >= 2 && d.trusted_entities == 1)
+                .then(|| format!("{} payers in {} entities, 1 trusted", d.payers, d.entities))
+        },
+    },
+    FlagDef {
+        key: FlagKey::Dormant,
+        name: "dormant",
+        severity: Severity::Medium,
+        penalty: 10,
+        origin: Origin::Absence,
+        condition: "trusted demand exists and none in the last DORMANT_DAYS (30) days",
+        explainer: "No trusted buyer has paid this seller for a month.",
+        check: |f| {
+            let days = f.demand.days_since_last_trusted?;
+            (days >= t::DORMANT_DAYS).then(|| format!("last trusted settlement {days} days ago"))
+        },
+    },
+    FlagDef {
+        key: FlagKey::NegativeFeedback,
+        name: "negative-feedback",
+        severity: Severity::Medium,
+        penalty: 10,
+        origin: Origin::TrustedPayers,
+        condition: "counted reviewing entities >= NEGATIVE_FEEDBACK_MIN_ENTITIES (3), counted weight >= NEGATIVE_FEEDBACK_MIN_WEIGHT (1) and their weighted mean rating < NEGATIVE_FEEDBACK_MEAN (40/100)",
+        explainer: "Trusted clients who paid rate the service poorly.",
+        check: |f| {
+            let r = &f.reputation;
+            if r.reviewing_entities < t::NEGATIVE_FEEDBACK_MIN_ENTITIES
+                || r.review_weight < t::NEGATIVE_FEEDBACK_MIN_WEIGHT
+            {
+                return None;
+            }
+            let mean = r.review_sum / r.review_weight;
+            (mean < t::NEGATIVE_FEEDBACK_MEAN).then(|| format!("paying clients rate it {:.0}/100", mean * 100.0))
         },
     },
     FlagDef {
@@ -337,6 +426,7 @@ pub const FLAGS: &[FlagDef] = &[
         name: "endpoint-flapping",
         severity: Severity::Low,
         penalty: 5,
+        origin: Origin::Probe,
         condition: "probes >= MIN_PROBES (3) and ok-rate in [20%, 80%)",
         explainer: "The endpoint is up only part of the time.",
         check: |f| {
@@ -346,30 +436,47 @@ pub const FLAGS: &[FlagDef] = &[
         },
     },
     FlagDef {
-        key: FlagKey::Dormant,
-        name: "dormant",
-        severity: Severity::Medium,
-        penalty: 10,
-        condition: "settlements >= 1 and none in the last DORMANT_DAYS (30) days",
-        explainer: "No one has paid this seller for a month.",
+        key: FlagKey::FreshOperator,
+        name: "fresh-operator",
+        severity: Severity::Low,
+        penalty: 5,
+        origin: Origin::Seller,
+        condition: "first listed fewer than FRESH_OPERATOR_DAYS (7) days ago",
+        explainer: "New operator: too little history to judge.",
         check: |f| {
-            let days = f.days_since_last_settlement?;
-            (days >= t::DORMANT_DAYS).then(|| format!("last settlement {days} days ago"))
+            (f.listing_count > 0 && f.age_days < t::FRESH_OPERATOR_DAYS)
+                .then(|| format!("first listed {} days ago", f.age_days))
         },
     },
     FlagDef {
-        key: FlagKey::NegativeFeedback,
-        name: "negative-feedback",
-        severity: Severity::Medium,
-        penalty: 10,
-        condition: "paying feedback clients >= NEGATIVE_FEEDBACK_MIN_CLIENTS (3) and their mean rating < NEGATIVE_FEEDBACK_MEAN (40/100)",
-        explainer: "Clients who paid rate the service poorly.",
+        key: FlagKey::PayerConcentration,
+        name: "payer-concentration",
+        severity: Severity::Low,
+        penalty: 0,
+        origin: Origin::TrustedPayers,
+        condition: "trusted entities >= 2 and the top trusted entity made >= TOP_ENTITY_SHARE (60%) of trusted settlements",
+        explainer: "One customer dominates: revenue depends on a single client.",
         check: |f| {
-            if f.paid_feedback_clients < t::NEGATIVE_FEEDBACK_MIN_CLIENTS || f.paid_feedback_count == 0 {
-                return None;
-            }
-            let mean = f.paid_feedback_sum / f64::from(f.paid_feedback_count);
-            (mean < t::NEGATIVE_FEEDBACK_MEAN).then(|| format!("paying clients rate it {:.0}/100", mean * 100.0))
+            let d = &f.demand;
+            (d.trusted_entities >= 2 && d.top_entity_share >= t::TOP_ENTITY_SHARE)
+                .then(|| format!("top entity made {} of trusted settlements", pct(d.top_entity_share)))
+        },
+    },
+    FlagDef {
+        key: FlagKey::MetronomePayments,
+        name: "metronome-payments",
+        severity: Severity::Low,
+        penalty: 0,
+        origin: Origin::Outsider,
+        condition: "qualifying settlements >= METRONOME_MIN_SETTLEMENTS (10), gap CV <= METRONOME_MAX_CV (0.15) and exact-price share >= METRONOME_EXACT_SHARE (95%)",
+        explainer: "Exact-price payments at clockwork intervals: scripted buyers (monitoring bots, or wash trading).",
+        check: |f| {
+            let d = &f.demand;
+            let cv = d.interval_cv?;
+            (d.settlements >= t::METRONOME_MIN_SETTLEMENTS
+                && cv <= t::METRONOME_MAX_CV
+                && d.exact_price_share >= t::METRONOME_EXACT_SHARE)
+                .then(|| format!("gap CV {cv:.2}, {} at an advertised price", pct(d.exact_price_share)))
         },
     },
     FlagDef {
@@ -377,15 +484,59 @@ pub const FLAGS: &[FlagDef] = &[
         name: "no-identity-proofs",
         severity: Severity::Low,
         penalty: 0,
+        origin: Origin::Absence,
         condition: "no identity proof of any type",
         explainer: "No multi-source identity proofs: unverified provenance.",
         check: |f| f.proofs.is_empty().then(|| "0 identity proofs".to_owned()),
+    },
+    FlagDef {
+        key: FlagKey::ClusteredPayers,
+        name: "clustered-payers",
+        severity: Severity::Info,
+        penalty: 0,
+        origin: Origin::Outsider,
+        condition: "qualifying payers >= CLUSTER_RATIO (3) × paying entities",
+        explainer: "Many paying wallets share a few funders; they count as one customer each funder.",
+        check: |f| {
+            let d = &f.demand;
+            (d.entities > 0 && f64::from(d.payers) >= t::CLUSTER_RATIO * f64::from(d.entities))
+                .then(|| format!("{} payers merged into {} entities", d.payers, d.entities))
+        },
+    },
+    FlagDef {
+        key: FlagKey::UnpaidFeedback,
+        name: "unpaid-feedback",
+        severity: Severity::Info,
+        penalty: 0,
+        origin: Origin::Outsider,
+        condition: "feedback clients whose entity never paid the seller >= UNPAID_FEEDBACK_MIN (5)",
+        explainer: "ERC-8004 feedback from wallets that never paid: given no weight.",
+        check: |f| {
+            let r = &f.reputation;
+            (r.unpaid_feedback_clients >= t::UNPAID_FEEDBACK_MIN)
+                .then(|| format!("{} of {} feedback clients never paid", r.unpaid_feedback_clients, r.feedback_clients))
+        },
+    },
+    FlagDef {
+        key: FlagKey::UnattributedTransfers,
+        name: "unattributed-transfers",
+        severity: Severity::Info,
+        penalty: 0,
+        origin: Origin::Outsider,
+        condition: "transfers that are not facilitator-settled EIP-3009 payments on the listing's network and asset, or are below every advertised price, >= 1",
+        explainer: "Transfers that are not x402 payments at the advertised price: shown, never counted as demand.",
+        check: |f| {
+            let d = &f.demand;
+            (d.unattributed + d.below_price > 0)
+                .then(|| format!("{} unattributed, {} below price", d.unattributed, d.below_price))
+        },
     },
     FlagDef {
         key: FlagKey::CaseDuplicate,
         name: "case-duplicate",
         severity: Severity::Info,
         penalty: 0,
+        origin: Origin::Seller,
         condition: "listings spell the address in more than one letter case",
         explainer: "Listed under several spellings of one address; merged into one entry.",
         check: |f| (f.case_variants > 1).then(|| format!("{} spellings merged", f.case_variants)),
@@ -402,13 +553,16 @@ pub fn evaluate_flags(features: &SellerFeatures) -> Vec<FlagHit> {
 
 /// The flag table as Markdown, as `SCORING.md` prints it between its `flags` markers.
 pub fn markdown_table() -> String {
-    let mut out = String::from("| key | severity | penalty | condition | explainer |\n|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| key | severity | penalty | evidence from | condition | explainer |\n|---|---|---|---|---|---|\n",
+    );
     for d in FLAGS {
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} | {} | {} |\n",
             d.name,
             d.severity.as_str(),
             d.penalty,
+            d.origin.as_str(),
             d.condition,
             d.explainer
         ));
@@ -454,10 +608,19 @@ mod tests {
     }
 
     #[test]
+    fn outsider_evidence_never_weighs_on_the_decision() {
+        for d in FLAGS.iter().filter(|d| d.origin == Origin::Outsider) {
+            assert!(d.severity <= Severity::Low && d.penalty == 0, "{} breaks the griefing rule", d.name);
+        }
+    }
+
+    #[test]
     fn single_payer_fires_only_with_one_payer() {
-        let mut f = SellerFeatures { settlements: 10, distinct_payers: 1, ..Default::default() };
+        let mut f = SellerFeatures::default();
+        f.demand.settlements = 10;
+        f.demand.payers = 1;
         assert!(evaluate_flags(&f).iter().any(|h| h.key == FlagKey::SinglePayer));
-        f.distinct_payers = 2;
+        f.demand.payers = 2;
         assert!(!evaluate_flags(&f).iter().any(|h| h.key == FlagKey::SinglePayer));
     }
 }

@@ -12,20 +12,24 @@ pub mod features;
 pub mod flags;
 pub mod records;
 pub mod score;
+pub mod trust;
 
 pub use address::{Address, AddressError};
-pub use decision::{Assessment, Decision, ScoreBasis, ShieldColor, Tier, Verdict, assess_seller, decide};
-pub use deployer::{
-    DeployerAssessment, DeployerFeatures, DeployerVerdict, LaunchObservation, LaunchOutcome, LaunchSummary,
-    OutcomeCounts, assess_deployer, classify_launch,
+pub use decision::{
+    Assessment, Decision, DecisionBasis, ScoreBasis, ShieldColor, Tier, Verdict, assess_seller, decide,
+    external_verifiers,
 };
-pub use features::{ProofType, SellerFeatures, SlaStats};
-pub use flags::{FLAGS, FlagDef, FlagHit, FlagKey, Severity, evaluate_flags};
+pub use deployer::{
+    DeployerAssessment, DeployerBasis, DeployerFeatures, DeployerVerdict, LaunchObservation, LaunchOutcome,
+    LaunchSummary, OutcomeCounts, assess_deployer, classify_launch,
+};
+pub use features::{DemandStats, ProofType, ReputationStats, SellerFeatures, SlaStats};
+pub use flags::{FLAGS, FlagDef, FlagHit, FlagKey, Origin, Severity, evaluate_flags};
 pub use records::{Counterparty, DeployerRecord, HistoryPoint, ListingInfo, SellerRecord, SnapshotInput};
-pub use score::{ScoreBreakdown, score_seller, success_rate};
+pub use score::{Component, ComponentScore, ScoreBreakdown, score_seller, success_rate};
 
 /// Version of the methodology in `SCORING.md`; every published payload carries it.
-pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-1.0.0";
+pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-2.0.0";
 
 /// Micro-USDC (6 decimals), the only unit money has inside agentrep.
 pub type MicroUsdc = u64;

@@ -1,8 +1,15 @@
--- Launches up to the day with their daily observations, for the deployer model.
+-- Launches up to the day with their daily observations, for the deployer model. One launch per
+-- token (the earliest) and one observation per (token, day): an indexer that re-ran a day wrote a
+-- second row, and the pick among duplicates is a total order (determinism).
 SELECT lower(l.deployer), lower(l.token), l.platform, epoch(l.launched_at)::BIGINT,
        ((epoch(o.date::TIMESTAMP) - epoch(date_trunc('day', l.launched_at)))::BIGINT // 86400)::BIGINT AS day,
        o.liquidity, o.swaps, o.holders, o.price, o.creator_holding
-FROM token_launches l
-LEFT JOIN launch_observations o ON o.token = l.token AND o.date::TIMESTAMP < {day_end}
-WHERE l.launched_at < {day_end}
+FROM (
+    SELECT DISTINCT ON (lower(token)) * FROM token_launches WHERE launched_at < {day_end}
+    ORDER BY lower(token), launched_at, lower(deployer), platform, name, symbol
+) l
+LEFT JOIN (
+    SELECT DISTINCT ON (token, date) * FROM launch_observations WHERE date::TIMESTAMP < {day_end}
+    ORDER BY token, date, liquidity DESC, swaps DESC, holders DESC, price DESC, creator_holding
+) o ON o.token = l.token
 ORDER BY 1, 2, 5

@@ -1,10 +1,17 @@
--- Per-seller features for one day. Placeholders: {day_end} (exclusive), {d30}, {d7}, {listing_cutoff}.
--- Every address is lowercased here; listings keep the case they were observed with.
+-- Per-seller inputs for one day. Placeholders: {day_end} (exclusive), {day_end_epoch}, {d30},
+-- {d30_epoch}, {d7}, {listing_cutoff}, {suspicious_tlds}, {hub_min_fanout}, {hub_min_amount},
+-- {hub_min_days}. Every address is lowercased here; listings keep the case they were observed with.
+-- Wherever one row is picked among several, the order is total (determinism).
 
--- Current listings: the latest crawl of each resource, if seen in the last 30 days.
+-- Current listings: the latest crawl of each resource, if seen in the last 30 days. Ties (two
+-- marketplaces listing one URL at one time) are broken by every column.
 CREATE TEMP TABLE cur AS
 SELECT * EXCLUDE (rn) FROM (
-    SELECT *, row_number() OVER (PARTITION BY resource ORDER BY last_seen DESC) AS rn
+    SELECT *,
+           CASE network WHEN 'base' THEN 'eip155:8453' WHEN 'base-sepolia' THEN 'eip155:84532' ELSE network END AS net,
+           row_number() OVER (PARTITION BY resource
+                              ORDER BY last_seen DESC, pay_to, network, asset, price_atomic, ecosystem, first_seen,
+                                       description NULLS LAST) AS rn
     FROM listings WHERE last_seen < {day_end}
 ) WHERE rn = 1 AND last_seen >= {listing_cutoff};
 
@@ -14,6 +21,7 @@ SELECT lower(pay_to) AS address,
        count(DISTINCT pay_to) AS case_variants,
        epoch(min(first_seen))::BIGINT AS first_seen,
        min(price_atomic) AS price,
+       count(DISTINCT price_atomic) AS price_points,
        arg_min(resource, (first_seen, resource)) AS resource,
        string_agg(resource, ' ' ORDER BY first_seen, resource) AS resources,
        arg_min(description, (first_seen, resource)) AS description,
@@ -29,43 +37,59 @@ SELECT address, string_agg(tag, ',' ORDER BY tag) AS tags, count(*) AS tag_count
     SELECT DISTINCT lower(pay_to) AS address, unnest(tags) AS tag FROM cur
 ) GROUP BY 1;
 
--- Settlements to listed sellers up to the end of the day. Sorting and grouping use integer keys
--- (a dense seller id, a 64-bit hash of the payer), far cheaper than 42-character strings.
 CREATE TEMP TABLE seller_ids AS
 SELECT address, row_number() OVER (ORDER BY address)::UINTEGER AS sid FROM seller_listing;
 
-CREATE TEMP TABLE s AS
-SELECT st.payer, hash(st.payer) AS payer_h, i.sid, st.pay_to, st.value, st.block_time, epoch(st.block_time)::BIGINT AS t
-FROM settlements st JOIN seller_ids i ON st.pay_to = i.address
+-- Advertised prices per seller, network and asset: a settlement qualifies at no less than the
+-- cheapest price listed for its network and asset, and is exact when it equals one of them.
+CREATE TEMP TABLE price_bounds AS
+SELECT lower(pay_to) AS address, net, lower(asset) AS asset, min(price_atomic) AS min_price,
+       list(DISTINCT price_atomic ORDER BY price_atomic) AS prices
+FROM cur GROUP BY ALL;
+
+CREATE TEMP TABLE facilitators AS
+SELECT DISTINCT lower(address) AS address FROM entity_labels WHERE entity = 'facilitator' AND added_at < {day_end};
+
+-- Every transfer to a listed seller, with its attribution.
+CREATE TEMP TABLE s_all AS
+SELECT st.payer, st.pay_to, i.sid, st.value, st.tx_hash, epoch(st.block_time)::BIGINT AS t,
+       st.eip3009 AND f.address IS NOT NULL AS attributed, b.min_price, list_contains(b.prices, st.value) AS exact
+FROM settlements st
+JOIN seller_ids i ON st.pay_to = i.address
+LEFT JOIN facilitators f ON f.address = st.facilitator
+LEFT JOIN price_bounds b ON b.address = st.pay_to AND b.net = st.network AND b.asset = st.asset
 WHERE st.block_time < {day_end};
 
+-- Qualifying settlements: facilitator-settled EIP-3009 payments on a listed network and asset at
+-- no less than an advertised price. Only these are demand.
+CREATE TEMP TABLE s AS
+SELECT payer, hash(payer) AS payer_h, sid, pay_to, value, tx_hash, t, exact
+FROM s_all WHERE attributed AND value >= min_price;
+
+CREATE TEMP TABLE nonq AS
+SELECT pay_to AS address,
+       count(*) FILTER (WHERE NOT attributed OR min_price IS NULL) AS unattributed,
+       count(*) FILTER (WHERE attributed AND value < min_price) AS below_price
+FROM s_all GROUP BY 1;
+
+-- Per (seller, payer): payments, spend, first and last time, distinct days, and a bit mask of the
+-- days (of the last 30) it paid on.
 CREATE TEMP TABLE pp AS
-SELECT any_value(pay_to) AS pay_to, any_value(payer) AS payer, sid, payer_h, count(*) AS n
+SELECT sid, payer_h, any_value(pay_to) AS pay_to, any_value(payer) AS payer, count(*) AS n,
+       sum(value)::UBIGINT AS spend, min(t) AS first_t, max(t) AS last_t, count(DISTINCT t // 86400) AS days,
+       bit_or(CASE WHEN t >= {d30_epoch} THEN (1::UBIGINT << ((t - {d30_epoch}) // 86400)::INTEGER) ELSE 0::UBIGINT END) AS mask30
 FROM s GROUP BY sid, payer_h;
 
 CREATE TEMP TABLE settle AS
-SELECT s.pay_to AS address,
-       count(*) AS settlements,
-       count(*) FILTER (WHERE block_time >= {d30}) AS settlements_30d,
-       sum(value)::UBIGINT AS volume,
-       epoch(max(block_time))::BIGINT AS last_settlement,
-       count(DISTINCT date_trunc('day', block_time)) FILTER (WHERE block_time >= {d30}) AS active_days_30d,
-       count(*) FILTER (WHERE payer = s.pay_to) AS self_payments,
-       count(*) FILTER (WHERE value = l.price) / count(*) AS exact_price_share,
-       median(value::DOUBLE / nullif(l.price, 0)) AS median_price_ratio
-FROM s JOIN seller_listing l ON s.pay_to = l.address
-GROUP BY 1;
-
-CREATE TEMP TABLE payers AS
 SELECT pay_to AS address,
-       count(*) AS distinct_payers,
-       count(*) FILTER (WHERE n >= 2) / count(*) AS repeat_payer_ratio,
-       max(n) / sum(n) AS top_payer_share
-FROM pp GROUP BY 1;
+       count(*) AS settlements,
+       count(*) FILTER (WHERE t >= {d30_epoch}) AS settlements_30d,
+       sum(value)::UBIGINT AS volume,
+       count(*) FILTER (WHERE exact) / count(*) AS exact_price_share
+FROM s GROUP BY 1;
 
 -- Regularity: per (seller, payer) with >= 3 payments, the coefficient of variation of the gaps;
--- the seller's value is the median over its payers. Sums are exact integers so the result does
--- not depend on the order DuckDB's threads combine partial aggregates in (determinism).
+-- the seller's value is the median over its payers. Exact integer sums (determinism).
 CREATE TEMP TABLE cadence AS
 SELECT i.address, c.interval_cv FROM (
     SELECT sid, median(cv) AS interval_cv FROM (
@@ -78,65 +102,40 @@ SELECT i.address, c.interval_cv FROM (
     ) GROUP BY 1
 ) c JOIN seller_ids i USING (sid);
 
--- Funding: first funder of each payer, ignoring hubs (exchanges, bridges) that fund many.
+-- Funding: the first funder of each wallet (ties broken by funder).
 CREATE TEMP TABLE first_funder AS
-SELECT funded, arg_min(funder, (first_funded_at, funder)) AS funder
+SELECT funded, arg_min(funder, (first_funded_at, funder)) AS funder, epoch(min(first_funded_at))::BIGINT AS t,
+       arg_min(amount, (first_funded_at, funder)) AS amount
 FROM funding_edges WHERE first_funded_at < {day_end} GROUP BY 1;
 
+-- Hubs: labelled infrastructure, and wallets that first-funded many wallets with real amounts on
+-- many days (dust fan-out does not make a hub).
 CREATE TEMP TABLE hubs AS
-SELECT funder FROM first_funder GROUP BY 1 HAVING count(*) >= {hub_min_fanout};
-
-CREATE TEMP TABLE funding AS
-SELECT address,
-       sum(k)::BIGINT AS payers_with_funder,
-       max(k) / sum(k) AS top_funder_share,
-       coalesce(sum(k) FILTER (WHERE funder = address), 0) / sum(k) AS seller_funded_share
-FROM (
-    SELECT pp.pay_to AS address, f.funder, count(*) AS k
-    FROM pp JOIN first_funder f ON f.funded = pp.payer
-    WHERE f.funder NOT IN (SELECT funder FROM hubs)
-    GROUP BY ALL
-) GROUP BY 1;
-
--- Health probes of the seller's current endpoints in the probe window.
-CREATE TEMP TABLE sla AS
-SELECT lower(c.pay_to) AS address,
-       count(*) AS samples,
-       count(*) FILTER (WHERE p.ok) AS ok,
-       coalesce(quantile_cont(p.latency_ms, 0.5) FILTER (WHERE p.ok), 0)::BIGINT AS p50,
-       coalesce(quantile_cont(p.latency_ms, 0.95) FILTER (WHERE p.ok), 0)::BIGINT AS p95,
-       coalesce(sum(p.latency_ms) FILTER (WHERE p.ok) // count(p.latency_ms) FILTER (WHERE p.ok), 0)::BIGINT AS avg_latency,
-       arg_max(p.ok, (p.probed_at, p.resource)) AS last_ok
-FROM probes p JOIN cur c USING (resource)
-WHERE p.probed_at >= {d7} AND p.probed_at < {day_end}
-GROUP BY 1;
+SELECT DISTINCT lower(address) AS address FROM entity_labels WHERE added_at < {day_end}
+UNION
+SELECT funder FROM first_funder WHERE amount >= {hub_min_amount}
+GROUP BY funder HAVING count(*) >= {hub_min_fanout} AND count(DISTINCT t // 86400) >= {hub_min_days};
 
 -- ERC-8004: registrations whose agentWallet is the seller, and their non-revoked feedback with
--- values in 0..=100 (out-of-range values are excluded, not clamped).
+-- values in 0..=100 (out-of-range values are excluded, not clamped). v is the rating in
+-- millionths of a point.
 CREATE TEMP TABLE reg AS
 SELECT agent_id, lower(agent_wallet) AS address FROM erc8004_registrations
 WHERE registered_at < {day_end} AND agent_wallet IS NOT NULL;
 
--- v is the rating scaled to millionths of a point (exact integer, so sums are deterministic).
 CREATE TEMP TABLE fb AS
-SELECT r.address, lower(f.client) AS client, (f.value * pow(10, 6 - f.value_decimals))::HUGEINT AS v
-FROM erc8004_feedback f JOIN reg r USING (agent_id)
+SELECT i.sid, lower(f.client) AS client, epoch(f.block_time)::BIGINT AS t,
+       (f.value * pow(10, 6 - f.value_decimals))::HUGEINT AS v
+FROM erc8004_feedback f JOIN reg r USING (agent_id) JOIN seller_ids i ON i.address = r.address
 WHERE NOT f.revoked AND f.block_time < {day_end};
 
-CREATE TEMP TABLE feedback AS
-SELECT fb.address,
-       count(*) AS feedback_count,
-       count(DISTINCT fb.client) AS feedback_clients,
-       count(DISTINCT fb.client) FILTER (WHERE pp.payer IS NOT NULL) AS paid_clients,
-       coalesce(sum(fb.v) FILTER (WHERE pp.payer IS NOT NULL), 0)::DOUBLE / 100000000 AS paid_sum,
-       count(*) FILTER (WHERE pp.payer IS NOT NULL) AS paid_count
-FROM fb LEFT JOIN pp ON pp.pay_to = fb.address AND pp.payer = fb.client
-WHERE fb.v BETWEEN 0 AND 100000000
-GROUP BY 1;
-
-CREATE TEMP TABLE rcpt AS
-SELECT lower(agent) AS address, count(*) AS receipts, count(*) FILTER (WHERE success) AS successes
-FROM receipts WHERE received_at < {day_end} GROUP BY 1;
+-- Receipts naming a seller; tx_payer is the payer of the qualifying settlement the receipt cites.
+CREATE TEMP TABLE rc AS
+SELECT i.sid, lower(r.buyer) AS buyer, r.success, epoch(r.received_at)::BIGINT AS t, q.payer AS tx_payer
+FROM receipts r JOIN seller_ids i ON i.address = lower(r.agent)
+LEFT JOIN (SELECT DISTINCT ON (sid, tx_hash) sid, tx_hash, payer FROM s ORDER BY sid, tx_hash, payer) q
+       ON q.sid = i.sid AND q.tx_hash = r.tx_hash
+WHERE r.received_at < {day_end};
 
 CREATE TEMP TABLE proofs AS
 SELECT lower(address) AS address, string_agg(DISTINCT proof_type, ',' ORDER BY proof_type) AS proof_types
@@ -147,3 +146,35 @@ SELECT lower(address) AS address,
        bool_or(list = 'deny') AS denylisted,
        min(category) FILTER (WHERE list = 'allow') AS allow_label
 FROM address_lists WHERE added_at < {day_end} GROUP BY 1;
+
+-- Dense wallet ids for the trust graph: every wallet that pays, sells, funds, is funded, reviews,
+-- sends a receipt, is listed, proves an identity or deploys a token.
+CREATE TEMP TABLE wallets AS
+SELECT address, (row_number() OVER (ORDER BY address) - 1)::UINTEGER AS wid FROM (
+    SELECT payer AS address FROM pp
+    UNION SELECT address FROM seller_ids
+    UNION SELECT funded FROM first_funder
+    UNION SELECT funder FROM first_funder
+    UNION SELECT client FROM fb
+    UNION SELECT buyer FROM rc
+    UNION SELECT address FROM lists
+    UNION SELECT address FROM proofs
+    UNION SELECT lower(deployer) FROM token_launches WHERE launched_at < {day_end}
+);
+
+-- Health probes of the seller's current endpoints in the probe window. Alive: 200/201/204, or a
+-- 402 with a well-formed x402 offer.
+CREATE TEMP TABLE sla AS
+SELECT lower(c.pay_to) AS address,
+       count(*) AS samples,
+       count(*) FILTER (WHERE alive) AS ok,
+       quantile_cont(p.latency_ms, 0.5) FILTER (WHERE alive)::BIGINT AS p50,
+       quantile_cont(p.latency_ms, 0.95) FILTER (WHERE alive)::BIGINT AS p95,
+       (sum(p.latency_ms) FILTER (WHERE alive) // count(p.latency_ms) FILTER (WHERE alive))::BIGINT AS avg_latency,
+       arg_max(alive, (p.probed_at, p.resource)) AS last_ok,
+       count(*) FILTER (WHERE p.offer_version IS NOT NULL) AS offers,
+       count(*) FILTER (WHERE p.offer_matches = false) AS offer_mismatches
+FROM (SELECT *, status IN (200, 201, 204) OR (status = 402 AND offer_version IS NOT NULL) AS alive FROM probes) p
+JOIN cur c USING (resource)
+WHERE p.probed_at >= {d7} AND p.probed_at < {day_end}
+GROUP BY 1;

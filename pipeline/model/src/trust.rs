@@ -1,0 +1,54 @@
+//! Parameters of the trust computation the rebuild runs over the payment and funding graph
+//! (`agentrep-pipeline`'s `trust` module), kept here beside the model that reads its results, so
+//! `SCORING.md` and both the batch and the live paths cite one set of numbers.
+//!
+//! In short: wallets are grouped into *entities* by their first-funding chains (cut at hubs);
+//! trust starts at *seeds* (wallets with external anchors, then wallets with a long, diverse,
+//! independent history of paying established sellers) and flows along qualifying payments and
+//! non-hub funding by personalized PageRank. A seller's demand counts paying entities by the trust
+//! that reached them.
+
+/// Funding hops followed up a wallet's chain of first funders to find its entity root.
+pub const MAX_FUNDING_HOPS: usize = 4;
+/// Funding hops within which a denylisted or rugging funder taints a wallet.
+pub const TAINT_HOPS: usize = 2;
+/// A wallet that first-funded at least this many wallets with at least `HUB_MIN_AMOUNT` each, on
+/// at least `HUB_MIN_DAYS` distinct days, is a hub by behaviour (besides the labelled exchanges,
+/// bridges and facilitators). Dust fan-out does not make a hub.
+pub const HUB_MIN_FANOUT: u32 = 200;
+/// Smallest first-funding amount that counts toward a behavioural hub, micro-USDC.
+pub const HUB_MIN_AMOUNT: u64 = 1_000_000;
+/// Distinct funding days a behavioural hub needs.
+pub const HUB_MIN_DAYS: u32 = 14;
+
+/// Probability that trust continues along an edge (PageRank damping).
+pub const DAMPING: f64 = 0.85;
+/// Power iterations.
+pub const ITERATIONS: usize = 30;
+/// Share of a wallet's outgoing trust that follows its payments when it also funds wallets.
+pub const PAYMENT_SHARE: f64 = 0.7;
+
+/// Anchor weight of a Coinbase-verified wallet (a KYC stands behind it).
+pub const ANCHOR_CB1: f64 = 1.0;
+/// Anchor weight of an allowlisted wallet.
+pub const ANCHOR_ALLOWLIST: f64 = 1.0;
+/// Anchor weight of each self-registered name (basename, ENS, Farcaster, Virtuals); they cost a
+/// few USDC each, so they count for little.
+pub const ANCHOR_NAME: f64 = 0.1;
+
+/// Seller trust (seed units, from the anchors alone) from which a seller is *established*:
+/// spending there builds a history.
+pub const ESTABLISHED_TRUST: f64 = 0.2;
+/// A history seed is at least this old (first funding or first payment), days.
+pub const SEED_MIN_AGE_DAYS: u32 = 30;
+/// ...paid at least this many distinct established sellers outside its own entity...
+pub const SEED_MIN_SELLERS: u32 = 2;
+/// ...on at least this many distinct days...
+pub const SEED_MIN_ACTIVE_DAYS: u32 = 2;
+/// ...and its seed weight is `min(1, spend at those sellers / SEED_FULL_SPEND)`, micro-USDC.
+pub const SEED_FULL_SPEND: u64 = 10_000_000;
+
+/// An entity whose trust reaches this (seed units) is a trusted paying entity.
+pub const TRUSTED_ENTITY_MIN: f64 = 0.05;
+/// Trust at which an entity counts fully in weighted demand and as a full-weight reviewer.
+pub const ENTITY_FULL_TRUST: f64 = 0.5;

@@ -1,0 +1,254 @@
+//! Per-seller demand and reputation from the qualifying (seller, payer) pairs, reviews and
+//! receipts, weighed by the trust of each paying entity. Pure Rust; `sellers.rs` feeds it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use agentrep_model::trust as p;
+use agentrep_model::{DemandStats, ReputationStats};
+
+use crate::trust::FundingForest;
+
+const DAY: i64 = 86_400;
+/// A rating is stored in millionths of a point, so 100 points is this.
+const RATING_SCALE: f64 = 100_000_000.0;
+
+/// One payer's qualifying payments to one seller (seller as its 0-based index).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Pair {
+    pub seller: u32,
+    pub payer: u32,
+    pub n: u64,
+    pub spend: u64,
+    pub first_t: i64,
+    pub last_t: i64,
+    pub days: u32,
+    pub mask30: u64,
+}
+
+/// One ERC-8004 feedback entry about a seller.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Review {
+    pub seller: u32,
+    pub client: u32,
+    pub t: i64,
+    /// Rating in millionths of a point, 0..=100_000_000.
+    pub v: i64,
+}
+
+/// One buyer receipt about a seller.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Receipt {
+    pub seller: u32,
+    pub buyer: u32,
+    pub success: bool,
+    pub t: i64,
+    /// Payer of the qualifying settlement the receipt cites, if it cites one.
+    pub tx_payer: Option<u32>,
+}
+
+/// Everything the rebuild knows to weigh one seller's evidence.
+#[derive(Debug)]
+pub(crate) struct Evidence<'a> {
+    pub forest: &'a FundingForest,
+    /// Trust of every wallet (seed units).
+    pub trust: &'a [f64],
+    /// Per wallet, the trust one micro-USDC of its spend carries (`TrustGraph::pay_scale`).
+    pub pay_scale: &'a [f64],
+    pub day_end: i64,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Entity {
+    trust: f64,
+    n: u64,
+    days: u32,
+    mask: u64,
+    first_t: i64,
+    last_t: i64,
+}
+
+impl Entity {
+    fn trusted(&self) -> bool {
+        self.trust >= p::TRUSTED_ENTITY_MIN
+    }
+
+    fn weight(&self) -> f64 {
+        (self.trust / p::ENTITY_FULL_TRUST).min(1.0)
+    }
+}
+
+/// The trust-dependent part of one seller's demand, and its reputation. Payments from the seller
+/// itself and from payers whose funding chain starts at the seller (or, when `own_entity`, that
+/// share the entity of the wallet's own creation funding) are counted apart and carry no trust.
+pub(crate) fn weigh(
+    ev: &Evidence<'_>,
+    seller: u32,
+    own_entity: bool,
+    pairs: &[Pair],
+    reviews: &[Review],
+    receipts: &[Receipt],
+) -> (DemandStats, ReputationStats) {
+    let forest = ev.forest;
+    let seller_root = forest.root(seller);
+    let mut d = DemandStats::default();
+    let mut entities: BTreeMap<u32, Entity> = BTreeMap::new();
+    for pair in pairs {
+        if pair.payer == seller {
+            d.self_payments += pair.n;
+            continue;
+        }
+        let root = forest.root(pair.payer);
+        let funded_by_seller = forest.ancestors(pair.payer, p::MAX_FUNDING_HOPS).any(|(a, _)| a == seller)
+            || (own_entity && seller_root != seller && root == seller_root);
+        if funded_by_seller {
+            d.seller_funded_payers += 1;
+            d.seller_funded_settlements += pair.n;
+            continue;
+        }
+        d.payers += 1;
+        d.trust_mass +=
+            p::DAMPING * ev.trust[pair.payer as usize] * ev.pay_scale[pair.payer as usize] * pair.spend as f64;
+        let e = entities.entry(root).or_insert(Entity { first_t: i64::MAX, last_t: i64::MIN, ..Entity::default() });
+        e.trust += ev.trust[pair.payer as usize];
+        e.n += pair.n;
+        e.days = e.days.max(pair.days);
+        e.mask |= pair.mask30;
+        e.first_t = e.first_t.min(pair.first_t);
+        e.last_t = e.last_t.max(pair.last_t);
+    }
+    d.entities = entities.len() as u32;
+    let trusted: Vec<&Entity> = entities.values().filter(|e| e.trusted()).collect();
+    d.trusted_entities = trusted.len() as u32;
+    d.weighted_entities = entities.values().map(Entity::weight).sum();
+    if !trusted.is_empty() {
+        let total: u64 = trusted.iter().map(|e| e.n).sum();
+        d.repeat_ratio = trusted.iter().filter(|e| e.days >= 2).count() as f64 / trusted.len() as f64;
+        d.top_entity_share = trusted.iter().map(|e| e.n).max().unwrap_or(0) as f64 / total.max(1) as f64;
+        let last = trusted.iter().map(|e| e.last_t).max().unwrap_or(i64::MIN);
+        d.days_since_last_trusted = Some(((ev.day_end - 1 - last).max(0) / DAY) as u32);
+        d.active_days_30d = trusted.iter().fold(0u64, |m, e| m | e.mask).count_ones();
+    }
+    (d, reputation(forest, &entities, reviews, receipts))
+}
+
+fn reputation(
+    forest: &FundingForest,
+    entities: &BTreeMap<u32, Entity>,
+    reviews: &[Review],
+    receipts: &[Receipt],
+) -> ReputationStats {
+    let mut r = ReputationStats::default();
+    let mut clients = BTreeSet::new();
+    let mut counted_clients = BTreeSet::new();
+    // The latest counted review of each paying entity: (time, rating).
+    let mut latest: BTreeMap<u32, (i64, i64)> = BTreeMap::new();
+    for review in reviews.iter().filter(|x| (0..=RATING_SCALE as i64).contains(&x.v)) {
+        r.feedback += 1;
+        clients.insert(review.client);
+        let root = forest.root(review.client);
+        if entities.get(&root).is_some_and(|e| e.first_t < review.t) {
+            counted_clients.insert(review.client);
+            let slot = latest.entry(root).or_insert((i64::MIN, 0));
+            *slot = (*slot).max((review.t, review.v));
+        }
+    }
+    r.feedback_clients = clients.len() as u32;
+    r.unpaid_feedback_clients = clients.difference(&counted_clients).count() as u32;
+    for (root, (_, v)) in &latest {
+        let w = entities[root].weight();
+        if w > 0.0 {
+            let rating = *v as f64 / RATING_SCALE;
+            r.reviewing_entities += 1;
+            r.review_weight += w;
+            r.review_sum += w * rating;
+            if w >= 1.0 && rating >= 0.7 {
+                r.trusted_reviewers += 1;
+            }
+        }
+    }
+    // Matched receipts per paying entity: (successes, total).
+    let mut by_entity: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
+    for receipt in receipts {
+        r.receipts += 1;
+        let root = forest.root(receipt.buyer);
+        let matched = match receipt.tx_payer {
+            Some(payer) => forest.root(payer) == root && entities.contains_key(&root),
+            None => entities.get(&root).is_some_and(|e| e.first_t < receipt.t),
+        };
+        if matched {
+            r.receipts_matched += 1;
+            let slot = by_entity.entry(root).or_default();
+            slot.0 += u32::from(receipt.success);
+            slot.1 += 1;
+        }
+    }
+    for (root, (ok, total)) in &by_entity {
+        let e = &entities[root];
+        let success = f64::from(*ok) / f64::from(*total);
+        r.receipt_weight += e.weight();
+        r.receipt_success += e.weight() * success;
+        if e.trusted() && success <= 0.5 {
+            r.failed_entities += 1;
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(payer: u32, n: u64, first_t: i64) -> Pair {
+        Pair { seller: 0, payer, n, spend: n * 10_000, first_t, last_t: first_t + n as i64, days: 2, mask30: 1 }
+    }
+
+    #[test]
+    fn reviews_count_once_per_paying_entity_and_only_after_paying() {
+        // Seller 0; payer 1 (trusted) funded by owner 2, who reviews; wallets 3 and 4 never paid.
+        let mut forest = FundingForest::new(5);
+        forest.parent[1] = 2;
+        let trust = [0.0, 1.0, 0.0, 0.0, 0.0];
+        let ev = Evidence { forest: &forest, trust: &trust, pay_scale: &[0.0; 5], day_end: 100 * DAY };
+        let reviews = [
+            Review { seller: 0, client: 2, t: 50, v: 90_000_000 },
+            Review { seller: 0, client: 2, t: 5, v: 0 },
+            Review { seller: 0, client: 3, t: 60, v: 0 },
+            Review { seller: 0, client: 4, t: 60, v: 0 },
+        ];
+        let (d, r) = weigh(&ev, 0, false, &[pair(1, 3, 10)], &reviews, &[]);
+        assert_eq!(d.trusted_entities, 1);
+        assert_eq!(r.reviewing_entities, 1, "the owner's review counts for the account it funded");
+        assert!((r.review_sum - 0.9).abs() < 1e-9, "the review before paying does not count");
+        assert_eq!(r.unpaid_feedback_clients, 2);
+    }
+
+    #[test]
+    fn seller_funded_payers_are_not_demand() {
+        // Seller 0 funds 5, which funds payer 1: two hops.
+        let mut forest = FundingForest::new(6);
+        forest.parent[5] = 0;
+        forest.parent[1] = 5;
+        let trust = [0.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+        let ev = Evidence { forest: &forest, trust: &trust, pay_scale: &[0.0; 6], day_end: 100 * DAY };
+        let (d, _) = weigh(&ev, 0, false, &[pair(1, 8, 10), pair(2, 2, 10), pair(0, 3, 10)], &[], &[]);
+        assert_eq!((d.seller_funded_payers, d.seller_funded_settlements, d.self_payments), (1, 8, 3));
+        assert_eq!(d.payers, 1);
+        assert_eq!(d.trusted_entities, 1);
+    }
+
+    #[test]
+    fn failed_receipts_need_a_matching_payment() {
+        let forest = FundingForest::new(4);
+        let trust = [0.0, 1.0, 0.0, 0.0];
+        let ev = Evidence { forest: &forest, trust: &trust, pay_scale: &[0.0; 4], day_end: 100 * DAY };
+        let receipts = [
+            Receipt { seller: 0, buyer: 1, success: false, t: 50, tx_payer: None },
+            Receipt { seller: 0, buyer: 3, success: false, t: 50, tx_payer: None },
+            Receipt { seller: 0, buyer: 3, success: false, t: 50, tx_payer: Some(1) },
+        ];
+        let (_, r) = weigh(&ev, 0, false, &[pair(1, 1, 10)], &[], &receipts);
+        assert_eq!(r.receipts, 3);
+        assert_eq!(r.receipts_matched, 1, "only the paying buyer's receipt counts");
+        assert_eq!(r.failed_entities, 1);
+    }
+}

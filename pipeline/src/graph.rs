@@ -1,0 +1,188 @@
+//! Loads the wallet graph of one rebuild from the temporary tables of `sql/sellers.sql`: dense
+//! wallet ids, the first-funding forest with its hubs, anchors and the denylist, the qualifying
+//! (seller, payer) pairs, and each payer's history; then runs the two trust passes.
+
+use agentrep_model::ProofType;
+use agentrep_model::trust as p;
+
+use crate::PipelineError;
+use crate::demand::Pair;
+use crate::engine::Engine;
+use crate::engine::columns::{bools, i64s, strs, u32s, u64s};
+use crate::trust::{Edge, FundingForest, PairPayments, PayerHistory, TrustGraph, history_seeds};
+
+/// The wallet graph and the trust computed over it.
+#[derive(Debug)]
+pub(crate) struct WalletGraph {
+    pub forest: FundingForest,
+    pub denylisted: Vec<bool>,
+    /// Wallet id of each seller, by seller index (the order of `seller_ids`).
+    pub seller_wid: Vec<u32>,
+    /// Qualifying pairs, sorted by seller index.
+    pub pairs: Vec<Pair>,
+    /// Per wallet, the trust one micro-USDC of its spend carries.
+    pub pay_scale: Vec<f64>,
+    /// Trust of every wallet, seed units.
+    pub trust: Vec<f64>,
+}
+
+/// Anchor weight from external evidence: a Coinbase verification or the allowlist count fully,
+/// self-registered names a little.
+fn anchor_weight(proofs: &str, allowlisted: bool) -> f64 {
+    let mut w = if allowlisted { p::ANCHOR_ALLOWLIST } else { 0.0 };
+    for proof in proofs.split(',').filter_map(ProofType::parse) {
+        w += if proof == ProofType::Cb1Verified { p::ANCHOR_CB1 } else { p::ANCHOR_NAME };
+    }
+    w.min(1.0)
+}
+
+impl WalletGraph {
+    pub fn load(db: &Engine, day_end: i64) -> Result<Self, PipelineError> {
+        let n = db
+            .conn
+            .query_row("SELECT count(*) FROM wallets", [], |r| r.get::<_, i64>(0))
+            .map_err(|source| PipelineError::Duckdb { pass: "wallets", source })? as usize;
+
+        let mut forest = FundingForest::new(n);
+        let funding = "SELECT wf.wid, wr.wid, ff.t FROM first_funder ff \
+             JOIN wallets wf ON wf.address = ff.funded JOIN wallets wr ON wr.address = ff.funder";
+        for b in db.batches("funding forest", funding)? {
+            let (child, parent, t) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2));
+            for i in 0..b.num_rows() {
+                forest.parent[child.value(i) as usize] = parent.value(i);
+                forest.funded_at[child.value(i) as usize] = t.value(i);
+            }
+        }
+        for b in db.batches("hubs", "SELECT w.wid FROM hubs JOIN wallets w USING (address)")? {
+            u32s(&b, 0).values().iter().for_each(|v| forest.hub[*v as usize] = true);
+        }
+        let mut denylisted = vec![false; n];
+        for b in db.batches("denylist", "SELECT w.wid FROM lists JOIN wallets w USING (address) WHERE denylisted")? {
+            u32s(&b, 0).values().iter().for_each(|v| denylisted[*v as usize] = true);
+        }
+        let mut anchors = vec![0.0f64; n];
+        let mut allowlisted = vec![false; n];
+        let anchor_sql = "SELECT w.wid, coalesce(pr.proof_types, ''), coalesce(li.allow_label IS NOT NULL, false) \
+             FROM wallets w LEFT JOIN proofs pr USING (address) LEFT JOIN lists li USING (address) \
+             WHERE pr.address IS NOT NULL OR li.allow_label IS NOT NULL";
+        for b in db.batches("anchors", anchor_sql)? {
+            let (wid, proofs, allow) = (u32s(&b, 0), strs(&b, 1), bools(&b, 2));
+            for i in 0..b.num_rows() {
+                anchors[wid.value(i) as usize] = anchor_weight(proofs.value(i), allow.value(i));
+                allowlisted[wid.value(i) as usize] = allow.value(i);
+            }
+        }
+
+        let mut seller_wid = Vec::new();
+        let seller_sql = "SELECT w.wid FROM seller_ids i JOIN wallets w USING (address) ORDER BY i.sid";
+        for b in db.batches("seller ids", seller_sql)? {
+            seller_wid.extend_from_slice(u32s(&b, 0).values());
+        }
+
+        let pair_sql = "SELECT (pp.sid - 1)::UINTEGER, w.wid, pp.n::UBIGINT, pp.spend::UBIGINT, pp.first_t::BIGINT, pp.last_t::BIGINT, \
+             pp.days::UINTEGER, pp.mask30::UBIGINT FROM pp JOIN wallets w ON w.address = pp.payer ORDER BY pp.sid, w.wid";
+        let mut pairs = Vec::new();
+        for b in db.batches("pairs", pair_sql)? {
+            let (sid, wid, cnt, spend) = (u32s(&b, 0), u32s(&b, 1), u64s(&b, 2), u64s(&b, 3));
+            let (first, last, days, mask) = (i64s(&b, 4), i64s(&b, 5), u32s(&b, 6), u64s(&b, 7));
+            for i in 0..b.num_rows() {
+                pairs.push(Pair {
+                    seller: sid.value(i),
+                    payer: wid.value(i),
+                    n: cnt.value(i),
+                    spend: spend.value(i),
+                    first_t: first.value(i),
+                    last_t: last.value(i),
+                    days: days.value(i),
+                    mask30: mask.value(i),
+                });
+            }
+        }
+
+        let mut history = vec![None; n];
+        let history_sql = "SELECT w.wid, h.days, h.first_t FROM (SELECT payer, count(DISTINCT t // 86400)::UINTEGER AS days, \
+             min(t) AS first_t FROM s GROUP BY payer) h JOIN wallets w ON w.address = h.payer";
+        for b in db.batches("payer history", history_sql)? {
+            let (wid, days, first) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2));
+            for i in 0..b.num_rows() {
+                history[wid.value(i) as usize] =
+                    Some(PayerHistory { active_days: days.value(i), first_paid: first.value(i) });
+            }
+        }
+
+        // Pass 1: trust from the anchors alone marks the established sellers (and a curated
+        // allowlist vouches for its sellers directly). Pass 2 adds the history seeds: old payers
+        // that spent at established sellers outside their entity.
+        let edges: Vec<Edge> = pairs
+            .iter()
+            .map(|x| Edge { from: x.payer, to: seller_wid[x.seller as usize], weight: x.spend as f64 })
+            .collect();
+        let graph = TrustGraph::build(n, &edges, &forest);
+        let anchored = graph.pagerank(&anchors);
+        let mut established = vec![false; n];
+        for &wid in &seller_wid {
+            let w = wid as usize;
+            established[w] = allowlisted[w] || anchored[w] - anchors[w] >= p::ESTABLISHED_TRUST;
+        }
+        let payments: Vec<PairPayments> =
+            edges.iter().map(|e| PairPayments { seller: e.to, payer: e.from, spend: e.weight as u64 }).collect();
+        let history_weights = history_seeds(&forest, &payments, &history, &established, day_end);
+        let seeds: Vec<f64> = anchors.iter().zip(&history_weights).map(|(a, h)| (a + h).min(1.0)).collect();
+        let trust = graph.pagerank(&seeds);
+        tracing::debug!(
+            target: "pipeline::trust",
+            wallets = n,
+            anchors = anchors.iter().filter(|w| **w > 0.0).count(),
+            established = established.iter().filter(|e| **e).count(),
+            history_seeds = history_weights.iter().filter(|w| **w > 0.0).count(),
+            trusted = trust.iter().filter(|t| **t >= p::TRUSTED_ENTITY_MIN).count(),
+            "Trust computed."
+        );
+        Ok(Self { forest, denylisted, seller_wid, pairs, trust, pay_scale: graph.pay_scale })
+    }
+
+    /// The first funder within [`p::TAINT_HOPS`] that is denylisted or in `avoid`, with its hop
+    /// count, when the wallet was funded no later than `created_by` (its first listing or launch):
+    /// funding sent after a wallet is in use is anyone's to send, and proves nothing.
+    pub fn taint(&self, wid: u32, created_by: i64, avoid: &[bool]) -> Option<Taint> {
+        if self.forest.funded_at[wid as usize] > created_by {
+            return None;
+        }
+        self.forest.ancestors(wid, p::TAINT_HOPS).find_map(|(by, hops)| {
+            let why = if self.denylisted[by as usize] {
+                "denylisted"
+            } else if avoid.get(by as usize).copied().unwrap_or(false) {
+                "rugging deployer"
+            } else {
+                return None;
+            };
+            Some(Taint { by, hops, why })
+        })
+    }
+}
+
+/// A known-bad wallet among the first funders of another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Taint {
+    /// The funder's wallet id.
+    pub by: u32,
+    /// Funding hops between them.
+    pub hops: usize,
+    /// Why the funder is bad.
+    pub why: &'static str,
+}
+
+impl Taint {
+    /// The link as payloads show it, e.g. `0xab… (denylisted, 2 hops)`.
+    pub fn describe(&self, db: &Engine) -> Result<String, PipelineError> {
+        let plural = if self.hops == 1 { "" } else { "s" };
+        Ok(format!("{} ({}, {} hop{plural})", address_of(db, self.by)?, self.why, self.hops))
+    }
+}
+
+/// The address of a wallet id.
+pub(crate) fn address_of(db: &Engine, wid: u32) -> Result<String, PipelineError> {
+    db.conn
+        .query_row("SELECT address FROM wallets WHERE wid = ?", [wid], |r| r.get(0))
+        .map_err(|source| PipelineError::Duckdb { pass: "wallet address", source })
+}

@@ -1,0 +1,134 @@
+//! The griefing rule as a property: over generated economies, adding evidence an outsider can
+//! create without the seller's cooperation never worsens any seller's decision.
+//!
+//! Outsider evidence here: dust and plain transfers, payments below the price, full-price x402
+//! payments from fresh puppets (one funder, or each withdrawn from an exchange), ERC-8004 reviews
+//! of 0 from wallets that never paid and from puppets that paid once, failed receipts from both,
+//! and a transfer to the seller from a denylisted address after it was listed.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use agentrep_model::Decision;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use support::*;
+
+const CASES: u64 = 10;
+
+fn seller(i: u32) -> String {
+    addr(0x5000 + i)
+}
+
+/// A random honest-looking economy: sellers with one or two prices, anchored and plain payers
+/// with long histories, probes, reviews and receipts.
+fn economy(rng: &mut ChaCha8Rng) -> (LakeBuilder, u32) {
+    let mut b = LakeBuilder::new();
+    let sellers = rng.random_range(2..=4u32);
+    for i in 0..sellers {
+        let price = [1_000, 10_000, 50_000][rng.random_range(0..3)];
+        b.listing(&format!("https://s{i}.example.com/api"), &seller(i), price, -rng.random_range(0..40));
+        if rng.random_bool(0.3) {
+            b.listing(&format!("https://s{i}.example.com/cheap"), &seller(i), price / 10, 0);
+        }
+        if rng.random_bool(0.8) {
+            b.probes(&format!("https://s{i}.example.com/api"), 0, Some(402), Some(true));
+        }
+        b.register(u64::from(i), &seller(i));
+    }
+    let payers = rng.random_range(4..=25u32);
+    for p in 0..payers {
+        let payer = addr(0x100 + p);
+        b.fund(&payer, EXCHANGE, -rng.random_range(10..90), 20_000_000);
+        if rng.random_bool(0.5) {
+            b.proof(&payer, "cb1-verified", -5);
+        }
+        for i in 0..sellers {
+            if rng.random_bool(0.6) {
+                for _ in 0..rng.random_range(1..=4) {
+                    let d = rng.random_range(0..=i64::from(LAST));
+                    b.pay(d, rng.random_range(0..80_000), &payer, &seller(i), 50_000, Via::X402);
+                }
+                if rng.random_bool(0.3) {
+                    b.review(i64::from(LAST), u64::from(i), &payer, rng.random_range(40..=100));
+                }
+                if rng.random_bool(0.2) {
+                    b.receipt(i64::from(LAST), &payer, &seller(i), rng.random_bool(0.9));
+                }
+            }
+        }
+    }
+    (b, sellers)
+}
+
+/// An outsider's campaign against `target`.
+fn grief(b: &mut LakeBuilder, rng: &mut ChaCha8Rng, target: &str, tag: u32) {
+    let griefer = addr(0x9000 + tag);
+    b.fund(&griefer, EXCHANGE, 0, 100_000_000);
+    for k in 0..rng.random_range(3..=12u32) {
+        let puppet = addr(0x10_000 + tag * 100 + k);
+        let funder = if rng.random_bool(0.5) { griefer.as_str() } else { EXCHANGE };
+        b.fund(&puppet, funder, rng.random_range(1..=7), 1_000_000);
+        let d = rng.random_range(7..=i64::from(LAST));
+        match rng.random_range(0..5) {
+            0 => {
+                b.pay(d, 10, &puppet, target, 1, Via::Plain);
+            }
+            1 => {
+                b.pay(d, 20, &puppet, target, 1, Via::X402);
+            }
+            2 => {
+                for s in 0..rng.random_range(1..=6) {
+                    b.pay(d, 30 + s, &puppet, target, 50_000, Via::X402);
+                }
+            }
+            _ => {}
+        }
+        if rng.random_bool(0.5) {
+            b.pay(d, 40, &puppet, target, 50_000, Via::X402);
+        }
+        for agent in 0..4 {
+            if target == seller(agent) {
+                b.review(i64::from(LAST), u64::from(agent), &puppet, 0);
+            }
+        }
+        b.receipt(i64::from(LAST), &puppet, target, false);
+    }
+    let bad = addr(0xbad0 + tag);
+    b.deny(&bad);
+    b.fund(&bad, EXCHANGE, -50, 1).pay(8, 50, &bad, target, 1, Via::Plain);
+    if rng.random_bool(0.5) {
+        b.fund(target, &bad, 8, 1);
+    }
+}
+
+fn decisions(b: &LakeBuilder) -> BTreeMap<String, Decision> {
+    let dir = tempfile::tempdir().unwrap();
+    let lake = b.write(dir.path());
+    let (input, _) = agentrep_pipeline::rebuild(&lake, day(i64::from(LAST))).unwrap();
+    input.sellers.into_iter().map(|s| (s.address, s.assessment.decision)).collect()
+}
+
+#[test]
+fn outsider_evidence_never_worsens_a_decision() {
+    let mut proceeds = 0;
+    for case in 0..CASES {
+        let mut rng = ChaCha8Rng::seed_from_u64(case);
+        let (base, sellers) = economy(&mut rng);
+        let before = decisions(&base);
+        let mut griefed = base.clone();
+        for i in 0..sellers {
+            if rng.random_bool(0.7) {
+                grief(&mut griefed, &mut rng, &seller(i), i);
+            }
+        }
+        let after = decisions(&griefed);
+        for (address, d0) in &before {
+            proceeds += usize::from(*d0 == Decision::Proceed);
+            let d1 = after[address];
+            assert!(d1 >= *d0, "case {case}: outsider evidence moved {address} from {d0:?} to {d1:?}");
+        }
+    }
+    assert!(proceeds > 0, "the generated economies must include sellers with something to lose");
+}

@@ -1,0 +1,299 @@
+//! Hand-made lakes for the rebuild's integration tests: a builder that writes exactly the rows a
+//! test names, plus an (empty) partition of every source for every day, as the daily jobs would.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use agentrep_lake::datasets::*;
+use agentrep_lake::{Lake, Row, Timestamp};
+use chrono::NaiveDate;
+
+pub const USDC: &str = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
+pub const FACILITATOR: &str = "0xfac0000000000000000000000000000000000001";
+pub const EXCHANGE: &str = "0xe8c0000000000000000000000000000000000001";
+pub const BASE: &str = "eip155:8453";
+/// Days 0..=LAST exist; the rebuild day is LAST.
+pub const LAST: u32 = 9;
+
+pub fn addr(n: u32) -> String {
+    format!("0x{n:040x}")
+}
+
+pub fn day(d: i64) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, 1).unwrap() + chrono::Duration::days(d)
+}
+
+pub fn at(d: i64, secs: i64) -> Timestamp {
+    Timestamp::from_secs(day(d).and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp() + secs)
+}
+
+/// How a transfer reached the seller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// x402: a known facilitator, EIP-3009, on Base USDC.
+    X402,
+    /// A plain transfer.
+    Plain,
+    /// EIP-3009 through a sender that is not a known facilitator.
+    UnknownSender,
+    /// x402 on another network.
+    Testnet,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct LakeBuilder {
+    listings: Vec<(String, String, u64, i64)>,
+    settlements: Vec<(i64, SettlementRow)>,
+    funding: Vec<(i64, FundingRow)>,
+    labels: Vec<(i64, EntityLabelRow)>,
+    proofs: Vec<(i64, ProofRow)>,
+    registrations: Vec<(i64, RegistrationRow)>,
+    feedback: Vec<(i64, FeedbackRow)>,
+    receipts: Vec<(i64, ReceiptRow)>,
+    probes: Vec<(i64, ProbeRow)>,
+    lists: Vec<(i64, ListEntryRow)>,
+    launches: Vec<(i64, LaunchRow)>,
+    observations: Vec<(i64, LaunchObservationRow)>,
+    tx: u32,
+}
+
+impl LakeBuilder {
+    /// A lake with a labelled facilitator and exchange.
+    pub fn new() -> Self {
+        let mut b = Self::default();
+        b.label(FACILITATOR, "facilitator");
+        b.label(EXCHANGE, "exchange");
+        b
+    }
+
+    pub fn label(&mut self, address: &str, entity: &str) -> &mut Self {
+        self.labels.push((
+            -90,
+            EntityLabelRow {
+                address: address.into(),
+                entity: entity.into(),
+                name: entity.into(),
+                source: "test".into(),
+                added_at: at(-90, 0),
+            },
+        ));
+        self
+    }
+
+    /// A resource listed from `first_day` on, crawled every day.
+    pub fn listing(&mut self, resource: &str, pay_to: &str, price: u64, first_day: i64) -> &mut Self {
+        self.listings.push((resource.into(), pay_to.into(), price, first_day));
+        self
+    }
+
+    pub fn pay(&mut self, d: i64, secs: i64, payer: &str, pay_to: &str, value: u64, via: Via) -> &mut Self {
+        self.tx += 1;
+        let (facilitator, eip3009, network) = match via {
+            Via::X402 => (Some(FACILITATOR.to_owned()), true, BASE),
+            Via::Plain => (None, false, BASE),
+            Via::UnknownSender => (Some(addr(0xdead)), true, BASE),
+            Via::Testnet => (Some(FACILITATOR.to_owned()), true, "eip155:84532"),
+        };
+        self.settlements.push((
+            d,
+            SettlementRow {
+                tx_hash: format!("0x{:064x}", self.tx),
+                log_index: 1,
+                block_number: u64::from(self.tx),
+                block_time: at(d, secs),
+                payer: payer.into(),
+                pay_to: pay_to.into(),
+                value,
+                asset: USDC.into(),
+                facilitator,
+                eip3009,
+                network: network.into(),
+            },
+        ));
+        self
+    }
+
+    pub fn fund(&mut self, funded: &str, funder: &str, d: i64, amount: u64) -> &mut Self {
+        self.funding
+            .push((d, FundingRow { funded: funded.into(), funder: funder.into(), first_funded_at: at(d, 0), amount }));
+        self
+    }
+
+    pub fn proof(&mut self, address: &str, proof_type: &str, d: i64) -> &mut Self {
+        self.proofs.push((
+            d,
+            ProofRow {
+                address: address.into(),
+                proof_type: proof_type.into(),
+                source: "test".into(),
+                verified_at: at(d, 0),
+            },
+        ));
+        self
+    }
+
+    pub fn register(&mut self, agent_id: u64, wallet: &str) -> &mut Self {
+        self.registrations.push((
+            0,
+            RegistrationRow {
+                agent_id,
+                owner: wallet.into(),
+                agent_wallet: Some(wallet.into()),
+                registration_uri: "ipfs://x".into(),
+                registered_at: at(0, 0),
+            },
+        ));
+        self
+    }
+
+    /// Feedback with a value in whole points.
+    pub fn review(&mut self, d: i64, agent_id: u64, client: &str, value: i64) -> &mut Self {
+        let index = self.feedback.len() as u64 + 1;
+        self.feedback.push((
+            d,
+            FeedbackRow {
+                agent_id,
+                client: client.into(),
+                feedback_index: index,
+                value,
+                value_decimals: 0,
+                tag1: "starred".into(),
+                tag2: String::new(),
+                revoked: false,
+                block_time: at(d, 3_600),
+            },
+        ));
+        self
+    }
+
+    pub fn receipt(&mut self, d: i64, buyer: &str, agent: &str, success: bool) -> &mut Self {
+        self.receipts.push((
+            d,
+            ReceiptRow {
+                buyer: buyer.into(),
+                agent: agent.into(),
+                tx_hash: None,
+                success,
+                latency_ms: Some(100),
+                rating: None,
+                comment: None,
+                received_at: at(d, 7_200),
+            },
+        ));
+        self
+    }
+
+    /// One probe a day of `resource` on days `from..=LAST`.
+    pub fn probes(&mut self, resource: &str, from: i64, status: Option<u32>, offer: Option<bool>) -> &mut Self {
+        for d in from..=i64::from(LAST) {
+            self.probes.push((
+                d,
+                ProbeRow {
+                    resource: resource.into(),
+                    probed_at: at(d, 600),
+                    status,
+                    ok: status.is_some_and(|s| [200, 201, 204, 401, 402, 403, 405].contains(&s)),
+                    latency_ms: status.map(|_| 100 + d as u32),
+                    error: status.is_none().then(|| "timeout".into()),
+                    offer_version: offer.map(|_| 2),
+                    offer_matches: offer,
+                },
+            ));
+        }
+        self
+    }
+
+    pub fn deny(&mut self, address: &str) -> &mut Self {
+        self.lists.push((
+            -1,
+            ListEntryRow {
+                address: address.into(),
+                list: "deny".into(),
+                source: "test".into(),
+                category: "scam:test".into(),
+                added_at: at(-1, 0),
+            },
+        ));
+        self
+    }
+
+    /// A token launched on day `d` with one observation a day: `path` gives (liquidity USDC,
+    /// price, creator holding) by days since launch.
+    pub fn launch(&mut self, token: &str, deployer: &str, d: i64, path: &[(u64, f64, f64)]) -> &mut Self {
+        self.launches.push((
+            d,
+            LaunchRow {
+                token: token.into(),
+                deployer: deployer.into(),
+                platform: "clanker".into(),
+                name: "T".into(),
+                symbol: "T".into(),
+                launched_at: at(d, 60),
+            },
+        ));
+        for (i, (liquidity, price, holding)) in path.iter().enumerate() {
+            self.observations.push((
+                d + i as i64,
+                LaunchObservationRow {
+                    token: token.into(),
+                    liquidity: liquidity * 1_000_000,
+                    swaps: 10,
+                    holders: 10,
+                    price: *price,
+                    creator_holding: *holding,
+                },
+            ));
+        }
+        self
+    }
+
+    /// Writes the lake; every source has a partition for every day 0..=LAST.
+    pub fn write(&self, dir: &std::path::Path) -> Lake {
+        let lake = Lake::new(dir);
+        let mut listings: Vec<(i64, ListingRow)> = Vec::new();
+        for (resource, pay_to, price, first) in &self.listings {
+            for d in (*first).max(0)..=i64::from(LAST) {
+                listings.push((
+                    d,
+                    ListingRow {
+                        resource: resource.clone(),
+                        pay_to: pay_to.clone(),
+                        network: BASE.into(),
+                        asset: USDC.into(),
+                        price_atomic: *price,
+                        description: Some("test api".into()),
+                        tags: vec!["data".into()],
+                        ecosystem: "cdp-bazaar".into(),
+                        first_seen: at(*first, 0),
+                        last_seen: at(d, 3_600),
+                    },
+                ));
+            }
+        }
+        write_all(&lake, &listings);
+        write_all(&lake, &self.settlements);
+        write_all(&lake, &self.funding);
+        write_all(&lake, &self.labels);
+        write_all(&lake, &self.proofs);
+        write_all(&lake, &self.registrations);
+        write_all(&lake, &self.feedback);
+        write_all(&lake, &self.receipts);
+        write_all(&lake, &self.probes);
+        write_all(&lake, &self.lists);
+        write_all(&lake, &self.launches);
+        write_all(&lake, &self.observations);
+        lake
+    }
+}
+
+/// Writes rows by day, and an empty partition on each day 0..=LAST without rows.
+fn write_all<R: Row + Clone>(lake: &Lake, rows: &[(i64, R)]) {
+    let mut by_day: BTreeMap<i64, Vec<R>> = (0..=i64::from(LAST)).map(|d| (d, Vec::new())).collect();
+    for (d, row) in rows {
+        by_day.entry(*d).or_default().push(row.clone());
+    }
+    for (d, rows) in by_day {
+        lake.write_partition(day(d), &rows).unwrap();
+    }
+}
