@@ -49,6 +49,6 @@ pub const SEED_MIN_ACTIVE_DAYS: u32 = 2;
 pub const SEED_FULL_SPEND: u64 = 10_000_000;
 
 /// An entity whose trust reaches this (seed units) is a trusted paying entity.
-pub const TRUSTED_ENTITY_MIN: f64 = 0.05;
+pub const TRUSTED_ENTITY_MIN: f64 = 0.01;
 /// Trust at which an entity counts fully in weighted demand and as a full-weight reviewer.
 pub const ENTITY_FULL_TRUST: f64 = 0.5;
