@@ -13,20 +13,15 @@ mod floors {
     /// CAUTION∪BLOCK recall of every attack family not listed below (the target).
     pub const FAMILY_RECALL: f64 = 0.9;
     /// Families under the target, with the recall reached.
-    pub const FAMILY_RECALL_REACHED: &[(&str, f64)] = &[
-        ("hub-dusting", 0.10),
-        ("offer-mismatch", 0.85),
-        ("pay-then-fail", 0.55),
-        ("sybil-feedback", 0.80),
-        ("wash-ring", 0.70),
-    ];
+    pub const FAMILY_RECALL_REACHED: &[(&str, f64)] =
+        &[("hub-dusting", 0.10), ("pay-then-fail", 0.50), ("sybil-feedback", 0.80), ("wash-ring", 0.70)];
     /// False positives of each honest pattern not listed below (the target).
     pub const PATTERN_FP: f64 = 0.10;
     /// Patterns over the target, with the false-positive rate reached.
     pub const PATTERN_FP_REACHED: &[(&str, f64)] = &[
         ("honest", 0.10),
         ("cron-buyers", 0.20),
-        ("flapping", 0.25),
+        ("flapping", 0.20),
         ("multi-price", 0.20),
         ("new-honest", 0.65),
         ("smart-account-buyers", 0.50),
@@ -34,7 +29,7 @@ mod floors {
         ("young", 0.35),
     ];
     /// Honest false positives overall (target 0.03).
-    pub const HONEST_FP: f64 = 0.20;
+    pub const HONEST_FP: f64 = 0.17;
     /// Griefing success at 100 USDC (the target).
     pub const GRIEF_AT_100: f64 = 0.01;
     /// Cheapest non-recoverable spend that reached PROCEED, for every recipe (the target).

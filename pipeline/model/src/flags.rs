@@ -190,7 +190,7 @@ pub mod thresholds {
     /// `offer-mismatch`: mismatching offers needed to judge.
     pub const OFFER_MISMATCH_MIN: u32 = 2;
     /// `offer-mismatch`: share of offers that mismatch.
-    pub const OFFER_MISMATCH_SHARE: f64 = 0.5;
+    pub const OFFER_MISMATCH_SHARE: f64 = 0.3;
     /// `self-dealing`: share of qualifying settlements paid by the seller or by payers it funded.
     pub const SELF_DEALING_SHARE: f64 = 0.2;
     /// `payer-concentration`: share of trusted settlements from the top trusted entity.
@@ -272,7 +272,7 @@ pub const FLAGS: &[FlagDef] = &[
         severity: Severity::High,
         penalty: 30,
         origin: Origin::Probe,
-        condition: "mismatching 402 offers >= OFFER_MISMATCH_MIN (2) and >= OFFER_MISMATCH_SHARE (50%) of well-formed offers in the probe window",
+        condition: "mismatching 402 offers >= OFFER_MISMATCH_MIN (2) and >= OFFER_MISMATCH_SHARE (30%) of well-formed offers in the probe window",
         explainer: "The endpoint asks to be paid differently (payTo, asset, network or price) than its listing says.",
         check: |f| {
             let s = &f.sla;

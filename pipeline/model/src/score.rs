@@ -10,7 +10,7 @@ use crate::flags::FlagHit;
 
 /// Constants of the score formula; `SCORING.md` cites them by these names.
 pub mod params {
-    /// Weighted paying entities at which the breadth of demand is full.
+    /// Trusted paying entities at which the breadth of demand is full.
     pub const DEMAND_FULL_ENTITIES: f64 = 25.0;
     /// Trust mass (seed units) at which the trust part of demand is full.
     pub const TRUST_MASS_FULL: f64 = 10.0;
@@ -156,7 +156,7 @@ fn evidence(pairs: &[(&str, f64)]) -> Vec<(String, f64)> {
 fn demand(f: &SellerFeatures) -> ComponentScore {
     let d = &f.demand;
     let points = (d.trusted_entities > 0).then(|| {
-        let breadth = 20.0 * log_share(d.weighted_entities, p::DEMAND_FULL_ENTITIES);
+        let breadth = 20.0 * log_share(f64::from(d.trusted_entities), p::DEMAND_FULL_ENTITIES);
         let mass = 8.0 * log_share(d.trust_mass, p::TRUST_MASS_FULL);
         let repeat =
             if d.trusted_entities >= p::REPEAT_MIN_ENTITIES { 7.0 * d.repeat_ratio.clamp(0.0, 1.0) } else { 0.0 };
