@@ -169,22 +169,15 @@ impl SellerKind {
 
     /// Honest-like demand from the shared payer pool (the service is really used).
     pub(crate) fn has_pool_demand(self) -> bool {
-        matches!(
-            self,
-            SellerKind::Honest
-                | SellerKind::Flapping
-                | SellerKind::Young
-                | SellerKind::TreasuryFleet
-                | SellerKind::SmartAccountBuyers
-                | SellerKind::MultiPrice
-                | SellerKind::NewHonest
-                | SellerKind::CronBuyers
-                | SellerKind::Denylisted
-                | SellerKind::Dead
-                | SellerKind::PayThenFail
-                | SellerKind::OfferMismatch
-                | SellerKind::DenylistFunded
-        )
+        self.class() == crate::SellerClass::Honest
+            || matches!(
+                self,
+                SellerKind::Denylisted
+                    | SellerKind::Dead
+                    | SellerKind::PayThenFail
+                    | SellerKind::OfferMismatch
+                    | SellerKind::DenylistFunded
+            )
     }
 }
 

@@ -21,7 +21,6 @@ pub(crate) struct Pair {
     pub spend: u64,
     pub first_t: i64,
     pub last_t: i64,
-    pub days: u32,
     pub mask30: u64,
 }
 
@@ -61,7 +60,8 @@ pub(crate) struct Evidence<'a> {
 struct Entity {
     trust: f64,
     n: u64,
-    days: u32,
+    /// Paid on two or more distinct days.
+    repeat: bool,
     mask: u64,
     first_t: i64,
     last_t: i64,
@@ -111,7 +111,7 @@ pub(crate) fn weigh(
         let e = entities.entry(root).or_insert(Entity { first_t: i64::MAX, last_t: i64::MIN, ..Entity::default() });
         e.trust += ev.trust[pair.payer as usize];
         e.n += pair.n;
-        e.days = e.days.max(pair.days);
+        e.repeat |= pair.first_t.div_euclid(DAY) != pair.last_t.div_euclid(DAY);
         e.mask |= pair.mask30;
         e.first_t = e.first_t.min(pair.first_t);
         e.last_t = e.last_t.max(pair.last_t);
@@ -122,7 +122,7 @@ pub(crate) fn weigh(
     d.weighted_entities = entities.values().map(Entity::weight).sum();
     if !trusted.is_empty() {
         let total: u64 = trusted.iter().map(|e| e.n).sum();
-        d.repeat_ratio = trusted.iter().filter(|e| e.days >= 2).count() as f64 / trusted.len() as f64;
+        d.repeat_ratio = trusted.iter().filter(|e| e.repeat).count() as f64 / trusted.len() as f64;
         d.top_entity_share = trusted.iter().map(|e| e.n).max().unwrap_or(0) as f64 / total.max(1) as f64;
         let last = trusted.iter().map(|e| e.last_t).max().unwrap_or(i64::MIN);
         d.days_since_last_trusted = Some(((ev.day_end - 1 - last).max(0) / DAY) as u32);
@@ -199,7 +199,7 @@ mod tests {
     use super::*;
 
     fn pair(payer: u32, n: u64, first_t: i64) -> Pair {
-        Pair { seller: 0, payer, n, spend: n * 10_000, first_t, last_t: first_t + n as i64, days: 2, mask30: 1 }
+        Pair { seller: 0, payer, n, spend: n * 10_000, first_t, last_t: first_t + n as i64, mask30: 1 }
     }
 
     #[test]

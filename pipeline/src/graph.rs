@@ -45,7 +45,7 @@ impl WalletGraph {
 
         let mut forest = FundingForest::new(n);
         let funding = "SELECT wf.wid, wr.wid, ff.t FROM first_funder ff \
-             JOIN wallets wf ON wf.address = ff.funded JOIN wallets wr ON wr.address = ff.funder";
+             JOIN wallets wf ON wf.h = hash(ff.funded) JOIN wallets wr ON wr.h = hash(ff.funder)";
         for b in db.batches("funding forest", funding)? {
             let (child, parent, t) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2));
             for i in 0..b.num_rows() {
@@ -79,12 +79,12 @@ impl WalletGraph {
             seller_wid.extend_from_slice(u32s(&b, 0).values());
         }
 
-        let pair_sql = "SELECT (pp.sid - 1)::UINTEGER, w.wid, pp.n::UBIGINT, pp.spend::UBIGINT, pp.first_t::BIGINT, pp.last_t::BIGINT, \
-             pp.days::UINTEGER, pp.mask30::UBIGINT FROM pp JOIN wallets w ON w.address = pp.payer ORDER BY pp.sid, w.wid";
+        let pair_sql = "SELECT (pp.sid - 1)::UINTEGER, w.wid, pp.n::UBIGINT, pp.spend::UBIGINT, pp.first_t::BIGINT, \
+             pp.last_t::BIGINT, pp.mask30::UBIGINT FROM pp JOIN wallets w ON w.h = pp.payer_h ORDER BY pp.sid, w.wid";
         let mut pairs = Vec::new();
         for b in db.batches("pairs", pair_sql)? {
             let (sid, wid, cnt, spend) = (u32s(&b, 0), u32s(&b, 1), u64s(&b, 2), u64s(&b, 3));
-            let (first, last, days, mask) = (i64s(&b, 4), i64s(&b, 5), u32s(&b, 6), u64s(&b, 7));
+            let (first, last, mask) = (i64s(&b, 4), i64s(&b, 5), u64s(&b, 6));
             for i in 0..b.num_rows() {
                 pairs.push(Pair {
                     seller: sid.value(i),
@@ -93,15 +93,14 @@ impl WalletGraph {
                     spend: spend.value(i),
                     first_t: first.value(i),
                     last_t: last.value(i),
-                    days: days.value(i),
                     mask30: mask.value(i),
                 });
             }
         }
 
         let mut history = vec![None; n];
-        let history_sql = "SELECT w.wid, h.days, h.first_t FROM (SELECT payer, count(DISTINCT t // 86400)::UINTEGER AS days, \
-             min(t) AS first_t FROM s GROUP BY payer) h JOIN wallets w ON w.address = h.payer";
+        let history_sql = "SELECT w.wid, h.days, h.first_t FROM (SELECT payer_h, count(DISTINCT t // 86400)::UINTEGER AS days, \
+             min(t) AS first_t FROM s WHERE q GROUP BY payer_h) h JOIN wallets w ON w.h = h.payer_h";
         for b in db.batches("payer history", history_sql)? {
             let (wid, days, first) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2));
             for i in 0..b.num_rows() {

@@ -5,11 +5,12 @@ SELECT lower(l.deployer), lower(l.token), l.platform, epoch(l.launched_at)::BIGI
        ((epoch(o.date::TIMESTAMP) - epoch(date_trunc('day', l.launched_at)))::BIGINT // 86400)::BIGINT AS day,
        o.liquidity, o.swaps, o.holders, o.price, o.creator_holding
 FROM (
-    SELECT DISTINCT ON (lower(token)) * FROM token_launches WHERE launched_at < {day_end}
-    ORDER BY lower(token), launched_at, lower(deployer), platform, name, symbol
+    SELECT * FROM token_launches WHERE launched_at < {day_end}
+    QUALIFY row_number() OVER (PARTITION BY lower(token) ORDER BY launched_at, lower(deployer), platform, name, symbol) = 1
 ) l
 LEFT JOIN (
-    SELECT DISTINCT ON (token, date) * FROM launch_observations WHERE date::TIMESTAMP < {day_end}
-    ORDER BY token, date, liquidity DESC, swaps DESC, holders DESC, price DESC, creator_holding
+    SELECT * FROM launch_observations WHERE date::TIMESTAMP < {day_end}
+    QUALIFY row_number() OVER (PARTITION BY token, date
+                               ORDER BY liquidity DESC, swaps DESC, holders DESC, price DESC, creator_holding) = 1
 ) o ON o.token = l.token
 ORDER BY 1, 2, 5

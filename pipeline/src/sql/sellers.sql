@@ -42,53 +42,57 @@ SELECT address, row_number() OVER (ORDER BY address)::UINTEGER AS sid FROM selle
 
 -- Advertised prices per seller, network and asset: a settlement qualifies at no less than the
 -- cheapest price listed for its network and asset, and is exact when it equals one of them.
+-- `k` hashes (seller, network, asset) so the ten-million-row join below compares integers.
 CREATE TEMP TABLE price_bounds AS
-SELECT lower(pay_to) AS address, net, lower(asset) AS asset, min(price_atomic) AS min_price,
-       list(DISTINCT price_atomic ORDER BY price_atomic) AS prices
+SELECT hash(lower(pay_to), net, lower(asset)) AS k, lower(pay_to) AS address, net, lower(asset) AS asset,
+       min(price_atomic) AS min_price, list(DISTINCT price_atomic ORDER BY price_atomic) AS prices
 FROM cur GROUP BY ALL;
 
 CREATE TEMP TABLE facilitators AS
 SELECT DISTINCT lower(address) AS address FROM entity_labels WHERE entity = 'facilitator' AND added_at < {day_end};
 
--- Every transfer to a listed seller, with its attribution.
-CREATE TEMP TABLE s_all AS
-SELECT st.payer, st.pay_to, i.sid, st.value, st.tx_hash, epoch(st.block_time)::BIGINT AS t,
-       st.eip3009 AND f.address IS NOT NULL AS attributed, b.min_price, list_contains(b.prices, st.value) AS exact
-FROM settlements st
-JOIN seller_ids i ON st.pay_to = i.address
-LEFT JOIN facilitators f ON f.address = st.facilitator
-LEFT JOIN price_bounds b ON b.address = st.pay_to AND b.net = st.network AND b.asset = st.asset
-WHERE st.block_time < {day_end};
-
--- Qualifying settlements: facilitator-settled EIP-3009 payments on a listed network and asset at
--- no less than an advertised price. Only these are demand.
+-- Every transfer to a listed seller, with its attribution. `q` marks qualifying settlements:
+-- facilitator-settled EIP-3009 payments on a listed network and asset at no less than an
+-- advertised price. Only these are demand; the passes below read `WHERE q`. Narrow on purpose (no
+-- string but the payer): at bench scale it holds ten million rows.
 CREATE TEMP TABLE s AS
-SELECT payer, hash(payer) AS payer_h, sid, pay_to, value, tx_hash, t, exact
-FROM s_all WHERE attributed AND value >= min_price;
+SELECT payer, hash(payer) AS payer_h, sid, value, t, exact,
+       attributed AND value >= min_price AS q,
+       attributed AND value < min_price AS below_price
+FROM (
+    SELECT st.payer, i.sid, st.value, epoch(st.block_time)::BIGINT AS t,
+           coalesce(st.eip3009 AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
+           b.min_price, coalesce(list_contains(b.prices, st.value), false) AS exact
+    FROM settlements st
+    JOIN seller_ids i ON st.pay_to = i.address
+    LEFT JOIN facilitators f ON f.address = st.facilitator
+    LEFT JOIN price_bounds b ON b.k = hash(st.pay_to, st.network, st.asset)
+    WHERE st.block_time < {day_end}
+);
 
 CREATE TEMP TABLE nonq AS
-SELECT pay_to AS address,
-       count(*) FILTER (WHERE NOT attributed OR min_price IS NULL) AS unattributed,
-       count(*) FILTER (WHERE attributed AND value < min_price) AS below_price
-FROM s_all GROUP BY 1;
+SELECT i.address, count(*) FILTER (WHERE NOT below_price) AS unattributed, count(*) FILTER (WHERE below_price) AS below_price
+FROM s JOIN seller_ids i USING (sid) WHERE NOT q GROUP BY 1;
 
--- Per (seller, payer): payments, spend, first and last time, distinct days, and a bit mask of the
--- days (of the last 30) it paid on.
+-- Per (seller, payer): payments, spend, first and last time, and a bit mask of the days (of the
+-- last 30) it paid on.
 CREATE TEMP TABLE pp AS
-SELECT sid, payer_h, any_value(pay_to) AS pay_to, any_value(payer) AS payer, count(*) AS n,
-       sum(value)::UBIGINT AS spend, min(t) AS first_t, max(t) AS last_t, count(DISTINCT t // 86400) AS days,
+SELECT sid, payer_h, any_value(payer) AS payer, count(*) AS n,
+       sum(value)::UBIGINT AS spend, min(t) AS first_t, max(t) AS last_t,
        bit_or(CASE WHEN t >= {d30_epoch} THEN (1::UBIGINT << ((t - {d30_epoch}) // 86400)::INTEGER) ELSE 0::UBIGINT END) AS mask30
-FROM s GROUP BY sid, payer_h;
+FROM s WHERE q GROUP BY sid, payer_h;
 
 CREATE TEMP TABLE settle AS
-SELECT pay_to AS address,
-       count(*) AS settlements,
-       count(*) FILTER (WHERE t >= {d30_epoch}) AS settlements_30d,
-       sum(value)::UBIGINT AS volume,
-       count(*) FILTER (WHERE exact) / count(*) AS exact_price_share
-FROM s GROUP BY 1;
+SELECT i.address, a.* EXCLUDE (sid) FROM (
+    SELECT sid,
+           count(*) AS settlements,
+           count(*) FILTER (WHERE t >= {d30_epoch}) AS settlements_30d,
+           sum(value)::UBIGINT AS volume,
+           count(*) FILTER (WHERE exact) / count(*) AS exact_price_share
+    FROM s WHERE q GROUP BY 1
+) a JOIN seller_ids i USING (sid);
 
--- Regularity: per (seller, payer) with >= 3 payments, the coefficient of variation of the gaps;
+-- Regularity: per (seller, payer) with >= 5 payments, the coefficient of variation of the gaps;
 -- the seller's value is the median over its payers. Exact integer sums (determinism).
 CREATE TEMP TABLE cadence AS
 SELECT i.address, c.interval_cv FROM (
@@ -97,7 +101,7 @@ SELECT i.address, c.interval_cv FROM (
                sqrt((count(*) * sum(gap * gap) - sum(gap) * sum(gap))::DOUBLE) / nullif(sum(gap), 0)::DOUBLE AS cv
         FROM (
             SELECT sid, payer_h, (t - lag(t) OVER (PARTITION BY sid, payer_h ORDER BY t))::HUGEINT AS gap
-            FROM s SEMI JOIN (SELECT sid, payer_h FROM pp WHERE n >= 3) USING (sid, payer_h)
+            FROM s SEMI JOIN (SELECT sid, payer_h FROM pp WHERE n >= 5) USING (sid, payer_h) WHERE q
         ) WHERE gap IS NOT NULL GROUP BY ALL
     ) GROUP BY 1
 ) c JOIN seller_ids i USING (sid);
@@ -129,12 +133,25 @@ SELECT i.sid, lower(f.client) AS client, epoch(f.block_time)::BIGINT AS t,
 FROM erc8004_feedback f JOIN reg r USING (agent_id) JOIN seller_ids i ON i.address = r.address
 WHERE NOT f.revoked AND f.block_time < {day_end};
 
--- Receipts naming a seller; tx_payer is the payer of the qualifying settlement the receipt cites.
+-- Receipts naming a seller; tx_payer is the payer of the qualifying settlement the receipt cites
+-- (only the cited transactions are looked up).
+CREATE TEMP TABLE cited AS
+WITH c AS MATERIALIZED (
+    SELECT * FROM settlements
+    WHERE block_time < {day_end}
+      AND tx_hash IN (SELECT tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end})
+)
+SELECT c.tx_hash, c.pay_to, min(c.payer) AS payer
+FROM c
+JOIN facilitators f ON f.address = c.facilitator
+JOIN price_bounds b ON b.address = c.pay_to AND b.net = c.network AND b.asset = c.asset
+WHERE c.eip3009 AND c.value >= b.min_price
+GROUP BY 1, 2;
+
 CREATE TEMP TABLE rc AS
 SELECT i.sid, lower(r.buyer) AS buyer, r.success, epoch(r.received_at)::BIGINT AS t, q.payer AS tx_payer
 FROM receipts r JOIN seller_ids i ON i.address = lower(r.agent)
-LEFT JOIN (SELECT DISTINCT ON (sid, tx_hash) sid, tx_hash, payer FROM s ORDER BY sid, tx_hash, payer) q
-       ON q.sid = i.sid AND q.tx_hash = r.tx_hash
+LEFT JOIN cited q ON q.pay_to = i.address AND q.tx_hash = r.tx_hash
 WHERE r.received_at < {day_end};
 
 CREATE TEMP TABLE proofs AS
@@ -149,8 +166,10 @@ FROM address_lists WHERE added_at < {day_end} GROUP BY 1;
 
 -- Dense wallet ids for the trust graph: every wallet that pays, sells, funds, is funded, reviews,
 -- sends a receipt, is listed, proves an identity or deploys a token.
+-- `h` is a 64-bit hash of the address: the big joins to wallet ids go through it (integers, not
+-- 42-character strings).
 CREATE TEMP TABLE wallets AS
-SELECT address, (row_number() OVER (ORDER BY address) - 1)::UINTEGER AS wid FROM (
+SELECT address, hash(address) AS h, (row_number() OVER (ORDER BY address) - 1)::UINTEGER AS wid FROM (
     SELECT payer AS address FROM pp
     UNION SELECT address FROM seller_ids
     UNION SELECT funded FROM first_funder
