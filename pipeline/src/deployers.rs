@@ -86,9 +86,12 @@ pub(crate) fn assess(
                     observations: Vec::new(),
                 });
             }
-            if cols.day.is_valid(i) {
-                launches.last_mut().expect("pushed above").observations.push(LaunchObservation {
-                    day: cols.day.value(i).max(0) as u32,
+            let launch = launches.last_mut().expect("pushed above");
+            let day = cols.day.value(i).max(0) as u32;
+            // A second row for a day already seen is an indexer re-run: the first in order wins.
+            if cols.day.is_valid(i) && launch.observations.last().is_none_or(|o| o.day != day) {
+                launch.observations.push(LaunchObservation {
+                    day,
                     liquidity: cols.liquidity.value(i),
                     swaps: cols.swaps.value(i),
                     holders: cols.holders.value(i),

@@ -142,3 +142,29 @@ fn null_is_never_zero_at_component_level() {
     let sla = &input.sellers[0].features.sla;
     assert_eq!(sla.latency_p95_ms, None, "no latency is not 0 ms");
 }
+
+#[test]
+fn duplicate_observations_of_a_day_count_once_and_the_pick_is_fixed() {
+    // A token trading with 2,000 USDC of liquidity every day; the indexer re-ran day 9 and wrote
+    // a second row with a collapsed price. Either row order on disk gives the same launch.
+    let path: Vec<(u64, f64, f64)> = (0..=9).map(|_| (2_000, 1.0, 1.0)).collect();
+    let outcomes: Vec<_> = [true, false]
+        .into_iter()
+        .map(|duplicate_first| {
+            let dir = tempfile::tempdir().unwrap();
+            let mut b = LakeBuilder::new();
+            b.listing("https://x.example.com/api", SELLER, 10_000, 0);
+            if duplicate_first {
+                b.observe("0x70", 9, 10, 0.001, 1.0);
+            }
+            b.launch("0x70", &addr(77), 0, &path);
+            if !duplicate_first {
+                b.observe("0x70", 9, 10, 0.001, 1.0);
+            }
+            let (input, _) = agentrep_pipeline::rebuild(&b.write(dir.path()), day(9)).unwrap();
+            input.deployers[0].launches[0].clone()
+        })
+        .collect();
+    assert_eq!(outcomes[0], outcomes[1]);
+    assert_eq!(outcomes[0].outcome, agentrep_model::LaunchOutcome::Alive, "the liquid row of day 9 wins");
+}

@@ -56,11 +56,11 @@ SELECT DISTINCT lower(address) AS address FROM entity_labels WHERE entity = 'fac
 -- advertised price. Only these are demand; the passes below read `WHERE q`. Narrow on purpose (no
 -- string but the payer): at bench scale it holds ten million rows.
 CREATE TEMP TABLE s AS
-SELECT payer, hash(payer) AS payer_h, sid, value, t, exact,
+SELECT payer, hash(payer) AS payer_h, sid, value, t, exact, hash(tx_hash) AS tx_h,
        attributed AND value >= min_price AS q,
        attributed AND value < min_price AS below_price
 FROM (
-    SELECT st.payer, i.sid, st.value, epoch(st.block_time)::BIGINT AS t,
+    SELECT st.payer, i.sid, st.value, st.tx_hash, epoch(st.block_time)::BIGINT AS t,
            coalesce(st.eip3009 AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
            b.min_price, coalesce(list_contains(b.prices, st.value), false) AS exact
     FROM settlements st
@@ -134,24 +134,16 @@ FROM erc8004_feedback f JOIN reg r USING (agent_id) JOIN seller_ids i ON i.addre
 WHERE NOT f.revoked AND f.block_time < {day_end};
 
 -- Receipts naming a seller; tx_payer is the payer of the qualifying settlement the receipt cites
--- (only the cited transactions are looked up).
+-- (matched by a 64-bit hash of the transaction hash, kept in `s` for this).
 CREATE TEMP TABLE cited AS
-WITH c AS MATERIALIZED (
-    SELECT * FROM settlements
-    WHERE block_time < {day_end}
-      AND tx_hash IN (SELECT tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end})
-)
-SELECT c.tx_hash, c.pay_to, min(c.payer) AS payer
-FROM c
-JOIN facilitators f ON f.address = c.facilitator
-JOIN price_bounds b ON b.address = c.pay_to AND b.net = c.network AND b.asset = c.asset
-WHERE c.eip3009 AND c.value >= b.min_price
+SELECT s.tx_h, s.sid, min(s.payer) AS payer FROM s
+WHERE s.q AND s.tx_h IN (SELECT hash(tx_hash) FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end})
 GROUP BY 1, 2;
 
 CREATE TEMP TABLE rc AS
 SELECT i.sid, lower(r.buyer) AS buyer, r.success, epoch(r.received_at)::BIGINT AS t, q.payer AS tx_payer
 FROM receipts r JOIN seller_ids i ON i.address = lower(r.agent)
-LEFT JOIN cited q ON q.pay_to = i.address AND q.tx_hash = r.tx_hash
+LEFT JOIN cited q ON q.sid = i.sid AND q.tx_h = hash(r.tx_hash)
 WHERE r.received_at < {day_end};
 
 CREATE TEMP TABLE proofs AS

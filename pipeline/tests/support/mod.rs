@@ -248,6 +248,22 @@ impl LakeBuilder {
         self
     }
 
+    /// One more observation of a token on day `d` (an indexer re-run writes a second row).
+    pub fn observe(&mut self, token: &str, d: i64, liquidity: u64, price: f64, holding: f64) -> &mut Self {
+        self.observations.push((
+            d,
+            LaunchObservationRow {
+                token: token.into(),
+                liquidity: liquidity * 1_000_000,
+                swaps: 10,
+                holders: 10,
+                price,
+                creator_holding: holding,
+            },
+        ));
+        self
+    }
+
     /// Writes the lake; every source has a partition for every day 0..=LAST.
     pub fn write(&self, dir: &std::path::Path) -> Lake {
         let lake = Lake::new(dir);
