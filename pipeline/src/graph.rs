@@ -38,6 +38,8 @@ fn anchor_weight(proofs: &str, allowlisted: bool) -> f64 {
 
 impl WalletGraph {
     pub fn load(db: &Engine, day_end: i64) -> Result<Self, PipelineError> {
+        let started = std::time::Instant::now();
+        let step = |name: &str| tracing::debug!(target: "pipeline::trust", step = name, ms = started.elapsed().as_millis() as u64, "Trust step done.");
         let n = db
             .conn
             .query_row("SELECT count(*) FROM wallets", [], |r| r.get::<_, i64>(0))
@@ -73,6 +75,7 @@ impl WalletGraph {
             }
         }
 
+        step("forest, hubs, denylist, anchors");
         let mut seller_wid = Vec::new();
         let seller_sql = "SELECT w.wid FROM seller_ids i JOIN wallets w USING (address) ORDER BY i.sid";
         for b in db.batches("seller ids", seller_sql)? {
@@ -98,17 +101,22 @@ impl WalletGraph {
             }
         }
 
-        let mut history = vec![None; n];
-        let history_sql = "SELECT w.wid, h.days, h.first_t FROM (SELECT payer_h, count(DISTINCT t // 86400)::UINTEGER AS days, \
-             min(t) AS first_t FROM s WHERE q GROUP BY payer_h) h JOIN wallets w ON w.h = h.payer_h";
-        for b in db.batches("payer history", history_sql)? {
-            let (wid, days, first) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2));
-            for i in 0..b.num_rows() {
-                history[wid.value(i) as usize] =
-                    Some(PayerHistory { active_days: days.value(i), first_paid: first.value(i) });
-            }
+        step("pairs");
+        // Each payer's history from its pairs: the days (of the last 30) it paid on, and its first
+        // qualifying payment.
+        let mut days = vec![0u64; n];
+        let mut first_paid = vec![i64::MAX; n];
+        for pair in &pairs {
+            days[pair.payer as usize] |= pair.mask30;
+            first_paid[pair.payer as usize] = first_paid[pair.payer as usize].min(pair.first_t);
         }
-
+        let history: Vec<Option<PayerHistory>> = (0..n)
+            .map(|v| {
+                (first_paid[v] != i64::MAX)
+                    .then(|| PayerHistory { active_days: days[v].count_ones(), first_paid: first_paid[v] })
+            })
+            .collect();
+        step("payer history");
         // Pass 1: trust from the anchors alone marks the established sellers (and a curated
         // allowlist vouches for its sellers directly). Pass 2 adds the history seeds: old payers
         // that spent at established sellers outside their entity.
@@ -117,7 +125,9 @@ impl WalletGraph {
             .map(|x| Edge { from: x.payer, to: seller_wid[x.seller as usize], weight: x.spend as f64 })
             .collect();
         let graph = TrustGraph::build(n, &edges, &forest);
+        step("graph");
         let anchored = graph.pagerank(&anchors);
+        step("pass 1");
         let mut established = vec![false; n];
         for &wid in &seller_wid {
             let w = wid as usize;
@@ -128,6 +138,7 @@ impl WalletGraph {
         let history_weights = history_seeds(&forest, &payments, &history, &established, day_end);
         let seeds: Vec<f64> = anchors.iter().zip(&history_weights).map(|(a, h)| (a + h).min(1.0)).collect();
         let trust = graph.pagerank(&seeds);
+        step("pass 2");
         tracing::debug!(
             target: "pipeline::trust",
             wallets = n,

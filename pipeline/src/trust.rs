@@ -157,7 +157,7 @@ pub(crate) struct PairPayments {
 /// One payer's history across sellers.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct PayerHistory {
-    /// Distinct days with a qualifying payment.
+    /// Distinct days with a qualifying payment, in the last 30.
     pub active_days: u32,
     /// First qualifying payment (seconds).
     pub first_paid: i64,

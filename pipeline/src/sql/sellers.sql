@@ -93,7 +93,9 @@ SELECT i.address, a.* EXCLUDE (sid) FROM (
 ) a JOIN seller_ids i USING (sid);
 
 -- Regularity: per (seller, payer) with >= 5 payments, the coefficient of variation of the gaps;
--- the seller's value is the median over its payers. Exact integer sums (determinism).
+-- the seller's value is the median over its payers. Exact integer sums (determinism). Computed
+-- only for sellers the `metronome-payments` check applies to (>= 10 qualifying settlements, >= 95%
+-- at an advertised price): the window over every payment is the costliest statement here.
 CREATE TEMP TABLE cadence AS
 SELECT i.address, c.interval_cv FROM (
     SELECT sid, median(cv) AS interval_cv FROM (
@@ -101,7 +103,12 @@ SELECT i.address, c.interval_cv FROM (
                sqrt((count(*) * sum(gap * gap) - sum(gap) * sum(gap))::DOUBLE) / nullif(sum(gap), 0)::DOUBLE AS cv
         FROM (
             SELECT sid, payer_h, (t - lag(t) OVER (PARTITION BY sid, payer_h ORDER BY t))::HUGEINT AS gap
-            FROM s SEMI JOIN (SELECT sid, payer_h FROM pp WHERE n >= 5) USING (sid, payer_h) WHERE q
+            FROM s SEMI JOIN (
+                SELECT sid, payer_h FROM pp SEMI JOIN (
+                    SELECT i.sid FROM settle JOIN seller_ids i USING (address)
+                    WHERE settlements >= 10 AND exact_price_share >= 0.95
+                ) m USING (sid) WHERE n >= 5
+            ) USING (sid, payer_h) WHERE q
         ) WHERE gap IS NOT NULL GROUP BY ALL
     ) GROUP BY 1
 ) c JOIN seller_ids i USING (sid);
