@@ -16,37 +16,6 @@ fn counts(config: &WorldConfig) -> BTreeMap<SellerKind, usize> {
 }
 
 #[test]
-#[ignore = "prints the kind counts of both small worlds"]
-fn print_counts() {
-    for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
-        let world = World::plan(&config);
-        let labels = Labels::from_world(&world);
-        println!("seed {} ({})", config.seed, config.knobs.as_str());
-        for (kind, n) in counts(&config) {
-            let probes = labels.sellers.iter().filter(|l| l.kind == kind && l.cost_probe).count();
-            let costs: Vec<f64> =
-                labels.sellers.iter().filter(|l| l.kind == kind).filter_map(|l| l.cost_usdc).collect();
-            let median = {
-                let mut c = costs.clone();
-                c.sort_by(f64::total_cmp);
-                c.get(c.len() / 2).copied()
-            };
-            println!("  {:<30} {:>5}  probes {:>3}  median cost {:?}", kind.as_str(), n, probes, median);
-        }
-        let griefed = labels.sellers.iter().filter(|l| l.griefed.is_some()).count();
-        println!("  griefed {griefed}");
-        let mut deployers: BTreeMap<&str, usize> = BTreeMap::new();
-        for d in &labels.deployers {
-            *deployers.entry(d.kind.as_str()).or_insert(0) += 1;
-        }
-        println!("  deployers {deployers:?}");
-        for l in labels.sellers.iter().filter(|l| l.cost_probe) {
-            println!("  probe {:<30} cost {:>10.3} knobs {:?}", l.kind.as_str(), l.cost_usdc.unwrap(), l.knobs);
-        }
-    }
-}
-
-#[test]
 fn every_kind_has_instances_at_small_scale() {
     for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
         let counts = counts(&config);
@@ -212,47 +181,6 @@ fn same_config_same_lake_bytes_and_a_partition_every_day() {
             assert!(days.contains(&day), "{} has no partition on {day}", dataset.name());
         }
     }
-}
-
-#[test]
-#[ignore = "generates the small default world and prints its size and timing"]
-fn print_small_world() {
-    for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
-        let dir = tempfile::tempdir().unwrap();
-        let t = std::time::Instant::now();
-        let stats = generate(&config, dir.path(), &|_, _| {}).unwrap();
-        println!("seed {}: {:?} in {:?}", config.seed, stats, t.elapsed());
-    }
-}
-
-#[test]
-#[ignore = "prints expected scripted settlements per kind"]
-fn print_scripted_volume() {
-    for config in [WorldConfig::new(Scale::Small), WorldConfig::test_world(Scale::Small)] {
-        let world = World::plan(&config);
-        let end = crate::day_start(config.end) + 86_400;
-        let mut by: BTreeMap<&str, (u64, f64)> = BTreeMap::new();
-        for s in &world.sellers {
-            let e = by.entry(s.kind.as_str()).or_insert((0, 0.0));
-            e.0 += s.events.streams.iter().map(|st| st.expected(end)).sum::<u64>();
-            e.1 += s.rate * f64::from(config.days);
-        }
-        let grief: u64 = world.grief.iter().flat_map(|g| &g.events.streams).map(|st| st.expected(end)).sum();
-        println!("seed {}: grief {grief} {by:?}", config.seed);
-    }
-}
-
-#[test]
-#[ignore = "generates the bench world (slow; run in release)"]
-fn print_bench_world() {
-    let config = WorldConfig::new(Scale::Bench);
-    let dir = tempfile::tempdir().unwrap();
-    let t = std::time::Instant::now();
-    let world = World::plan(&config);
-    println!("planned in {:?}: {} sellers, {} griefed", t.elapsed(), world.sellers.len(), world.grief.len());
-    drop(world);
-    let stats = generate(&config, dir.path(), &|_, _| {}).unwrap();
-    println!("bench: {:?} in {:?}", stats, t.elapsed());
 }
 
 #[test]
