@@ -316,7 +316,7 @@ pub const FLAGS: &[FlagDef] = &[
         severity: Severity::High,
         penalty: 0,
         origin: Origin::Absence,
-        condition: "no paying entity reaches TRUSTED_ENTITY_MIN (0.05) trust",
+        condition: "no paying entity reaches TRUSTED_ENTITY_MIN (0.01) trust",
         explainer: "Nobody with an independent history has paid this seller: its demand is unproven.",
         check: |f| {
             let d = &f.demand;
@@ -604,6 +604,37 @@ mod tests {
             "denylisted",
         ] {
             assert!(FLAGS.iter().any(|d| d.name == key), "{key} missing");
+        }
+    }
+
+    #[test]
+    fn conditions_quote_the_thresholds_they_use() {
+        let quoted = |name: &str, value: String| {
+            let text = format!("{name} ({value})");
+            assert!(FLAGS.iter().any(|d| d.condition.contains(&text)), "no condition quotes {text}");
+        };
+        quoted("PAY_THEN_FAIL_ENTITIES", t::PAY_THEN_FAIL_ENTITIES.to_string());
+        quoted("PAY_THEN_FAIL_SHARE", pct(t::PAY_THEN_FAIL_SHARE));
+        quoted("OFFER_MISMATCH_MIN", t::OFFER_MISMATCH_MIN.to_string());
+        quoted("OFFER_MISMATCH_SHARE", pct(t::OFFER_MISMATCH_SHARE));
+        quoted("SELF_DEALING_SHARE", pct(t::SELF_DEALING_SHARE));
+        quoted("TRUSTED_ENTITY_MIN", crate::trust::TRUSTED_ENTITY_MIN.to_string());
+        quoted("MIN_PROBES", t::MIN_PROBES.to_string());
+        quoted("FRESH_OPERATOR_DAYS", t::FRESH_OPERATOR_DAYS.to_string());
+        quoted("TOP_ENTITY_SHARE", pct(t::TOP_ENTITY_SHARE));
+        quoted("UNPAID_FEEDBACK_MIN", t::UNPAID_FEEDBACK_MIN.to_string());
+        quoted("METRONOME_MIN_SETTLEMENTS", t::METRONOME_MIN_SETTLEMENTS.to_string());
+        quoted("METRONOME_MAX_CV", t::METRONOME_MAX_CV.to_string());
+        quoted("METRONOME_EXACT_SHARE", pct(t::METRONOME_EXACT_SHARE));
+        quoted("CLUSTER_RATIO", t::CLUSTER_RATIO.to_string());
+        quoted("DORMANT_DAYS", t::DORMANT_DAYS.to_string());
+        quoted("NEGATIVE_FEEDBACK_MIN_ENTITIES", t::NEGATIVE_FEEDBACK_MIN_ENTITIES.to_string());
+        quoted("NEGATIVE_FEEDBACK_MIN_WEIGHT", t::NEGATIVE_FEEDBACK_MIN_WEIGHT.to_string());
+        for hops in [
+            format!("TAINT_HOPS, {}", crate::trust::TAINT_HOPS),
+            format!("MAX_FUNDING_HOPS, {}", crate::trust::MAX_FUNDING_HOPS),
+        ] {
+            assert!(FLAGS.iter().any(|d| d.condition.contains(&hops)), "no condition quotes {hops}");
         }
     }
 
