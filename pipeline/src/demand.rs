@@ -41,8 +41,9 @@ pub(crate) struct Receipt {
     pub buyer: u32,
     pub success: bool,
     pub t: i64,
-    /// Payer of the qualifying settlement the receipt cites, if it cites one.
-    pub tx_payer: Option<u32>,
+    /// `None` when the receipt cites no transaction; else the payer of the qualifying settlement
+    /// to this seller it cites (`Some(None)`: the cited transaction is no such settlement).
+    pub cited: Option<Option<u32>>,
 }
 
 /// Everything the rebuild knows to weigh one seller's evidence.
@@ -171,8 +172,9 @@ fn reputation(
     for receipt in receipts {
         r.receipts += 1;
         let root = forest.root(receipt.buyer);
-        let matched = match receipt.tx_payer {
-            Some(payer) => forest.root(payer) == root && entities.contains_key(&root),
+        let matched = match receipt.cited {
+            Some(Some(payer)) => forest.root(payer) == root && entities.contains_key(&root),
+            Some(None) => false,
             None => entities.get(&root).is_some_and(|e| e.first_t < receipt.t),
         };
         if matched {
@@ -242,12 +244,13 @@ mod tests {
         let trust = [0.0, 1.0, 0.0, 0.0];
         let ev = Evidence { forest: &forest, trust: &trust, pay_scale: &[0.0; 4], day_end: 100 * DAY };
         let receipts = [
-            Receipt { seller: 0, buyer: 1, success: false, t: 50, tx_payer: None },
-            Receipt { seller: 0, buyer: 3, success: false, t: 50, tx_payer: None },
-            Receipt { seller: 0, buyer: 3, success: false, t: 50, tx_payer: Some(1) },
+            Receipt { seller: 0, buyer: 1, success: false, t: 50, cited: None },
+            Receipt { seller: 0, buyer: 3, success: false, t: 50, cited: None },
+            Receipt { seller: 0, buyer: 3, success: false, t: 50, cited: Some(Some(1)) },
+            Receipt { seller: 0, buyer: 1, success: false, t: 50, cited: Some(None) },
         ];
         let (_, r) = weigh(&ev, 0, false, &[pair(1, 1, 10)], &[], &receipts);
-        assert_eq!(r.receipts, 3);
+        assert_eq!(r.receipts, 4);
         assert_eq!(r.receipts_matched, 1, "only the paying buyer's receipt counts");
         assert_eq!(r.failed_entities, 1);
     }

@@ -150,18 +150,19 @@ fn reviews(db: &Engine) -> Result<Vec<Review>, PipelineError> {
 }
 
 fn receipts(db: &Engine) -> Result<Vec<Receipt>, PipelineError> {
-    let sql = "SELECT (rc.sid - 1)::UINTEGER, wb.wid, rc.success, rc.t, wq.wid FROM rc \
+    let sql = "SELECT (rc.sid - 1)::UINTEGER, wb.wid, rc.success, rc.t, wq.wid, rc.cites FROM rc \
          JOIN wallets wb ON wb.address = rc.buyer LEFT JOIN wallets wq ON wq.address = rc.tx_payer \
-         ORDER BY rc.sid, wb.wid, rc.t, rc.success, wq.wid";
+         ORDER BY rc.sid, wb.wid, rc.t, rc.success, wq.wid, rc.cites";
     let mut out = Vec::new();
     for b in db.batches("receipts", sql)? {
-        let (sid, buyer, ok, t, payer) = (u32s(&b, 0), u32s(&b, 1), bools(&b, 2), i64s(&b, 3), u32s(&b, 4));
+        let (sid, buyer, ok, t, payer, cites) =
+            (u32s(&b, 0), u32s(&b, 1), bools(&b, 2), i64s(&b, 3), u32s(&b, 4), bools(&b, 5));
         out.extend((0..b.num_rows()).map(|i| Receipt {
             seller: sid.value(i),
             buyer: buyer.value(i),
             success: ok.value(i),
             t: t.value(i),
-            tx_payer: payer.is_valid(i).then(|| payer.value(i)),
+            cited: cites.value(i).then(|| payer.is_valid(i).then(|| payer.value(i))),
         }));
     }
     Ok(out)

@@ -47,6 +47,8 @@ fn lake() -> LakeBuilder {
     }
     b.review(9, 7, &addr(66), 250); // out of range: excluded, not clamped
     b.receipt(9, &a1, SELLER, false).receipt(9, &addr(70), SELLER, false);
+    // A2's payment is the builder's 4th: A2 cites it (counts), a stranger cites it (does not).
+    b.receipt_citing(9, &a2, SELLER, true, 4).receipt_citing(9, &addr(71), SELLER, false, 4);
     b.probes("https://wx.example.com/api", 0, Some(402), Some(true))
         .probes("https://wx.example.com/cheap", 0, Some(403), None)
         .probes("https://wx.example.com/v2", 2, None, None);
@@ -85,7 +87,7 @@ fn seller_features_match_hand_computed_values() {
     assert_eq!(r.reviewing_entities, 2, "A1 after paying, and the owner O for its smart account");
     assert!((r.review_sum - 1.9).abs() < 1e-9, "{}", r.review_sum);
     assert_eq!(r.trusted_reviewers, 2);
-    assert_eq!((r.receipts, r.receipts_matched, r.failed_entities), (2, 1, 1));
+    assert_eq!((r.receipts, r.receipts_matched, r.failed_entities), (4, 2, 1));
 
     // Probes: /api answers a valid 402 (alive), /cheap a 403 (reachable, not alive), /v2 nothing.
     assert_eq!((f.sla.samples, f.sla.ok, f.sla.offers, f.sla.offer_mismatches), (21, 7, 7, 0));

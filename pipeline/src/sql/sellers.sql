@@ -144,13 +144,14 @@ WHERE NOT f.revoked AND f.block_time < {day_end};
 -- (matched by a 64-bit hash of the transaction hash, kept in `s` for this).
 CREATE TEMP TABLE cited AS
 SELECT s.tx_h, s.sid, min(s.payer) AS payer FROM s
-WHERE s.q AND s.tx_h IN (SELECT hash(tx_hash) FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end})
+WHERE s.q AND s.tx_h IN (SELECT hash(lower(tx_hash)) FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end})
 GROUP BY 1, 2;
 
 CREATE TEMP TABLE rc AS
-SELECT i.sid, lower(r.buyer) AS buyer, r.success, epoch(r.received_at)::BIGINT AS t, q.payer AS tx_payer
+SELECT i.sid, lower(r.buyer) AS buyer, r.success, epoch(r.received_at)::BIGINT AS t, r.tx_hash IS NOT NULL AS cites,
+       q.payer AS tx_payer
 FROM receipts r JOIN seller_ids i ON i.address = lower(r.agent)
-LEFT JOIN cited q ON q.sid = i.sid AND q.tx_h = hash(r.tx_hash)
+LEFT JOIN cited q ON q.sid = i.sid AND q.tx_h = hash(lower(r.tx_hash))
 WHERE r.received_at < {day_end};
 
 CREATE TEMP TABLE proofs AS

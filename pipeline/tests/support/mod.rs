@@ -184,6 +184,14 @@ impl LakeBuilder {
         self
     }
 
+    /// A receipt that cites the `n`-th payment of this builder by its transaction hash, spelled in
+    /// upper case as a client might send it.
+    pub fn receipt_citing(&mut self, d: i64, buyer: &str, agent: &str, success: bool, n: u32) -> &mut Self {
+        self.receipt(d, buyer, agent, success);
+        self.receipts.last_mut().expect("pushed").1.tx_hash = Some(format!("0X{n:064X}"));
+        self
+    }
+
     /// One probe a day of `resource` on days `from..=LAST`.
     pub fn probes(&mut self, resource: &str, from: i64, status: Option<u32>, offer: Option<bool>) -> &mut Self {
         for d in from..=i64::from(LAST) {
