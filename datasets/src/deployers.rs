@@ -6,12 +6,12 @@
 //! indexer of pools and holders records, including the odd duplicate row of a re-run.
 
 use agentrep_lake::Timestamp;
-use agentrep_lake::datasets::{FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ProofRow};
+use agentrep_lake::datasets::{LaunchObservationRow, LaunchRow, ListEntryRow, ProofRow};
 use rand::Rng;
 use rayon::prelude::*;
 
 use crate::day_start;
-use crate::plan::{DAY, Deployer, DeployerKind, Events, HOUR, World, proof_source};
+use crate::plan::{DAY, Deployer, DeployerKind, Events, HOUR, World, funding_row, proof_source};
 use crate::rng::{self, address};
 
 const PLATFORMS: &[&str] = &["clanker", "zora"];
@@ -243,17 +243,7 @@ pub(crate) fn rows(world: &World) -> DeployerRows {
     let start = day_start(world.config.start());
     let mut events = Events::default();
     let mut r = rng::stream(seed, "deployer-static", &[]);
-    let edge = |funded: &str, funder: &str, at: i64, amount: u64| {
-        (
-            at,
-            FundingRow {
-                funded: funded.to_owned(),
-                funder: funder.to_owned(),
-                first_funded_at: Timestamp::from_secs(at),
-                amount,
-            },
-        )
-    };
+    let edge = funding_row;
     for d in &world.deployers {
         events.funding.push(edge(&d.address, &d.funder, d.funded_at, r.random_range(50_000_000..2_000_000_000)));
         // Intermediate funders have their own first funding (from an exchange).

@@ -427,6 +427,19 @@ impl Stream {
     }
 }
 
+/// A first-funding row, keyed by its time.
+pub(crate) fn funding_row(funded: &str, funder: &str, at: i64, amount: u64) -> (i64, FundingRow) {
+    (
+        at,
+        FundingRow {
+            funded: funded.to_owned(),
+            funder: funder.to_owned(),
+            first_funded_at: Timestamp::from_secs(at),
+            amount,
+        },
+    )
+}
+
 /// Rows an actor's plan produces outside the daily settlement and probe passes.
 #[derive(Debug, Default)]
 pub(crate) struct Events {
@@ -613,15 +626,7 @@ impl<'a> Actor<'a> {
         if self.attacker {
             self.tally.txs += 1;
         }
-        self.ev.funding.push((
-            at,
-            FundingRow {
-                funded: funded.to_owned(),
-                funder: funder.to_owned(),
-                first_funded_at: Timestamp::from_secs(at),
-                amount,
-            },
-        ));
+        self.ev.funding.push(funding_row(funded, funder, at, amount));
     }
 
     /// A withdrawal from an exchange hub as `funded`'s first funding.
