@@ -3,9 +3,10 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    ArrayRef, BooleanArray, Float64Array, Int64Array, ListBuilder, StringArray, StringBuilder,
+    Array, ArrayRef, AsArray, BooleanArray, Float64Array, Int64Array, ListBuilder, StringArray, StringBuilder,
     TimestampMicrosecondArray, UInt32Array, UInt64Array,
 };
+use arrow::datatypes::{Float64Type, Int64Type, TimestampMicrosecondType, UInt32Type, UInt64Type};
 use arrow::datatypes::{DataType, Field, TimeUnit};
 
 /// A UTC instant with microsecond precision, stored as Arrow `Timestamp(Microsecond)`.
@@ -34,16 +35,24 @@ pub trait Column: Sized {
     fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef
     where
         Self: 'a;
+    /// Reads every value of a column written by [`Column::build`] (the inverse of `build`).
+    ///
+    /// # Panics
+    /// When the array is not of [`Column::data_type`]; callers check the schema first.
+    fn read(array: &dyn Array) -> Vec<Self>;
 }
 
 macro_rules! primitive_column {
-    ($ty:ty, $dt:expr, $array:ty) => {
+    ($ty:ty, $dt:expr, $array:ty, $arrow:ty) => {
         impl Column for $ty {
             fn data_type() -> DataType {
                 $dt
             }
             fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
                 Arc::new(<$array>::from_iter_values(values.copied()))
+            }
+            fn read(array: &dyn Array) -> Vec<Self> {
+                array.as_primitive::<$arrow>().values().to_vec()
             }
         }
         impl Column for Option<$ty> {
@@ -54,14 +63,17 @@ macro_rules! primitive_column {
             fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
                 Arc::new(values.copied().collect::<$array>())
             }
+            fn read(array: &dyn Array) -> Vec<Self> {
+                array.as_primitive::<$arrow>().iter().collect()
+            }
         }
     };
 }
 
-primitive_column!(u32, DataType::UInt32, UInt32Array);
-primitive_column!(u64, DataType::UInt64, UInt64Array);
-primitive_column!(i64, DataType::Int64, Int64Array);
-primitive_column!(f64, DataType::Float64, Float64Array);
+primitive_column!(u32, DataType::UInt32, UInt32Array, UInt32Type);
+primitive_column!(u64, DataType::UInt64, UInt64Array, UInt64Type);
+primitive_column!(i64, DataType::Int64, Int64Array, Int64Type);
+primitive_column!(f64, DataType::Float64, Float64Array, Float64Type);
 
 impl Column for bool {
     fn data_type() -> DataType {
@@ -69,6 +81,9 @@ impl Column for bool {
     }
     fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
         Arc::new(values.map(|v| Some(*v)).collect::<BooleanArray>())
+    }
+    fn read(array: &dyn Array) -> Vec<Self> {
+        array.as_boolean().iter().map(|v| v.unwrap_or(false)).collect()
     }
 }
 
@@ -80,6 +95,9 @@ impl Column for Option<bool> {
     fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
         Arc::new(values.copied().collect::<BooleanArray>())
     }
+    fn read(array: &dyn Array) -> Vec<Self> {
+        array.as_boolean().iter().collect()
+    }
 }
 
 impl Column for Timestamp {
@@ -88,6 +106,9 @@ impl Column for Timestamp {
     }
     fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
         Arc::new(TimestampMicrosecondArray::from_iter_values(values.map(|t| t.0)))
+    }
+    fn read(array: &dyn Array) -> Vec<Self> {
+        array.as_primitive::<TimestampMicrosecondType>().values().iter().map(|v| Timestamp(*v)).collect()
     }
 }
 
@@ -98,6 +119,9 @@ impl Column for String {
     fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
         Arc::new(StringArray::from_iter_values(values))
     }
+    fn read(array: &dyn Array) -> Vec<Self> {
+        array.as_string::<i32>().iter().map(|v| v.unwrap_or_default().to_owned()).collect()
+    }
 }
 
 impl Column for Option<String> {
@@ -107,6 +131,9 @@ impl Column for Option<String> {
     const NULLABLE: bool = true;
     fn build<'a>(values: impl ExactSizeIterator<Item = &'a Self>) -> ArrayRef {
         Arc::new(values.map(|v| v.as_deref()).collect::<StringArray>())
+    }
+    fn read(array: &dyn Array) -> Vec<Self> {
+        array.as_string::<i32>().iter().map(|v| v.map(str::to_owned)).collect()
     }
 }
 
@@ -123,5 +150,12 @@ impl Column for Vec<String> {
             builder.append(true);
         }
         Arc::new(builder.finish())
+    }
+    fn read(array: &dyn Array) -> Vec<Self> {
+        array
+            .as_list::<i32>()
+            .iter()
+            .map(|list| list.map(|items| <String as Column>::read(items.as_ref())).unwrap_or_default())
+            .collect()
     }
 }

@@ -19,6 +19,23 @@ pub trait Row: Sized + Send + Sync {
     fn schema() -> SchemaRef;
     /// Builds one record batch from rows.
     fn to_batch(rows: &[Self]) -> RecordBatch;
+    /// Reads rows back from a batch with this dataset's schema (the inverse of `to_batch`).
+    ///
+    /// # Errors
+    /// When a column is missing or has another type than the schema says.
+    fn from_batch(batch: &RecordBatch) -> Result<Vec<Self>, SchemaMismatch>;
+}
+
+/// A batch that does not have a dataset's schema.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("dataset {dataset}: column `{column}` is missing or not {expected}")]
+pub struct SchemaMismatch {
+    /// The dataset.
+    pub dataset: &'static str,
+    /// The column.
+    pub column: &'static str,
+    /// The type the schema expects.
+    pub expected: String,
 }
 
 macro_rules! datasets {
@@ -62,6 +79,27 @@ macro_rules! datasets {
                 fn to_batch(rows: &[Self]) -> RecordBatch {
                     let columns = vec![ $( <$ty as Column>::build(rows.iter().map(|r| &r.$field)) ),* ];
                     RecordBatch::try_new(Self::schema(), columns).expect("row builders match the schema")
+                }
+
+                #[allow(non_snake_case)]
+                fn from_batch(batch: &RecordBatch) -> Result<Vec<Self>, SchemaMismatch> {
+                    $(
+                        let $field = {
+                            let column = batch
+                                .column_by_name(stringify!($field))
+                                .filter(|c| c.data_type() == &<$ty as Column>::data_type())
+                                .ok_or_else(|| SchemaMismatch {
+                                    dataset: $name,
+                                    column: stringify!($field),
+                                    expected: <$ty as Column>::data_type().to_string(),
+                                })?;
+                            <$ty as Column>::read(column.as_ref()).into_iter()
+                        };
+                    )*
+                    $( let mut $field = $field; )*
+                    Ok((0..batch.num_rows())
+                        .map(|_| $row { $( $field: $field.next().expect("column length is the batch length") ),* })
+                        .collect())
                 }
             }
         )*
@@ -264,6 +302,53 @@ datasets! {
         category: String,
         /// When it was added.
         added_at: Timestamp,
+    }
+
+    /// ERC-8004 registration files (each agent's `agentURI`, fetched with the probe's safety rules),
+    /// one partition per fetch day.
+    AgentCards => "agent_cards", AgentCardRow {
+        /// Agent id.
+        agent_id: u64,
+        /// The URI fetched (`https://`, `ipfs://` or `data:`).
+        uri: String,
+        /// When it was fetched.
+        fetched_at: Timestamp,
+        /// `name`.
+        name: Option<String>,
+        /// `description`.
+        description: Option<String>,
+        /// Service endpoints (`services[]`, or the older `endpoints[]`).
+        endpoints: Vec<String>,
+        /// Wallets the document declares (lowercase).
+        wallets: Vec<String>,
+        /// Whether the document links back to this service.
+        links_back: bool,
+        /// SHA-256 of the document's bytes, hex; null when it could not be fetched.
+        digest: Option<String>,
+        /// Why it could not be fetched or parsed.
+        error: Option<String>,
+    }
+
+    /// Marketplace crawl runs, one row per discovery URL per run, one partition per run day.
+    CrawlRuns => "crawl_runs", CrawlRunRow {
+        /// Discovery URL crawled.
+        source_url: String,
+        /// Marketplace name.
+        ecosystem: String,
+        /// Start of the run.
+        started_at: Timestamp,
+        /// End of the run.
+        finished_at: Timestamp,
+        /// Pages read.
+        pages: u32,
+        /// Items seen.
+        items: u32,
+        /// Listings kept (one per resource and accepted offer).
+        listings: u32,
+        /// Items skipped, as `reason=count`.
+        skipped: Vec<String>,
+        /// Why the run stopped early, if it did.
+        error: Option<String>,
     }
 
     /// Entity labels: infrastructure wallets (exchanges, bridges, facilitators) and who says so,

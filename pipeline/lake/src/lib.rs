@@ -10,5 +10,5 @@ pub mod datasets;
 mod store;
 
 pub use column::{Column, Timestamp};
-pub use datasets::{Dataset, Row};
+pub use datasets::{Dataset, Row, SchemaMismatch};
 pub use store::{Lake, LakeError, PartitionFile};

@@ -6,12 +6,16 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 use sha2::{Digest, Sha256};
 
-use crate::datasets::{Dataset, Row};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::datasets::{Dataset, Row, SchemaMismatch};
 
 /// A lake failure, with the path it concerns.
 #[derive(Debug, thiserror::Error)]
@@ -24,13 +28,29 @@ pub enum LakeError {
         /// The cause.
         source: io::Error,
     },
-    /// Encoding Parquet failed.
-    #[error("writing parquet {path}: {source}")]
+    /// Encoding or decoding Parquet failed.
+    #[error("parquet {path}: {source}")]
     Parquet {
         /// The file.
         path: PathBuf,
         /// The cause.
         source: ParquetError,
+    },
+    /// A partition file does not have its dataset's schema.
+    #[error("{path}: {source}")]
+    Schema {
+        /// The file.
+        path: PathBuf,
+        /// The mismatch.
+        source: SchemaMismatch,
+    },
+    /// A checkpoint file is not valid JSON of its type.
+    #[error("checkpoint {path}: {source}")]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: serde_json::Error,
     },
 }
 
@@ -55,6 +75,9 @@ pub struct Lake {
 
 /// File name of the one file of a day partition.
 const PART_FILE: &str = "part-0.parquet";
+
+/// Folder beside the datasets that holds the ingest jobs' checkpoints (and their lock).
+const CHECKPOINTS_DIR: &str = "_checkpoints";
 
 impl Lake {
     /// A lake at `root` (created on first write).
@@ -98,6 +121,49 @@ impl Lake {
         let file = buffered.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?;
         file.sync_all().map_err(io_err(&tmp))?;
         fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        Ok(path)
+    }
+
+    /// Reads one day of a dataset back as typed rows; a missing partition has none.
+    pub fn read_partition<R: Row>(&self, date: NaiveDate) -> Result<Vec<R>, LakeError> {
+        let path = self.partition_path(R::DATASET, date);
+        let file = match fs::File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io_err(&path)(e)),
+        };
+        let parquet_err = |source| LakeError::Parquet { path: path.clone(), source };
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file).and_then(|b| b.build()).map_err(parquet_err)?;
+        let mut rows = Vec::new();
+        for batch in reader {
+            let batch = batch.map_err(|e| parquet_err(e.into()))?;
+            rows.extend(R::from_batch(&batch).map_err(|source| LakeError::Schema { path: path.clone(), source })?);
+        }
+        Ok(rows)
+    }
+
+    /// Folder of the ingest jobs' checkpoints.
+    pub fn checkpoints_dir(&self) -> PathBuf {
+        self.root.join(CHECKPOINTS_DIR)
+    }
+
+    /// Reads a job's checkpoint; `None` before its first run.
+    pub fn read_checkpoint<T: DeserializeOwned>(&self, job: &str) -> Result<Option<T>, LakeError> {
+        let path = self.checkpoints_dir().join(format!("{job}.json"));
+        match fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|source| LakeError::Checkpoint { path, source }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_err(&path)(e)),
+        }
+    }
+
+    /// Writes a job's checkpoint atomically (temporary file, sync, rename), so a crash leaves
+    /// either the old checkpoint or the new one.
+    pub fn write_checkpoint<T: Serialize>(&self, job: &str, checkpoint: &T) -> Result<PathBuf, LakeError> {
+        let dir = self.checkpoints_dir();
+        let path = dir.join(format!("{job}.json"));
+        let bytes = serde_json::to_vec_pretty(checkpoint).map_err(|source| LakeError::Checkpoint { path: path.clone(), source })?;
+        write_atomically(&dir, &path, &bytes)?;
         Ok(path)
     }
 
@@ -169,15 +235,22 @@ impl Lake {
 
     /// Writes a small sidecar file next to the lake (e.g. ground-truth labels) atomically.
     pub fn write_sidecar(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, LakeError> {
-        fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
         let path = self.root.join(name);
-        let tmp = self.root.join(format!(".{name}.tmp"));
-        let mut file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
-        file.write_all(bytes).map_err(io_err(&tmp))?;
-        file.sync_all().map_err(io_err(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        write_atomically(&self.root, &path, bytes)?;
         Ok(path)
     }
+}
+
+/// Writes `bytes` to `path` in `dir` through a synced temporary file and a rename.
+fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), LakeError> {
+    fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
+    file.write_all(bytes).map_err(io_err(&tmp))?;
+    file.sync_all().map_err(io_err(&tmp))?;
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -208,6 +281,66 @@ mod tests {
         let files: Vec<_> = fs::read_dir(parts[0].path.parent().unwrap()).unwrap().collect();
         assert_eq!(files.len(), 1, "no temporary file left behind");
         assert_ne!(first, lake.input_digest(day).unwrap());
+    }
+
+    #[test]
+    fn partitions_read_back_as_written() {
+        use crate::datasets::{AgentCardRow, ProbeRow};
+        let dir = tempfile::tempdir().unwrap();
+        let lake = Lake::new(dir.path());
+        let day = NaiveDate::from_ymd_opt(2026, 11, 1).unwrap();
+        let probes = vec![
+            ProbeRow {
+                resource: "https://a.example/x".into(),
+                probed_at: Timestamp::from_secs(7),
+                status: Some(402),
+                ok: true,
+                latency_ms: None,
+                error: None,
+                offer_version: Some(2),
+                offer_matches: Some(false),
+            },
+            ProbeRow {
+                resource: "https://b.example/y".into(),
+                probed_at: Timestamp::from_secs(8),
+                status: None,
+                ok: false,
+                latency_ms: Some(3),
+                error: Some("timeout".into()),
+                offer_version: None,
+                offer_matches: None,
+            },
+        ];
+        lake.write_partition(day, &probes).unwrap();
+        assert_eq!(lake.read_partition::<ProbeRow>(day).unwrap(), probes);
+        let cards = vec![AgentCardRow {
+            agent_id: 3,
+            uri: "data:application/json,{}".into(),
+            fetched_at: Timestamp::from_secs(9),
+            name: None,
+            description: Some("d".into()),
+            endpoints: vec!["https://e.example".into(), String::new()],
+            wallets: vec![],
+            links_back: true,
+            digest: None,
+            error: None,
+        }];
+        lake.write_partition(day, &cards).unwrap();
+        assert_eq!(lake.read_partition::<AgentCardRow>(day).unwrap(), cards);
+        assert!(lake.read_partition::<ProbeRow>(day.succ_opt().unwrap()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn checkpoints_round_trip_and_start_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let lake = Lake::new(dir.path());
+        assert_eq!(lake.read_checkpoint::<u64>("settlements").unwrap(), None);
+        lake.write_checkpoint("settlements", &42u64).unwrap();
+        lake.write_checkpoint("settlements", &43u64).unwrap();
+        assert_eq!(lake.read_checkpoint::<u64>("settlements").unwrap(), Some(43));
+        assert_eq!(fs::read_dir(lake.checkpoints_dir()).unwrap().count(), 1, "no temporary file left behind");
+        fs::write(lake.checkpoints_dir().join("bad.json"), b"{").unwrap();
+        assert!(matches!(lake.read_checkpoint::<u64>("bad"), Err(LakeError::Checkpoint { .. })));
     }
 
     #[test]

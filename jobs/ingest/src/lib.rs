@@ -1,0 +1,3 @@
+//! The ingest jobs: each source pulls one kind of evidence into the lake from its checkpoint.
+
+pub mod config;
