@@ -12,7 +12,14 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 src="$root/scripts/chain-tools"
 dest="$root/.tools"
 stamp="$(sha256sum "$src/package.json" "$src/package-lock.json" | sha256sum | cut -d' ' -f1)"
-[ -x "$dest/bin/anvil" ] && [ -f "$dest/STAMP" ] && [ "$(cat "$dest/STAMP")" = "$stamp" ] && exit 0
+installed() { [ -x "$dest/bin/anvil" ] && [ -f "$dest/STAMP" ] && [ "$(cat "$dest/STAMP")" = "$stamp" ]; }
+installed && exit 0
+# Concurrent callers (parallel tests) wait for one installer, then take the fast path.
+if command -v flock >/dev/null; then
+  exec 9>"${TMPDIR:-/tmp}/agentrep-chain-tools.$(printf '%s' "$root" | sha256sum | cut -c1-16).lock"
+  flock 9
+  installed && exit 0
+fi
 command -v npm >/dev/null || { echo "fetch-chain-tools: npm (Node.js >= 20.19) is required to install anvil and solc into $dest" >&2; exit 1; }
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform_pkg="@foundry-rs/anvil-linux-amd64" ;;
