@@ -1,0 +1,138 @@
+// What the test-double contracts in contracts/src must look like from the outside, shared by
+// scripts/compile-contracts.mjs (checked against the compiled ABIs) and scripts/chain-smoke.mjs (checked
+// against real logs). Topic0 values are copied from /work/shared/reference/onchain.md (appendix, §1, §2, §3, §7);
+// the three marked "standard" are the well-known ERC-20/ERC-721 values not listed in the appendix.
+
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Base mainnet addresses the contracts are placed at with anvil_setCode (onchain.md §1, §2, §3, §7). */
+export const ADDRESSES = {
+  FiatToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  IdentityRegistry: '0x8004A169FB4a3325136EB29fA0ceB6D2e539a432',
+  ReputationRegistry: '0x8004BAa17C55a88189AE136b182e5fdA19dE9b63',
+  EAS: '0x4200000000000000000000000000000000000021',
+  ClankerFactory: '0xE85A59c628F7d27878ACeB4bf3b35733630083a9',
+  PoolManager: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
+};
+
+export const TOPICS = {
+  Transfer: '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+  Approval: '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925', // standard
+  ApprovalForAll: '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31', // standard
+  AuthorizationUsed: '0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5',
+  AuthorizationCanceled: '0x1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d81', // §1 shows 0x1cdd46ff…3d81
+  Registered: '0xca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a',
+  MetadataSet: '0x2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b',
+  URIUpdated: '0x3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb',
+  NewFeedback: '0x6a4a61743519c9d648a14e6493f47dbe3ff1aa29e7785c96c8326a205e58febc',
+  FeedbackRevoked: '0x25156fd3288212246d8b008d5921fde376c71ed14ac2e072a506eb06fde6d09d',
+  ResponseAppended: '0xb1c6be0b5b8aef6539e2fac0fd131a2faa7b49edf8e505b5eb0ad487d56051d4',
+  Attested: '0x8bf46bf4cfd674fa735a3d63ec1c9ad4153f033c290341f3a588b75685141b35',
+  Revoked: '0xf930a6e2523c9cc298691873087a740550b8fc85a0680830414c148ed927f615',
+  TokenCreated: '0x9299d1d1a88d8e1abdc591ae7a167a6bc63a8f17d695804e9091ee33aa89fb67',
+  Swap: '0x40e9cecb9f5f1f1c5b9c97dec2917b7ee92e57ba5563708daca94dd84ad7112f',
+  ModifyLiquidity: '0xf208f4912782fd25c7f114ca3723a2d5dd6f3bcc3ac8db5af63baa85f711d5ec',
+};
+
+/** keccak256("agentWallet"): MetadataSet topic2 for the reserved agent-wallet key (onchain.md appendix). */
+export const AGENT_WALLET_KEY_TOPIC = '0x2ac6109326e720d1435c0db66f7e35eda7839f52b6f1f5520a60788e132b4e39';
+
+/** Every event each contract declares, exactly (types, `indexed`, names) as onchain.md gives them. */
+export const EVENTS = {
+  FiatToken: [
+    'Transfer(address indexed from, address indexed to, uint256 value)',
+    'Approval(address indexed owner, address indexed spender, uint256 value)',
+    'AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+    'AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
+  ],
+  IdentityRegistry: [
+    'Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+    'Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)',
+    'ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
+    'Registered(uint256 indexed agentId, string agentURI, address indexed owner)',
+    'MetadataSet(uint256 indexed agentId, string indexed indexedMetadataKey, string metadataKey, bytes metadataValue)',
+    'URIUpdated(uint256 indexed agentId, string newURI, address indexed updatedBy)',
+  ],
+  ReputationRegistry: [
+    'NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 feedbackIndex, int128 value, uint8 valueDecimals, string indexed indexedTag1, string tag1, string tag2, string endpoint, string feedbackURI, bytes32 feedbackHash)',
+    'FeedbackRevoked(uint256 indexed agentId, address indexed clientAddress, uint64 indexed feedbackIndex)',
+    'ResponseAppended(uint256 indexed agentId, address indexed clientAddress, uint64 feedbackIndex, address indexed responder, string responseURI, bytes32 responseHash)',
+  ],
+  EAS: [
+    'Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)',
+    'Revoked(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)',
+  ],
+  ClankerFactory: [
+    'TokenCreated(address msgSender, address indexed tokenAddress, address indexed tokenAdmin, string tokenImage, string tokenName, string tokenSymbol, string tokenMetadata, string tokenContext, int24 startingTick, address poolHook, bytes32 poolId, address pairedToken, address locker, address mevModule, uint256 extensionsSupply, address[] extensions)',
+  ],
+  PoolManager: [
+    'Swap(bytes32 indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee)',
+    'ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)',
+  ],
+  LaunchToken: [
+    'Transfer(address indexed from, address indexed to, uint256 value)',
+    'Approval(address indexed owner, address indexed spender, uint256 value)',
+  ],
+};
+
+/** Function selectors onchain.md pins (§1, §2, §3). */
+export const SELECTORS = {
+  FiatToken: {
+    'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)': 'e3ee160e',
+    'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)': 'cf092995',
+    'receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)': 'ef55bec6',
+    'authorizationState(address,bytes32)': 'e94a0102',
+  },
+  IdentityRegistry: { 'getAgentWallet(uint256)': '00339509' },
+  EAS: { 'getAttestation(bytes32)': 'a3112a64' },
+};
+
+/** Loads keccak_256 from the pinned @noble/hashes in .tools (installed by scripts/fetch-chain-tools.sh). */
+export async function loadKeccak(root) {
+  const file = path.join(root, '.tools', 'node_modules', '@noble', 'hashes', 'sha3.js');
+  const { keccak_256 } = await import(pathToFileURL(file).href);
+  return (data) => '0x' + Buffer.from(keccak_256(typeof data === 'string' ? Buffer.from(data, 'utf8') : data)).toString('hex');
+}
+
+/** Canonical type of an ABI parameter (tuples expanded). */
+export function canonicalType(param) {
+  if (param.type.startsWith('tuple')) {
+    return '(' + param.components.map(canonicalType).join(',') + ')' + param.type.slice('tuple'.length);
+  }
+  return param.type;
+}
+
+/** `Name(type,type,...)` — the string whose keccak256 is topic0 / the selector preimage. */
+export function signature(item) {
+  return `${item.name}(${item.inputs.map(canonicalType).join(',')})`;
+}
+
+/** `Name(type indexed name, ...)` — the declaration form used in EVENTS. */
+export function declaration(item) {
+  const params = item.inputs.map((p) => [canonicalType(p), p.indexed ? 'indexed' : null, p.name].filter(Boolean).join(' '));
+  return `${item.name}(${params.join(', ')})`;
+}
+
+/**
+ * Compares a contract's ABI events with EVENTS/TOPICS. Returns a list of problems (empty = all good).
+ */
+export function checkEvents(contractName, abi, keccak) {
+  const problems = [];
+  const expected = EVENTS[contractName];
+  if (!expected) return [`${contractName}: no expected events listed in scripts/chain-tools/expected.mjs`];
+  const actual = abi.filter((item) => item.type === 'event');
+  const actualDecls = actual.map(declaration);
+  for (const decl of expected) {
+    if (!actualDecls.includes(decl)) problems.push(`${contractName}: missing event ${decl}`);
+  }
+  for (const item of actual) {
+    const decl = declaration(item);
+    if (!expected.includes(decl)) problems.push(`${contractName}: unexpected event ${decl}`);
+    const want = TOPICS[item.name];
+    const got = keccak(signature(item));
+    if (!want) problems.push(`${contractName}: no expected topic0 for ${item.name}`);
+    else if (got !== want) problems.push(`${contractName}: ${signature(item)} topic0 ${got} != expected ${want}`);
+  }
+  return problems;
+}
