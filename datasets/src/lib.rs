@@ -40,6 +40,9 @@ pub(crate) fn day_start(day: NaiveDate) -> i64 {
 pub enum Scale {
     /// The default world of `make run`: about 2,000 sellers and 200k settlements over 30 days.
     Small,
+    /// The replay world: about 30 sellers and a few thousand settlements, small enough to play
+    /// onto a local chain in a test.
+    Tiny,
     /// The benchmark world: 100k sellers, 10M settlements, 1M probes, 500k feedback, 20k
     /// deployers and 100k launches.
     Bench,
@@ -49,6 +52,7 @@ impl Scale {
     /// Parses `small` or `bench`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
+            "tiny" => Some(Scale::Tiny),
             "small" => Some(Scale::Small),
             "bench" => Some(Scale::Bench),
             _ => None,
@@ -58,6 +62,7 @@ impl Scale {
     /// The name.
     pub fn as_str(self) -> &'static str {
         match self {
+            Scale::Tiny => "tiny",
             Scale::Small => "small",
             Scale::Bench => "bench",
         }
@@ -93,6 +98,18 @@ impl Scale {
                 feedback_per_registered: 12.0,
                 deployers: 300,
                 launches: 1_200,
+            },
+            Scale::Tiny => ScaleParams {
+                sellers: 30,
+                payer_pool: 600,
+                hubs: 3,
+                settlements: 3_000.0,
+                probes_per_day: 2,
+                probe_days: 7,
+                crawl_every_days: 1,
+                feedback_per_registered: 4.0,
+                deployers: 8,
+                launches: 24,
             },
             Scale::Bench => ScaleParams {
                 sellers: 100_000,

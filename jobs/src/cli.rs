@@ -22,6 +22,8 @@ pub struct Cli {
 /// World sizes.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ScaleArg {
+    /// About 30 sellers, a few thousand settlements (replayed onto a local chain in tests).
+    Tiny,
     /// About 2,000 sellers, 200k settlements (the default world).
     Small,
     /// 100k sellers, 10M settlements (benchmarks).

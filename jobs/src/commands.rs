@@ -18,6 +18,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::World { lake, world: which, seed, no_griefing, scale, end } => {
             let scale = match scale {
+                ScaleArg::Tiny => Scale::Tiny,
                 ScaleArg::Small => Scale::Small,
                 ScaleArg::Bench => Scale::Bench,
             };

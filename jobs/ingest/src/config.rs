@@ -204,9 +204,11 @@ impl Default for FacilitatorConfig {
         Self {
             list: vec![
                 // Seed signers (onchain.md §1, third-party, refreshed from /supported).
-                f("coinbase", "https://api.cdp.coinbase.com/platform/v2/x402", &[address!(
-                    "0xdbdf3d8ed80f84c35d01c6c9f9271761bad90ba6"
-                )]),
+                f(
+                    "coinbase",
+                    "https://api.cdp.coinbase.com/platform/v2/x402",
+                    &[address!("0xdbdf3d8ed80f84c35d01c6c9f9271761bad90ba6")],
+                ),
                 f("payai", "https://facilitator.payai.network", &[]),
             ],
             refresh: true,

@@ -6,8 +6,8 @@ use arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Float64Array, Int64Array, ListBuilder, StringArray, StringBuilder,
     TimestampMicrosecondArray, UInt32Array, UInt64Array,
 };
-use arrow::datatypes::{Float64Type, Int64Type, TimestampMicrosecondType, UInt32Type, UInt64Type};
 use arrow::datatypes::{DataType, Field, TimeUnit};
+use arrow::datatypes::{Float64Type, Int64Type, TimestampMicrosecondType, UInt32Type, UInt64Type};
 
 /// A UTC instant with microsecond precision, stored as Arrow `Timestamp(Microsecond)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

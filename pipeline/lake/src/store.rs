@@ -151,7 +151,9 @@ impl Lake {
     pub fn read_checkpoint<T: DeserializeOwned>(&self, job: &str) -> Result<Option<T>, LakeError> {
         let path = self.checkpoints_dir().join(format!("{job}.json"));
         match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|source| LakeError::Checkpoint { path, source }),
+            Ok(bytes) => {
+                serde_json::from_slice(&bytes).map(Some).map_err(|source| LakeError::Checkpoint { path, source })
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io_err(&path)(e)),
         }
@@ -162,7 +164,8 @@ impl Lake {
     pub fn write_checkpoint<T: Serialize>(&self, job: &str, checkpoint: &T) -> Result<PathBuf, LakeError> {
         let dir = self.checkpoints_dir();
         let path = dir.join(format!("{job}.json"));
-        let bytes = serde_json::to_vec_pretty(checkpoint).map_err(|source| LakeError::Checkpoint { path: path.clone(), source })?;
+        let bytes = serde_json::to_vec_pretty(checkpoint)
+            .map_err(|source| LakeError::Checkpoint { path: path.clone(), source })?;
         write_atomically(&dir, &path, &bytes)?;
         Ok(path)
     }

@@ -1,0 +1,233 @@
+//! Reading an Ethereum JSON-RPC node well: an alloy provider with retries and backoff, the safe
+//! head (`finalized`, or head − confirmations), block times from headers with a cache, block by
+//! timestamp (a binary search, never an assumed block time), receipts by block, and the adaptive
+//! `eth_getLogs` pager (`pager.rs`).
+
+pub mod events;
+mod pager;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use alloy::eips::BlockNumberOrTag;
+use alloy::primitives::{Address, B256, Bytes, TxKind};
+use alloy::providers::{DynProvider, Provider, ProviderBuilder};
+use alloy::rpc::client::ClientBuilder;
+use alloy::rpc::types::{TransactionInput, TransactionReceipt, TransactionRequest};
+use alloy::transports::layers::{RateLimitRetryPolicy, RetryBackoffLayer};
+use alloy::transports::{TransportError, TransportErrorKind};
+use anyhow::{Context, bail};
+use futures::{StreamExt, TryStreamExt, stream};
+
+pub use pager::{LogPager, PageStats};
+
+use crate::config::ChainConfig;
+
+/// A connected node, with the caches and the pager's state of one run.
+#[derive(Debug)]
+pub struct Chain {
+    provider: DynProvider,
+    config: ChainConfig,
+    rpc_url: String,
+    times: Mutex<HashMap<u64, i64>>,
+    block_receipts: Mutex<Option<bool>>,
+    pager: LogPager,
+}
+
+/// What a transport error means for a retry: rate limits and 503 (alloy's own policy), plus any
+/// 5xx, timeouts and dropped or refused connections.
+fn transient(error: &TransportError) -> bool {
+    match error {
+        alloy::transports::RpcError::Transport(kind) => match kind {
+            TransportErrorKind::HttpError(e) => e.status >= 500 || e.status == 429,
+            TransportErrorKind::Custom(e) => {
+                let text = e.to_string().to_ascii_lowercase();
+                ["timed out", "timeout", "connection", "connect", "reset", "broken pipe", "eof", "body", "request"]
+                    .iter()
+                    .any(|w| text.contains(w))
+            }
+            TransportErrorKind::BackendGone | TransportErrorKind::MissingBatchResponse(_) => true,
+            _ => false,
+        },
+        alloy::transports::RpcError::DeserError { text, .. } => text.trim().is_empty(),
+        _ => false,
+    }
+}
+
+impl Chain {
+    /// Connects to the first RPC URL that answers with the configured chain id.
+    pub async fn connect(config: &ChainConfig) -> anyhow::Result<Self> {
+        let mut failures = Vec::new();
+        for url in &config.rpc_urls {
+            let http = reqwest::Client::builder()
+                .timeout(Duration::from_millis(config.request_timeout_ms))
+                .build()
+                .context("building the RPC HTTP client")?;
+            let policy = RateLimitRetryPolicy::default().or(transient);
+            let retry = RetryBackoffLayer::new_with_policy(config.max_retries, config.initial_backoff_ms, u64::MAX, policy);
+            let client = ClientBuilder::default().layer(retry).http_with_client(http, url.clone());
+            let provider = ProviderBuilder::new().disable_recommended_fillers().connect_client(client).erased();
+            match provider.get_chain_id().await {
+                Ok(id) if id == config.chain_id => {
+                    return Ok(Self {
+                        provider,
+                        config: config.clone(),
+                        rpc_url: redact(url),
+                        times: Mutex::new(HashMap::new()),
+                        block_receipts: Mutex::new(None),
+                        pager: LogPager::new(config.log_window, config.max_log_window),
+                    });
+                }
+                Ok(id) => failures.push(format!("{}: chain id {id}, expected {}", redact(url), config.chain_id)),
+                Err(e) => failures.push(format!("{}: {e}", redact(url))),
+            }
+        }
+        bail!("no RPC endpoint is usable: {}", failures.join("; "))
+    }
+
+    /// The provider, for calls the helpers here do not cover.
+    pub fn provider(&self) -> &DynProvider {
+        &self.provider
+    }
+
+    /// The endpoint in use, without credentials or query (API keys live there).
+    pub fn rpc_url(&self) -> &str {
+        &self.rpc_url
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ChainConfig {
+        &self.config
+    }
+
+    /// The pager (its window carries over between the sources of one run).
+    pub fn pager(&self) -> &LogPager {
+        &self.pager
+    }
+
+    /// The newest block it is safe to read: `finalized` when the node has it and the config asks
+    /// for it, else head − confirmations.
+    pub async fn safe_head(&self) -> anyhow::Result<u64> {
+        if self.config.use_finalized
+            && let Ok(Some(block)) = self.provider.get_block_by_number(BlockNumberOrTag::Finalized).await
+        {
+            self.remember_time(block.header.number, block.header.timestamp as i64);
+            return Ok(block.header.number);
+        }
+        let head = self.provider.get_block_number().await.context("eth_blockNumber")?;
+        Ok(head.saturating_sub(self.config.confirmations))
+    }
+
+    fn remember_time(&self, block: u64, time: i64) {
+        self.times.lock().expect("time cache").insert(block, time);
+    }
+
+    /// Unix time of a block, from its header (cached).
+    pub async fn block_time(&self, block: u64) -> anyhow::Result<i64> {
+        if let Some(t) = self.times.lock().expect("time cache").get(&block) {
+            return Ok(*t);
+        }
+        let header = self
+            .provider
+            .get_block_by_number(BlockNumberOrTag::Number(block))
+            .await
+            .with_context(|| format!("eth_getBlockByNumber({block})"))?
+            .with_context(|| format!("block {block} does not exist"))?;
+        let time = header.header.timestamp as i64;
+        self.remember_time(block, time);
+        Ok(time)
+    }
+
+    /// Times of many blocks, fetched with bounded concurrency.
+    pub async fn block_times(&self, blocks: impl IntoIterator<Item = u64>) -> anyhow::Result<BTreeMap<u64, i64>> {
+        let blocks: Vec<u64> = blocks.into_iter().collect();
+        stream::iter(blocks)
+            .map(|b| async move { self.block_time(b).await.map(|t| (b, t)) })
+            .buffer_unordered(self.config.concurrency)
+            .try_collect()
+            .await
+    }
+
+    /// The first block in `[lo, hi]` whose time is ≥ `time`, or `hi + 1` when none is: a binary
+    /// search over headers (about log2(hi − lo) calls), since block times are not constant.
+    pub async fn first_block_at_or_after(&self, time: i64, lo: u64, hi: u64) -> anyhow::Result<u64> {
+        let (mut lo, mut hi) = (lo, hi + 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.block_time(mid).await? >= time {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Ok(lo)
+    }
+
+    /// The receipts of the transactions `txs` (grouped by block): `eth_getBlockReceipts` where the
+    /// node has it, else one `eth_getTransactionReceipt` per transaction.
+    pub async fn receipts(&self, txs: &BTreeMap<u64, Vec<B256>>) -> anyhow::Result<HashMap<B256, TransactionReceipt>> {
+        let mut out = HashMap::new();
+        let by_block = *self.block_receipts.lock().expect("receipts mode") != Some(false);
+        if by_block {
+            let fetched: Result<Vec<_>, _> = stream::iter(txs.keys().copied())
+                .map(|b| async move { (b, self.provider.get_block_receipts(BlockNumberOrTag::Number(b).into()).await) })
+                .buffer_unordered(self.config.concurrency)
+                .map(|(b, r)| match r {
+                    Ok(Some(receipts)) => Ok(receipts),
+                    Ok(None) => Err(anyhow::anyhow!("block {b} has no receipts (pruned node?)")),
+                    Err(e) => Err(anyhow::Error::new(e).context(format!("eth_getBlockReceipts({b})"))),
+                })
+                .try_collect()
+                .await;
+            match fetched {
+                Ok(blocks) => {
+                    *self.block_receipts.lock().expect("receipts mode") = Some(true);
+                    for r in blocks.into_iter().flatten() {
+                        out.insert(r.transaction_hash, r);
+                    }
+                    return Ok(out);
+                }
+                Err(e) if is_method_missing(&e) => {
+                    tracing::info!("the node has no eth_getBlockReceipts; reading receipts one transaction at a time");
+                    *self.block_receipts.lock().expect("receipts mode") = Some(false);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let hashes: Vec<B256> = txs.values().flatten().copied().collect();
+        let receipts: Vec<TransactionReceipt> = stream::iter(hashes)
+            .map(|h| async move {
+                self.provider
+                    .get_transaction_receipt(h)
+                    .await
+                    .with_context(|| format!("eth_getTransactionReceipt({h})"))?
+                    .with_context(|| format!("no receipt for {h}"))
+            })
+            .buffer_unordered(self.config.concurrency)
+            .try_collect()
+            .await?;
+        out.extend(receipts.into_iter().map(|r| (r.transaction_hash, r)));
+        Ok(out)
+    }
+
+    /// `eth_call` of `data` on `to` at `block`.
+    pub async fn call(&self, to: Address, data: Bytes, block: u64) -> anyhow::Result<Bytes> {
+        let tx = TransactionRequest { to: Some(TxKind::Call(to)), input: TransactionInput::new(data), ..Default::default() };
+        self.provider.call(tx).block(BlockNumberOrTag::Number(block).into()).await.with_context(|| format!("eth_call to {to}"))
+    }
+}
+
+fn is_method_missing(e: &anyhow::Error) -> bool {
+    let text = format!("{e:#}").to_ascii_lowercase();
+    text.contains("method not found") || text.contains("-32601") || text.contains("not supported")
+}
+
+/// An RPC URL as it may be shown: scheme, host and port only.
+pub fn redact(url: &url::Url) -> String {
+    match (url.host_str(), url.port()) {
+        (Some(host), Some(port)) => format!("{}://{host}:{port}", url.scheme()),
+        (Some(host), None) => format!("{}://{host}", url.scheme()),
+        _ => url.scheme().to_owned(),
+    }
+}

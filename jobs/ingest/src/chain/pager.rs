@@ -1,0 +1,153 @@
+//! The adaptive `eth_getLogs` pager (onchain.md §0): a window that starts at `log_window` blocks,
+//! halves on "range too large" or "too many results" answers (or takes the range the provider
+//! suggests), and doubles after sparse pages up to `max_log_window`. Logs marked `removed` are
+//! dropped: a reorged log never reaches the lake.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use alloy::providers::{DynProvider, Provider};
+use alloy::rpc::types::{Filter, Log};
+use alloy::transports::{RpcError, TransportError};
+use anyhow::Context;
+
+/// Fewer logs than this in a page lets the window grow.
+const SPARSE_PAGE: usize = 2_000;
+
+/// The pager's window, shared by the sources of one run.
+#[derive(Debug)]
+pub struct LogPager {
+    window: AtomicU64,
+    max_window: u64,
+}
+
+/// What one scan cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PageStats {
+    /// `eth_getLogs` calls that returned logs.
+    pub pages: u64,
+    /// Calls refused for their size and retried smaller.
+    pub shrinks: u64,
+    /// Blocks covered.
+    pub blocks: u64,
+    /// Logs returned (not removed).
+    pub logs: u64,
+}
+
+impl PageStats {
+    /// Adds another scan's cost.
+    pub fn add(&mut self, other: PageStats) {
+        self.pages += other.pages;
+        self.shrinks += other.shrinks;
+        self.blocks += other.blocks;
+        self.logs += other.logs;
+    }
+}
+
+impl LogPager {
+    /// A pager starting at `window` blocks, growing to `max_window` at most.
+    pub fn new(window: u64, max_window: u64) -> Self {
+        Self { window: AtomicU64::new(window.max(1)), max_window: max_window.max(1) }
+    }
+
+    /// The current window.
+    pub fn window(&self) -> u64 {
+        self.window.load(Ordering::Relaxed)
+    }
+
+    /// Every log matching `filter` (its address and topics; the block range is set here) in
+    /// `[from, to]`, in chain order. `progress` is told each page's last block.
+    pub async fn scan(
+        &self,
+        provider: &DynProvider,
+        filter: &Filter,
+        from: u64,
+        to: u64,
+        mut progress: impl FnMut(u64),
+    ) -> anyhow::Result<(Vec<Log>, PageStats)> {
+        let mut out = Vec::new();
+        let mut stats = PageStats::default();
+        let mut start = from;
+        while start <= to {
+            let window = self.window();
+            let end = to.min(start.saturating_add(window - 1));
+            let page = filter.clone().from_block(start).to_block(end);
+            match provider.get_logs(&page).await {
+                Ok(logs) => {
+                    let n = logs.len();
+                    out.extend(logs.into_iter().filter(|l| !l.removed));
+                    stats.pages += 1;
+                    stats.blocks += end - start + 1;
+                    if n < SPARSE_PAGE && end - start + 1 == window {
+                        self.window.store((window * 2).min(self.max_window), Ordering::Relaxed);
+                    }
+                    progress(end);
+                    start = end + 1;
+                }
+                Err(e) => match too_large(&e) {
+                    Some(suggested) => {
+                        stats.shrinks += 1;
+                        let next = match suggested {
+                            Some((lo, hi)) if lo == start && hi >= lo && hi < end => hi - lo + 1,
+                            _ => (end - start + 1) / 2,
+                        };
+                        if end == start || next == 0 {
+                            return Err(e).with_context(|| format!("eth_getLogs refused even one block ({start})"));
+                        }
+                        self.window.store(next, Ordering::Relaxed);
+                    }
+                    None => return Err(e).with_context(|| format!("eth_getLogs blocks {start}..={end}")),
+                },
+            }
+        }
+        out.sort_by_key(|l| (l.block_number, l.log_index));
+        stats.logs = out.len() as u64;
+        Ok((out, stats))
+    }
+}
+
+/// `Some(suggested range)` when the node refused the page for its size or range; the suggestion
+/// is the `[0x…, 0x…]` range some providers put in the message or data.
+fn too_large(error: &TransportError) -> Option<Option<(u64, u64)>> {
+    let text = match error {
+        RpcError::ErrorResp(payload) => {
+            format!("{} {}", payload.message, payload.data.as_ref().map(|d| d.get()).unwrap_or_default())
+        }
+        RpcError::Transport(kind) => kind.to_string(),
+        _ => return None,
+    };
+    let lower = text.to_ascii_lowercase();
+    let markers = [
+        "range",
+        "too many",
+        "more than",
+        "limit exceeded",
+        "exceed",
+        "response size",
+        "too large",
+        "results",
+        "block range",
+    ];
+    markers.iter().any(|m| lower.contains(m)).then(|| suggested_range(&lower))
+}
+
+/// The first `[0xLO, 0xHI]` in a message.
+fn suggested_range(text: &str) -> Option<(u64, u64)> {
+    let open = text.find('[')?;
+    let close = open + text[open..].find(']')?;
+    let mut parts = text[open + 1..close].split(',').map(|p| p.trim().trim_matches('"'));
+    let parse = |p: &str| u64::from_str_radix(p.strip_prefix("0x")?, 16).ok();
+    Some((parse(parts.next()?)?, parse(parts.next()?)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggested_ranges_are_read_from_provider_messages() {
+        let infura = "query returned more than 10000 results. try with this block range [0x10, 0x1f].";
+        assert_eq!(suggested_range(infura), Some((16, 31)));
+        assert_eq!(suggested_range("this block range should work: [0xa, 0xb]"), Some((10, 11)));
+        assert_eq!(suggested_range("block range too large"), None);
+    }
+}
