@@ -113,6 +113,68 @@ pub enum Command {
         #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
         base_path: String,
     },
+    /// Run the ingest sources once, each from its checkpoint, into a lake.
+    Ingest {
+        /// Lake folder.
+        #[arg(long, env = "AGENTREP_LAKE")]
+        lake: PathBuf,
+        /// JSON-RPC endpoint (overrides the config's `chain.rpc_urls`).
+        #[arg(long, env = "AGENTREP_RPC")]
+        rpc: Option<url::Url>,
+        /// Configuration file (`agentrep.toml`; see `agentrep.example.toml`).
+        #[arg(long, env = "AGENTREP_CONFIG")]
+        config: Option<PathBuf>,
+        /// Which source (`all` runs every source in order).
+        #[arg(long, default_value = "all")]
+        source: SourceArg,
+        /// Where a chain source without a checkpoint starts.
+        #[arg(long)]
+        from_block: Option<u64>,
+        /// Last block to read.
+        #[arg(long, conflicts_with = "until")]
+        until_block: Option<u64>,
+        /// Last day to read (UTC), found by a block-by-timestamp search.
+        #[arg(long)]
+        until: Option<NaiveDate>,
+        /// Where the sources' status is written for `/status` (default: LAKE/../snapshots).
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: Option<PathBuf>,
+        /// Clock of the off-chain sources' rows: `wall`, or `chain` (the safe head's block time,
+        /// for replays of a world onto a local chain).
+        #[arg(long, value_enum, default_value = "wall")]
+        clock: crate::ingest::Clock,
+    },
+    /// Run until stopped: every source on its cadence, and the rebuild and publication of each
+    /// day once every required source has covered it.
+    Schedule {
+        /// Lake folder.
+        #[arg(long, env = "AGENTREP_LAKE")]
+        lake: PathBuf,
+        /// Snapshots folder.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: PathBuf,
+        /// JSON-RPC endpoint (overrides the config's `chain.rpc_urls`).
+        #[arg(long, env = "AGENTREP_RPC")]
+        rpc: Option<url::Url>,
+        /// Configuration file.
+        #[arg(long, env = "AGENTREP_CONFIG")]
+        config: Option<PathBuf>,
+        /// Also serve the snapshots.
+        #[arg(long)]
+        serve: bool,
+        /// Address to listen on with `--serve`.
+        #[arg(long, env = "AGENTREP_ADDR", default_value = "127.0.0.1:8402")]
+        addr: SocketAddr,
+        /// Base path of links and routes.
+        #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
+        base_path: String,
+        /// Stop after rebuilding this day (for replays and tests; default: run until stopped).
+        #[arg(long)]
+        stop_after: Option<NaiveDate>,
+        /// Clock of the off-chain sources' rows (`wall` or `chain`).
+        #[arg(long, value_enum, default_value = "wall")]
+        clock: crate::ingest::Clock,
+    },
     /// Benchmark helpers used by `make bench`.
     Bench {
         /// Which measurement.
@@ -132,6 +194,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A source name or `all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceArg {
+    /// Every source, in order.
+    All,
+    /// One source.
+    One(agentrep_ingest::sources::SourceName),
+}
+
+impl std::str::FromStr for SourceArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "all" { Ok(SourceArg::All) } else { s.parse().map(SourceArg::One) }
+    }
 }
 
 /// Benchmark measurements.

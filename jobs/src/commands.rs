@@ -48,6 +48,22 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo { dir, addr, fresh, no_serve } => demo(&dir, addr, fresh, no_serve),
+        Command::Ingest { lake, rpc, config, source, from_block, until_block, until, snapshots, clock } => {
+            let snapshots = snapshots.unwrap_or_else(|| default_snapshots(&lake));
+            let args = crate::ingest::IngestArgs { lake, rpc, config, snapshots };
+            let bounds = agentrep_ingest::sources::Bounds { from_block, until_block, until_day: until };
+            runtime()?.block_on(crate::ingest::ingest(&args, source, bounds, clock))
+        }
+        Command::Schedule { lake, snapshots, rpc, config, serve, addr, base_path, stop_after, clock } => {
+            let args = crate::ingest::ScheduleArgs {
+                ingest: crate::ingest::IngestArgs { lake, rpc, config, snapshots },
+                serve: serve.then_some(addr),
+                base_path,
+                stop_after,
+                clock,
+            };
+            runtime()?.block_on(crate::ingest::schedule(args))
+        }
         Command::Bench { what: BenchCommand::Floor { lake, date, runs } } => {
             let lake = Lake::new(lake);
             let day = days_to_rebuild(&lake, date, false)?[0];
@@ -151,6 +167,15 @@ fn rebuild_one(
     info!(day = %day, snapshot = %published.id, sellers = input.sellers.len(), deployers = input.deployers.len(),
         files = published.manifest.files.len(), ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
     Ok((published.id, passes))
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
+}
+
+/// `snapshots` beside the lake folder.
+fn default_snapshots(lake: &Path) -> PathBuf {
+    lake.parent().map_or_else(|| PathBuf::from("snapshots"), |p| p.join("snapshots"))
 }
 
 fn serve(snapshots: PathBuf, addr: std::net::SocketAddr, base_path: String) -> anyhow::Result<()> {

@@ -23,6 +23,8 @@ pub const CURRENT: &str = "current";
 pub const WORK_DIR: &str = ".publishing";
 /// The run log (one JSON object per line), outside the immutable snapshot folders.
 pub const RUNS: &str = "runs.jsonl";
+/// The ingest sources' status, beside the run log (written by `agentrep ingest` and `schedule`).
+pub const SOURCES: &str = "sources.json";
 
 /// How to publish.
 #[derive(Debug, Clone)]
@@ -198,6 +200,21 @@ impl SnapshotStore {
         line.push(b'\n');
         f.write_all(&line).map_err(PublishError::io(&path))?;
         f.sync_data().map_err(PublishError::io(&path))
+    }
+
+    /// Replaces the ingest sources' status atomically.
+    pub fn write_sources(&self, sources: &[crate::wire::SourceStatusV1]) -> Result<(), PublishError> {
+        fs::create_dir_all(&self.root).map_err(PublishError::io(&self.root))?;
+        let path = self.root.join(SOURCES);
+        let tmp = self.root.join(format!(".{SOURCES}.tmp"));
+        let bytes = serde_json::to_vec_pretty(sources).map_err(PublishError::Encode)?;
+        fs::write(&tmp, bytes).map_err(PublishError::io(&tmp))?;
+        fs::rename(&tmp, &path).map_err(PublishError::io(&path))
+    }
+
+    /// The ingest sources' status (none when nothing was ingested).
+    pub fn sources(&self) -> Vec<crate::wire::SourceStatusV1> {
+        fs::read(self.root.join(SOURCES)).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
     }
 
     /// The last `n` runs, newest last.

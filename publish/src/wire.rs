@@ -943,6 +943,28 @@ pub struct JobRunV1 {
     pub passes: Vec<(String, u64)>,
 }
 
+/// One ingest source's state: an entry of `snapshots/sources.json` and of `/status`'s `sources`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceStatusV1 {
+    /// Source name (`settlements`, `marketplace`, …).
+    pub source: String,
+    /// Up to when the source has read everything, ISO 8601 UTC.
+    pub covered_until: Option<String>,
+    /// Last block read (chain sources).
+    pub last_block: Option<u64>,
+    /// Seconds from `coveredUntil` to the last run.
+    pub lag_seconds: Option<i64>,
+    /// Last run, ISO 8601 UTC.
+    pub last_run_at: String,
+    /// Last success, ISO 8601 UTC.
+    pub last_success_at: Option<String>,
+    /// The last run's error.
+    pub last_error: Option<String>,
+    /// What the source cannot do with this node or configuration.
+    pub notes: Vec<String>,
+}
+
 /// `/status`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -969,4 +991,7 @@ pub struct StatusV1 {
     pub payments: PaymentsStatusV1,
     /// Recent job runs, newest last.
     pub jobs: Vec<JobRunV1>,
+    /// The ingest sources' checkpoints, lag and last errors (empty when the lake is not
+    /// ingested, e.g. the demo world).
+    pub sources: Vec<SourceStatusV1>,
 }

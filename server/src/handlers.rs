@@ -365,5 +365,6 @@ fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
             note: "paid routes answer 402 with x402 v1 and v2 terms; settlement is not enabled yet, so no payment is taken".to_owned(),
         },
         jobs: app.runs().to_vec(),
+        sources: app.sources().to_vec(),
     }
 }

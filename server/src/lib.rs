@@ -76,6 +76,9 @@ pub struct App {
     /// rebuild publishes no snapshot but must still show in `/status`).
     runs: ArcSwap<Vec<JobRunV1>>,
     runs_log_len: Mutex<Option<u64>>,
+    /// The ingest sources' status, re-read on every reload tick when its file changed.
+    sources: ArcSwap<Vec<agentrep_publish::wire::SourceStatusV1>>,
+    sources_mtime: Mutex<Option<std::time::SystemTime>>,
     loaded_at: Mutex<String>,
     unindexed_badge: index::Blob,
     openapi: index::Blob,
@@ -94,6 +97,8 @@ impl App {
             failed_dir: Mutex::new(None),
             runs: ArcSwap::from_pointee(Vec::new()),
             runs_log_len: Mutex::new(None),
+            sources: ArcSwap::from_pointee(Vec::new()),
+            sources_mtime: Mutex::new(None),
             loaded_at: Mutex::new(String::new()),
             unindexed_badge: index::Blob::new(Bytes::from(badge)),
             openapi: index::Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
@@ -114,8 +119,22 @@ impl App {
         self.runs.load_full()
     }
 
-    /// Re-reads the run log when its length changed.
+    /// The ingest sources' status.
+    pub fn sources(&self) -> Arc<Vec<agentrep_publish::wire::SourceStatusV1>> {
+        self.sources.load_full()
+    }
+
+    /// Re-reads the run log when its length changed, and the sources' status when its file did.
     fn refresh_runs(&self) {
+        let mtime = std::fs::metadata(self.store.root().join(agentrep_publish::store::SOURCES))
+            .and_then(|m| m.modified())
+            .ok();
+        let mut seen_sources = self.sources_mtime.lock().expect("sources_mtime lock");
+        if *seen_sources != mtime {
+            self.sources.store(Arc::new(self.store.sources()));
+            *seen_sources = mtime;
+        }
+        drop(seen_sources);
         let len = std::fs::metadata(self.store.root().join(agentrep_publish::store::RUNS)).map(|m| m.len()).ok();
         let mut seen = self.runs_log_len.lock().expect("runs_log_len lock");
         if *seen != len {

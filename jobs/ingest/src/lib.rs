@@ -1,3 +1,5 @@
 //! The ingest jobs: each source pulls one kind of evidence into the lake from its checkpoint.
 
 pub mod config;
+pub mod chain;
+pub mod sources;

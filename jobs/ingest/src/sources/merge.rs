@@ -21,6 +21,19 @@ pub fn replace_range<R: Row>(
     time_of: impl Fn(&R) -> Timestamp,
     order: impl Fn(&R, &R) -> std::cmp::Ordering,
 ) -> Result<(Vec<NaiveDate>, u64), LakeError> {
+    replace_owned_range(lake, rows, from, to, time_of, order, |_| true)
+}
+
+/// [`replace_range`] for a dataset several jobs write: only the rows `owns` accepts are replaced.
+pub fn replace_owned_range<R: Row>(
+    lake: &Lake,
+    rows: Vec<R>,
+    from: Timestamp,
+    to: Timestamp,
+    time_of: impl Fn(&R) -> Timestamp,
+    order: impl Fn(&R, &R) -> std::cmp::Ordering,
+    owns: impl Fn(&R) -> bool,
+) -> Result<(Vec<NaiveDate>, u64), LakeError> {
     let mut by_day: BTreeMap<NaiveDate, Vec<R>> = BTreeMap::new();
     let (first, last) = (day_of(from.secs()), day_of(to.secs()));
     let mut day = first;
@@ -38,7 +51,7 @@ pub fn replace_range<R: Row>(
     for (day, mut fresh) in by_day {
         let kept = lake.read_partition::<R>(day)?.into_iter().filter(|r| {
             let t = time_of(r);
-            t < from || t > to
+            t < from || t > to || !owns(r)
         });
         fresh.extend(kept);
         fresh.sort_by(&order);

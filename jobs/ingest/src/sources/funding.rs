@@ -1,0 +1,130 @@
+//! First USDC funder of every payer and seller (onchain.md §9): the earliest `Transfer` to the
+//! wallet, with amount and time. Mints (from the zero address) are issuance, not funding by a
+//! wallet, and are skipped. ETH funding needs traces (`trace_filter`); this job reads USDC only
+//! and says so in its report.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use agentrep_lake::datasets::{FundingRow, SettlementRow};
+use agentrep_lake::Dataset;
+use alloy::primitives::Address;
+use alloy::sol_types::SolEvent;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::merge::read_all;
+use super::range::{self, BlockCursor};
+use super::settlements::{candidate_sellers, transfers_to};
+use super::{RunContext, RunReport, Source, SourceName, day_of, hex_address, ts};
+use crate::chain::events::Transfer;
+
+/// The funding job's checkpoint.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FundingCheckpoint {
+    /// Every candidate known at the last run has been searched up to here.
+    pub cursor: BlockCursor,
+    /// Candidates searched without finding a USDC funding (searched again in newer blocks only).
+    pub unfunded: BTreeSet<String>,
+}
+
+/// The funding job.
+#[derive(Debug)]
+pub struct Funding;
+
+impl Source for Funding {
+    const NAME: SourceName = SourceName::Funding;
+    type Checkpoint = FundingCheckpoint;
+
+    async fn run(ctx: &RunContext<'_>, checkpoint: FundingCheckpoint) -> anyhow::Result<(FundingCheckpoint, RunReport)> {
+        let chain = ctx.chain(Self::NAME)?;
+        let Some(range) = range::plan(chain, &checkpoint.cursor, &ctx.bounds).await? else {
+            return Ok((checkpoint, RunReport::default()));
+        };
+        let mut report = RunReport {
+            blocks: Some((range.start, range.end)),
+            notes: vec!["ETH funding is not read (needs trace_filter); first funders are USDC funders".into()],
+            ..RunReport::default()
+        };
+        let funded: BTreeSet<String> = read_all::<FundingRow>(ctx.lake)?.into_iter().map(|r| r.funded).collect();
+        let mut candidates: BTreeSet<String> = candidate_sellers(ctx)?.iter().map(hex_address).collect();
+        for part in ctx.lake.partitions(Dataset::Settlements)? {
+            candidates.extend(ctx.lake.read_partition::<SettlementRow>(part.date)?.into_iter().map(|s| s.payer));
+        }
+        let open: BTreeSet<&String> = candidates.iter().filter(|c| !funded.contains(*c)).collect();
+        let (fresh, old): (Vec<&String>, Vec<&String>) = open.into_iter().partition(|c| !checkpoint.unfunded.contains(*c));
+        // A wallet seen for the first time is searched from the beginning of the history read.
+        let history_start = ctx.bounds.from_block.unwrap_or(chain.config().start_block).min(range.start);
+        let mut found: BTreeMap<String, FundingRow> = BTreeMap::new();
+        for (addresses, start) in [(fresh, history_start), (old, range.start)] {
+            let set: BTreeSet<Address> = addresses.iter().filter_map(|a| a.parse().ok()).collect();
+            if set.is_empty() {
+                continue;
+            }
+            let logs = transfers_to(ctx, chain, &set, start, range.end, &mut report).await?;
+            let blocks: BTreeSet<u64> = logs.iter().filter_map(|l| l.block_number).collect();
+            let times = chain.block_times(blocks).await?;
+            for log in &logs {
+                let Ok(t) = log.log_decode::<Transfer>() else { continue };
+                let Transfer { from, to, value } = t.inner.data;
+                if from == Address::ZERO {
+                    continue;
+                }
+                let funded = hex_address(&to);
+                // Logs are in chain order: the first seen is the earliest.
+                found.entry(funded.clone()).or_insert_with(|| FundingRow {
+                    funded,
+                    funder: hex_address(&from),
+                    first_funded_at: ts(times[&log.block_number.expect("mined log")]),
+                    amount: u64::try_from(value).unwrap_or(u64::MAX),
+                });
+            }
+        }
+        let unfunded: BTreeSet<String> =
+            candidates.into_iter().filter(|c| !funded.contains(c) && !found.contains_key(c)).collect();
+        let covered = (day_of(range.from_time), day_of(range.to_time));
+        let (days, rows) = upsert(ctx, found.into_values().collect(), covered)?;
+        report.days = days;
+        report.rows = rows;
+        Ok((FundingCheckpoint { cursor: range.cursor(), unfunded }, report))
+    }
+
+    fn coverage(checkpoint: &FundingCheckpoint) -> (Option<DateTime<Utc>>, Option<u64>) {
+        checkpoint.cursor.coverage()
+    }
+}
+
+/// Adds first-funding rows to their days, keeping the earliest row per funded wallet; every day
+/// of `covered` gets a partition (empty when nobody was first funded that day).
+fn upsert(
+    ctx: &RunContext<'_>,
+    rows: Vec<FundingRow>,
+    covered: (chrono::NaiveDate, chrono::NaiveDate),
+) -> anyhow::Result<(Vec<chrono::NaiveDate>, u64)> {
+    let mut by_day: BTreeMap<chrono::NaiveDate, Vec<FundingRow>> = BTreeMap::new();
+    let mut day = covered.0;
+    while day <= covered.1 {
+        by_day.insert(day, Vec::new());
+        day = day.succ_opt().expect("day in range");
+    }
+    for row in rows {
+        by_day.entry(day_of(row.first_funded_at.secs())).or_default().push(row);
+    }
+    let mut written = 0;
+    let days: Vec<_> = by_day.keys().copied().collect();
+    for (day, fresh) in by_day {
+        let mut merged: BTreeMap<String, FundingRow> = BTreeMap::new();
+        for row in ctx.lake.read_partition::<FundingRow>(day)?.into_iter().chain(fresh) {
+            match merged.get(&row.funded) {
+                Some(existing) if (existing.first_funded_at, &existing.funder) <= (row.first_funded_at, &row.funder) => {}
+                _ => {
+                    merged.insert(row.funded.clone(), row);
+                }
+            }
+        }
+        let mut rows: Vec<FundingRow> = merged.into_values().collect();
+        rows.sort_by(|a, b| (a.first_funded_at, &a.funded).cmp(&(b.first_funded_at, &b.funded)));
+        written += rows.len() as u64;
+        ctx.lake.write_partition(day, &rows)?;
+    }
+    Ok((days, written))
+}

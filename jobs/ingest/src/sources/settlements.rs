@@ -1,0 +1,165 @@
+//! USDC settlements to candidate sellers (onchain.md §1): `Transfer` logs whose `to` is the payTo
+//! of a current listing (topic filters in batches, never a scan of every USDC transfer); each
+//! transaction's receipt says who sent it (a facilitator or relayer) and whether an EIP-3009
+//! `AuthorizationUsed` by the payer immediately precedes the Transfer, or the x402 Permit2 proxy
+//! settled it (`Settled()`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use agentrep_lake::datasets::{ListingRow, SettlementRow};
+use alloy::primitives::{Address, B256};
+use alloy::rpc::types::{Filter, Log, TransactionReceipt};
+use alloy::sol_types::SolEvent;
+use chrono::{DateTime, Days, Utc};
+
+use super::merge::replace_range;
+use super::range::{self, BlockCursor};
+use super::{RunContext, RunReport, Source, SourceName, hex_address, ts};
+use crate::chain::Chain;
+use crate::chain::events::{AuthorizationUsed, Settled, Transfer};
+
+/// Listings seen within this many days make their payTo a candidate seller.
+const CANDIDATE_DAYS: u64 = 30;
+
+/// The settlements job.
+#[derive(Debug)]
+pub struct Settlements;
+
+impl Source for Settlements {
+    const NAME: SourceName = SourceName::Settlements;
+    type Checkpoint = BlockCursor;
+
+    async fn run(ctx: &RunContext<'_>, cursor: BlockCursor) -> anyhow::Result<(BlockCursor, RunReport)> {
+        let chain = ctx.chain(Self::NAME)?;
+        let Some(range) = range::plan(chain, &cursor, &ctx.bounds).await? else {
+            return Ok((cursor, RunReport::default()));
+        };
+        let sellers = candidate_sellers(ctx)?;
+        let mut report = RunReport { blocks: Some((range.start, range.end)), ..RunReport::default() };
+        if sellers.is_empty() {
+            report.notes.push("no listings in the lake: no candidate sellers (run the marketplace source first)".into());
+        }
+        let logs = transfers_to(ctx, chain, &sellers, range.start, range.end, &mut report).await?;
+        let rows = classify(ctx, chain, &logs).await?;
+        let (from, to) = range.times();
+        let (days, n) = replace_range(ctx.lake, rows, from, to, |r| r.block_time, order)?;
+        report.rows = n;
+        report.days = days;
+        Ok((range.cursor(), report))
+    }
+
+    fn coverage(cursor: &BlockCursor) -> (Option<DateTime<Utc>>, Option<u64>) {
+        cursor.coverage()
+    }
+}
+
+fn order(a: &SettlementRow, b: &SettlementRow) -> std::cmp::Ordering {
+    (a.block_number, &a.tx_hash, a.log_index).cmp(&(b.block_number, &b.tx_hash, b.log_index))
+}
+
+/// The payTos of listings seen in the last 30 days of the lake, as addresses.
+pub(crate) fn candidate_sellers(ctx: &RunContext<'_>) -> anyhow::Result<BTreeSet<Address>> {
+    let parts = ctx.lake.partitions(agentrep_lake::Dataset::Listings)?;
+    let Some(newest) = parts.last().map(|p| p.date) else { return Ok(BTreeSet::new()) };
+    let oldest = newest.checked_sub_days(Days::new(CANDIDATE_DAYS)).unwrap_or(newest);
+    let mut out = BTreeSet::new();
+    for part in parts.iter().filter(|p| p.date >= oldest) {
+        for listing in ctx.lake.read_partition::<ListingRow>(part.date)? {
+            if let Ok(a) = listing.pay_to.parse::<Address>() {
+                out.insert(a);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// USDC `Transfer` logs to any of `recipients` in `[start, end]`, in chain order.
+pub(crate) async fn transfers_to(
+    ctx: &RunContext<'_>,
+    chain: &Chain,
+    recipients: &BTreeSet<Address>,
+    start: u64,
+    end: u64,
+    report: &mut RunReport,
+) -> anyhow::Result<Vec<Log>> {
+    let usdc = ctx.config.contracts.usdc;
+    let list: Vec<Address> = recipients.iter().copied().collect();
+    let batches = list.chunks(chain.config().topic_batch).count() as u64;
+    ctx.progress.start("settlements: USDC transfers to sellers", (end - start + 1) * batches.max(1));
+    let mut out = Vec::new();
+    for (i, batch) in list.chunks(chain.config().topic_batch).enumerate() {
+        let topics: Vec<B256> = batch.iter().map(|a| a.into_word()).collect();
+        let filter = Filter::new().address(usdc).event_signature(Transfer::SIGNATURE_HASH).topic2(topics);
+        let base = i as u64 * (end - start + 1);
+        let (logs, stats) =
+            chain.pager().scan(chain.provider(), &filter, start, end, |b| ctx.progress.set(base + b - start + 1)).await?;
+        report.pages += stats.pages;
+        report.shrinks += stats.shrinks;
+        report.logs += stats.logs;
+        out.extend(logs);
+    }
+    ctx.progress.finish();
+    out.sort_by_key(|l| (l.block_number, l.log_index));
+    Ok(out)
+}
+
+/// Turns Transfer logs into settlement rows: block time, payer, seller, value, who sent the
+/// transaction, whether EIP-3009 paired it.
+async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::Result<Vec<SettlementRow>> {
+    let mut txs: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
+    for log in logs {
+        if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
+            txs.entry(block).or_default().push(tx);
+        }
+    }
+    ctx.progress.start("settlements: receipts", txs.len() as u64);
+    let receipts = chain.receipts(&txs).await?;
+    let times = chain.block_times(txs.keys().copied()).await?;
+    ctx.progress.finish();
+    let usdc = ctx.config.contracts.usdc;
+    let proxy = ctx.config.contracts.permit2_proxy;
+    let network = chain.config().network();
+    let asset = hex_address(&usdc);
+    let mut rows = Vec::with_capacity(logs.len());
+    for log in logs {
+        let Ok(transfer) = log.log_decode::<Transfer>() else { continue };
+        let (Some(block), Some(tx), Some(index)) = (log.block_number, log.transaction_hash, log.log_index) else {
+            continue;
+        };
+        let receipt = receipts.get(&tx).ok_or_else(|| anyhow::anyhow!("no receipt for {tx}"))?;
+        let Transfer { from, to, value } = transfer.inner.data;
+        let eip3009 = authorization_precedes(receipt, usdc, from, index);
+        let permit2 = settled_by_proxy(receipt, proxy);
+        let relayed = receipt.from != from;
+        rows.push(SettlementRow {
+            tx_hash: format!("{tx:#x}"),
+            log_index: index as u32,
+            block_number: block,
+            block_time: ts(times[&block]),
+            payer: hex_address(&from),
+            pay_to: hex_address(&to),
+            value: u64::try_from(value).unwrap_or(u64::MAX),
+            asset: asset.clone(),
+            facilitator: (relayed || permit2).then(|| hex_address(&receipt.from)),
+            eip3009,
+            network: network.clone(),
+        });
+    }
+    Ok(rows)
+}
+
+/// An `AuthorizationUsed(authorizer == payer)` from the token at log index − 1 (USDC emits it
+/// immediately before the Transfer).
+fn authorization_precedes(receipt: &TransactionReceipt, token: Address, payer: Address, index: u64) -> bool {
+    receipt.inner.logs().iter().any(|l| {
+        l.log_index == Some(index.wrapping_sub(1))
+            && l.address() == token
+            && l.log_decode::<AuthorizationUsed>().is_ok_and(|a| a.inner.data.authorizer == payer)
+    })
+}
+
+/// The transaction went to the x402 Permit2 proxy, which logged `Settled()`.
+fn settled_by_proxy(receipt: &TransactionReceipt, proxy: Address) -> bool {
+    receipt.to == Some(proxy)
+        && receipt.inner.logs().iter().any(|l| l.address() == proxy && l.topic0() == Some(&Settled::SIGNATURE_HASH))
+}
