@@ -1,3 +1,4 @@
 //! The ingest jobs: each source pulls one kind of evidence into the lake from its checkpoint.
 
 pub mod config;
+pub mod web;

@@ -1,0 +1,84 @@
+//! The web sources: what the ingest jobs read over HTTP.
+//!
+//! - [`safe`]: [`safe::SafeClient`], the only client allowed to fetch URLs taken from untrusted
+//!   data (listings, registration URIs); it refuses non-public targets after DNS resolution and on
+//!   every redirect hop.
+//! - [`offer`]: a 402 answer parsed into an x402 offer, and whether it matches a listing.
+//! - [`bazaar`]: the x402 Bazaar discovery crawler (operator-configured URLs, plain client).
+//! - [`probe`]: unpaid health probes of listed resources.
+//! - [`card`]: ERC-8004 registration files.
+//! - [`facilitator`]: a facilitator's `/supported` signers.
+//! - [`farcaster`]: a Farcaster hub's custody and verification lookups.
+
+pub mod offer;
+pub mod safe;
+
+use std::time::Duration;
+
+use alloy::primitives::Address;
+
+/// The User-Agent of every request agentrep makes.
+pub const USER_AGENT: &str = concat!("agentrep-ingest/", env!("CARGO_PKG_VERSION"), " (x402 seller reputation)");
+
+/// Largest body read from an operator-configured source (discovery pages, `/supported`, hubs).
+pub const MAX_TRUSTED_BODY: usize = 32 * 1024 * 1024;
+
+/// Installs rustls' `ring` provider as the process default, once (reqwest is built without a
+/// provider). An already installed provider is kept.
+pub fn install_crypto_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Err means another provider is installed already, which serves as well.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// A plain client for operator-configured URLs (discovery, facilitators, hubs): agentrep's
+/// User-Agent, no proxy from the environment, and `timeout` for each whole request.
+///
+/// # Errors
+/// When the TLS backend cannot be set up.
+pub fn plain_client(timeout: Duration) -> Result<reqwest::Client, String> {
+    install_crypto_provider();
+    reqwest::Client::builder()
+        .user_agent(USER_AGENT)
+        .timeout(timeout)
+        .no_proxy()
+        .build()
+        .map_err(|e| format!("building the HTTP client: {e}"))
+}
+
+/// `0x` followed by exactly 40 hex digits, as an address (any letter case).
+pub(crate) fn parse_address(s: &str) -> Option<Address> {
+    let s = s.trim();
+    let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
+    if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    hex.parse().ok()
+}
+
+/// The innermost error of a chain, as text.
+pub(crate) fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cur = e;
+    while let Some(next) = cur.source() {
+        cur = next;
+    }
+    cur.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_need_the_prefix_and_forty_hex_digits() {
+        let a = parse_address("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913").unwrap();
+        assert_eq!(parse_address("0X833589FCD6EDB6E08F4C7C32D4F71B54BDA02913"), Some(a));
+        assert_eq!(parse_address(" 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 "), Some(a));
+        assert_eq!(parse_address("833589fcd6edb6e08f4c7c32d4f71b54bda02913"), None);
+        assert_eq!(parse_address("0x833589fcd6edb6e08f4c7c32d4f71b54bda0291"), None);
+        assert_eq!(parse_address("0x833589fcd6edb6e08f4c7c32d4f71b54bda0291g"), None);
+        assert_eq!(parse_address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"), None);
+    }
+}
