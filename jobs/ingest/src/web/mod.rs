@@ -10,6 +10,7 @@
 //! - [`facilitator`]: a facilitator's `/supported` signers.
 //! - [`farcaster`]: a Farcaster hub's custody and verification lookups.
 
+pub mod bazaar;
 pub mod offer;
 pub mod safe;
 
@@ -56,6 +57,33 @@ pub(crate) fn parse_address(s: &str) -> Option<Address> {
         return None;
     }
     hex.parse().ok()
+}
+
+/// Reads a response body, refusing one larger than `max` bytes (streamed: stops at the limit).
+pub(crate) async fn read_capped(mut response: reqwest::Response, max: usize) -> Result<Vec<u8>, String> {
+    if response.content_length().is_some_and(|len| len > max as u64) {
+        return Err(format!("body larger than {max} bytes"));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| format!("reading the body: {}", root_cause(&e)))? {
+        if body.len() + chunk.len() > max {
+            return Err(format!("body larger than {max} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// A reqwest error without its URL (which may carry operator query parameters), as
+/// `timed out`, `connect: …` or its innermost cause.
+pub(crate) fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "timed out".to_owned()
+    } else if e.is_connect() {
+        format!("connect: {}", root_cause(e))
+    } else {
+        root_cause(e)
+    }
 }
 
 /// The innermost error of a chain, as text.
