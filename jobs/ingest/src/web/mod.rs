@@ -12,10 +12,12 @@
 
 pub mod bazaar;
 pub mod offer;
+pub mod probe;
 pub mod safe;
 
 use std::time::Duration;
 
+use agentrep_lake::Timestamp;
 use alloy::primitives::Address;
 
 /// The User-Agent of every request agentrep makes.
@@ -47,6 +49,14 @@ pub fn plain_client(timeout: Duration) -> Result<reqwest::Client, String> {
         .no_proxy()
         .build()
         .map_err(|e| format!("building the HTTP client: {e}"))
+}
+
+/// The current time as a lake timestamp.
+pub(crate) fn now() -> Timestamp {
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX));
+    Timestamp(micros)
 }
 
 /// `0x` followed by exactly 40 hex digits, as an address (any letter case).
