@@ -11,6 +11,7 @@
 //! - [`farcaster`]: a Farcaster hub's custody and verification lookups.
 
 pub mod bazaar;
+pub mod card;
 pub mod offer;
 pub mod probe;
 pub mod safe;
