@@ -12,6 +12,8 @@
 
 pub mod bazaar;
 pub mod card;
+pub mod facilitator;
+pub mod farcaster;
 pub mod offer;
 pub mod probe;
 pub mod safe;
@@ -20,6 +22,7 @@ use std::time::Duration;
 
 use agentrep_lake::Timestamp;
 use alloy::primitives::Address;
+use url::Url;
 
 /// The User-Agent of every request agentrep makes.
 pub const USER_AGENT: &str = concat!("agentrep-ingest/", env!("CARGO_PKG_VERSION"), " (x402 seller reputation)");
@@ -83,6 +86,28 @@ pub(crate) async fn read_capped(mut response: reqwest::Response, max: usize) -> 
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// GETs an operator-configured URL: its status and body (bounded by [`MAX_TRUSTED_BODY`]).
+/// Errors name `what` (never the whole URL, whose query may carry operator keys).
+pub(crate) async fn get_trusted(http: &reqwest::Client, url: Url, what: &str) -> Result<(u16, Vec<u8>), String> {
+    let response = http
+        .get(url)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|e| format!("{what}: {}", describe(&e)))?;
+    let status = response.status().as_u16();
+    let body = read_capped(response, MAX_TRUSTED_BODY).await.map_err(|e| format!("{what}: {e}"))?;
+    Ok((status, body))
+}
+
+/// `base` with one more path segment (`https://h/x402` → `https://h/x402/supported`).
+pub(crate) fn with_segment(base: &Url, segment: &str) -> Result<Url, String> {
+    let mut url = base.clone();
+    url.set_fragment(None);
+    url.path_segments_mut().map_err(|()| format!("{base} cannot take a path"))?.pop_if_empty().push(segment);
+    Ok(url)
 }
 
 /// A reqwest error without its URL (which may carry operator query parameters), as
