@@ -1,0 +1,148 @@
+//! The web sources: what the ingest jobs read over HTTP.
+//!
+//! - [`safe`]: [`safe::SafeClient`], the only client allowed to fetch URLs taken from untrusted
+//!   data (listings, registration URIs); it refuses non-public targets after DNS resolution and on
+//!   every redirect hop.
+//! - [`offer`]: a 402 answer parsed into an x402 offer, and whether it matches a listing.
+//! - [`bazaar`]: the x402 Bazaar discovery crawler (operator-configured URLs, plain client).
+//! - [`probe`]: unpaid health probes of listed resources.
+//! - [`card`]: ERC-8004 registration files.
+//! - [`facilitator`]: a facilitator's `/supported` signers.
+//! - [`farcaster`]: a Farcaster hub's custody and verification lookups.
+
+pub mod bazaar;
+pub mod card;
+pub mod facilitator;
+pub mod farcaster;
+pub mod offer;
+pub mod probe;
+pub mod safe;
+
+use std::time::Duration;
+
+use agentrep_lake::Timestamp;
+use alloy::primitives::Address;
+use url::Url;
+
+/// The User-Agent of every request agentrep makes.
+pub const USER_AGENT: &str = concat!("agentrep-ingest/", env!("CARGO_PKG_VERSION"), " (x402 seller reputation)");
+
+/// Largest body read from an operator-configured source (discovery pages, `/supported`, hubs).
+pub const MAX_TRUSTED_BODY: usize = 32 * 1024 * 1024;
+
+/// Installs rustls' `ring` provider as the process default, once (reqwest is built without a
+/// provider). An already installed provider is kept.
+pub fn install_crypto_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Err means another provider is installed already, which serves as well.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// A plain client for operator-configured URLs (discovery, facilitators, hubs): agentrep's
+/// User-Agent, no proxy from the environment, and `timeout` for each whole request.
+///
+/// # Errors
+/// When the TLS backend cannot be set up.
+pub fn plain_client(timeout: Duration) -> Result<reqwest::Client, String> {
+    install_crypto_provider();
+    reqwest::Client::builder()
+        .user_agent(USER_AGENT)
+        .timeout(timeout)
+        .no_proxy()
+        .build()
+        .map_err(|e| format!("building the HTTP client: {e}"))
+}
+
+/// The current time as a lake timestamp.
+pub(crate) fn now() -> Timestamp {
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX));
+    Timestamp(micros)
+}
+
+/// `0x` followed by exactly 40 hex digits, as an address (any letter case).
+pub(crate) fn parse_address(s: &str) -> Option<Address> {
+    let s = s.trim();
+    let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
+    if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    hex.parse().ok()
+}
+
+/// Reads a response body, refusing one larger than `max` bytes (streamed: stops at the limit).
+pub(crate) async fn read_capped(mut response: reqwest::Response, max: usize) -> Result<Vec<u8>, String> {
+    if response.content_length().is_some_and(|len| len > max as u64) {
+        return Err(format!("body larger than {max} bytes"));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| format!("reading the body: {}", root_cause(&e)))? {
+        if body.len() + chunk.len() > max {
+            return Err(format!("body larger than {max} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// GETs an operator-configured URL: its status and body (bounded by [`MAX_TRUSTED_BODY`]).
+/// Errors name `what` (never the whole URL, whose query may carry operator keys).
+pub(crate) async fn get_trusted(http: &reqwest::Client, url: Url, what: &str) -> Result<(u16, Vec<u8>), String> {
+    let response = http
+        .get(url)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|e| format!("{what}: {}", describe(&e)))?;
+    let status = response.status().as_u16();
+    let body = read_capped(response, MAX_TRUSTED_BODY).await.map_err(|e| format!("{what}: {e}"))?;
+    Ok((status, body))
+}
+
+/// `base` with one more path segment (`https://h/x402` → `https://h/x402/supported`).
+pub(crate) fn with_segment(base: &Url, segment: &str) -> Result<Url, String> {
+    let mut url = base.clone();
+    url.set_fragment(None);
+    url.path_segments_mut().map_err(|()| format!("{base} cannot take a path"))?.pop_if_empty().push(segment);
+    Ok(url)
+}
+
+/// A reqwest error without its URL (which may carry operator query parameters), as
+/// `timed out`, `connect: …` or its innermost cause.
+pub(crate) fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "timed out".to_owned()
+    } else if e.is_connect() {
+        format!("connect: {}", root_cause(e))
+    } else {
+        root_cause(e)
+    }
+}
+
+/// The innermost error of a chain, as text.
+pub(crate) fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cur = e;
+    while let Some(next) = cur.source() {
+        cur = next;
+    }
+    cur.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_need_the_prefix_and_forty_hex_digits() {
+        let a = parse_address("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913").unwrap();
+        assert_eq!(parse_address("0X833589FCD6EDB6E08F4C7C32D4F71B54BDA02913"), Some(a));
+        assert_eq!(parse_address(" 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 "), Some(a));
+        assert_eq!(parse_address("833589fcd6edb6e08f4c7c32d4f71b54bda02913"), None);
+        assert_eq!(parse_address("0x833589fcd6edb6e08f4c7c32d4f71b54bda0291"), None);
+        assert_eq!(parse_address("0x833589fcd6edb6e08f4c7c32d4f71b54bda0291g"), None);
+        assert_eq!(parse_address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"), None);
+    }
+}
