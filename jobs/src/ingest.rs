@@ -206,11 +206,22 @@ fn ready_day(lake: &Lake, last: Option<NaiveDate>) -> anyhow::Result<Option<Naiv
             None => return Ok(None),
         },
     };
-    let end_of_day = day.checked_add_days(Days::new(1)).context("day out of range")?.and_hms_opt(0, 0, 0).expect("midnight").and_utc();
+    let end_of_day = day
+        .checked_add_days(Days::new(1))
+        .context("day out of range")?
+        .and_hms_opt(0, 0, 0)
+        .expect("midnight")
+        .and_utc();
     for source in SourceName::ALL.iter().filter(|s| s.required()) {
         let covered = sources::read_status(lake, *source)?.and_then(|s| s.covered_until);
         // Chain sources cover up to a block time; off-chain sources stamp rows with their run time.
-        let covers = covered.is_some_and(|c| if source.reads_chain() { c >= end_of_day - chrono::Duration::seconds(1) } else { c >= end_of_day - chrono::Duration::hours(1) });
+        let covers = covered.is_some_and(|c| {
+            if source.reads_chain() {
+                c >= end_of_day - chrono::Duration::seconds(1)
+            } else {
+                c >= end_of_day - chrono::Duration::hours(1)
+            }
+        });
         if !covers {
             return Ok(None);
         }
@@ -258,7 +269,10 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     let s = &config.schedule;
     let groups: [(&[SourceName], u64); 4] = [
         (&[SourceName::Labels, SourceName::Marketplace], s.marketplace_every_secs),
-        (&[SourceName::Settlements, SourceName::Funding, SourceName::Erc8004, SourceName::Launches], s.chain_every_secs),
+        (
+            &[SourceName::Settlements, SourceName::Funding, SourceName::Erc8004, SourceName::Launches],
+            s.chain_every_secs,
+        ),
         (&[SourceName::Probes], s.probes_every_secs),
         (&[SourceName::Proofs, SourceName::AgentCards], s.proofs_every_secs),
     ];
@@ -291,7 +305,8 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
         let mut checkpoint: SchedulerCheckpoint = lake.read_checkpoint("scheduler")?.unwrap_or_default();
         while let Some(day) = ready_day(&lake, checkpoint.last_rebuilt)? {
             let (l, st, p) = (lake.clone(), store.clone(), publish.clone());
-            let outcome = tokio::task::spawn_blocking(move || crate::commands::rebuild_days(&l, &st, &p, &[day])).await?;
+            let outcome =
+                tokio::task::spawn_blocking(move || crate::commands::rebuild_days(&l, &st, &p, &[day])).await?;
             match outcome {
                 Ok(()) => info!(%day, "Day rebuilt and published."),
                 Err(e) => {

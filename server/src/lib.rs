@@ -126,9 +126,8 @@ impl App {
 
     /// Re-reads the run log when its length changed, and the sources' status when its file did.
     fn refresh_runs(&self) {
-        let mtime = std::fs::metadata(self.store.root().join(agentrep_publish::store::SOURCES))
-            .and_then(|m| m.modified())
-            .ok();
+        let mtime =
+            std::fs::metadata(self.store.root().join(agentrep_publish::store::SOURCES)).and_then(|m| m.modified()).ok();
         let mut seen_sources = self.sources_mtime.lock().expect("sources_mtime lock");
         if *seen_sources != mtime {
             self.sources.store(Arc::new(self.store.sources()));

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 /// Everything the ingest jobs need to know about the outside world.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct IngestConfig {
     /// The chain and how to read it.
@@ -35,21 +35,6 @@ pub struct IngestConfig {
     pub labels: LabelConfig,
     /// Cadences of `agentrep schedule`.
     pub schedule: ScheduleConfig,
-}
-
-impl Default for IngestConfig {
-    fn default() -> Self {
-        Self {
-            chain: ChainConfig::default(),
-            contracts: Contracts::default(),
-            facilitators: FacilitatorConfig::default(),
-            marketplace: MarketplaceConfig::default(),
-            probes: ProbeConfig::default(),
-            proofs: ProofConfig::default(),
-            labels: LabelConfig::default(),
-            schedule: ScheduleConfig::default(),
-        }
-    }
 }
 
 /// How to read the chain.

@@ -81,22 +81,40 @@ mod tests {
     fn topics_match_the_reference_appendix() {
         let cases = [
             (Transfer::SIGNATURE_HASH, b256!("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")),
-            (AuthorizationUsed::SIGNATURE_HASH, b256!("0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5")),
+            (
+                AuthorizationUsed::SIGNATURE_HASH,
+                b256!("0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5"),
+            ),
             (Settled::SIGNATURE_HASH, b256!("0x97088ec3606cfe8cc112180570d03fcde05f9b8e1bfef8e27784eaf5dd5691b6")),
             (Registered::SIGNATURE_HASH, b256!("0xca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a")),
             (MetadataSet::SIGNATURE_HASH, b256!("0x2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b")),
             (URIUpdated::SIGNATURE_HASH, b256!("0x3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb")),
             (NewFeedback::SIGNATURE_HASH, b256!("0x6a4a61743519c9d648a14e6493f47dbe3ff1aa29e7785c96c8326a205e58febc")),
-            (FeedbackRevoked::SIGNATURE_HASH, b256!("0x25156fd3288212246d8b008d5921fde376c71ed14ac2e072a506eb06fde6d09d")),
-            (ResponseAppended::SIGNATURE_HASH, b256!("0xb1c6be0b5b8aef6539e2fac0fd131a2faa7b49edf8e505b5eb0ad487d56051d4")),
+            (
+                FeedbackRevoked::SIGNATURE_HASH,
+                b256!("0x25156fd3288212246d8b008d5921fde376c71ed14ac2e072a506eb06fde6d09d"),
+            ),
+            (
+                ResponseAppended::SIGNATURE_HASH,
+                b256!("0xb1c6be0b5b8aef6539e2fac0fd131a2faa7b49edf8e505b5eb0ad487d56051d4"),
+            ),
             (Attested::SIGNATURE_HASH, b256!("0x8bf46bf4cfd674fa735a3d63ec1c9ad4153f033c290341f3a588b75685141b35")),
             (Revoked::SIGNATURE_HASH, b256!("0xf930a6e2523c9cc298691873087a740550b8fc85a0680830414c148ed927f615")),
-            (NameForAddrChanged::SIGNATURE_HASH, b256!("0x8af7a4c7007a33f680904f3b64733396b730fef22d79555dee29801ca2e479a9")),
+            (
+                NameForAddrChanged::SIGNATURE_HASH,
+                b256!("0x8af7a4c7007a33f680904f3b64733396b730fef22d79555dee29801ca2e479a9"),
+            ),
             (TokenCreated::SIGNATURE_HASH, b256!("0x9299d1d1a88d8e1abdc591ae7a167a6bc63a8f17d695804e9091ee33aa89fb67")),
-            (CoinCreatedV4::SIGNATURE_HASH, b256!("0x2de436107c2096e039c98bbcc3c5a2560583738ce15c234557eecb4d3221aa81")),
+            (
+                CoinCreatedV4::SIGNATURE_HASH,
+                b256!("0x2de436107c2096e039c98bbcc3c5a2560583738ce15c234557eecb4d3221aa81"),
+            ),
             (Launched::SIGNATURE_HASH, b256!("0x714aa39317ad9a7a7a99db52b44490da5d068a0b2710fffb1a1282ad3cadae1f")),
             (Swap::SIGNATURE_HASH, b256!("0x40e9cecb9f5f1f1c5b9c97dec2917b7ee92e57ba5563708daca94dd84ad7112f")),
-            (ModifyLiquidity::SIGNATURE_HASH, b256!("0xf208f4912782fd25c7f114ca3723a2d5dd6f3bcc3ac8db5af63baa85f711d5ec")),
+            (
+                ModifyLiquidity::SIGNATURE_HASH,
+                b256!("0xf208f4912782fd25c7f114ca3723a2d5dd6f3bcc3ac8db5af63baa85f711d5ec"),
+            ),
         ];
         for (i, (ours, reference)) in cases.iter().enumerate() {
             assert_eq!(ours, reference, "event {i}");

@@ -65,7 +65,8 @@ impl Chain {
                 .build()
                 .context("building the RPC HTTP client")?;
             let policy = RateLimitRetryPolicy::default().or(transient);
-            let retry = RetryBackoffLayer::new_with_policy(config.max_retries, config.initial_backoff_ms, u64::MAX, policy);
+            let retry =
+                RetryBackoffLayer::new_with_policy(config.max_retries, config.initial_backoff_ms, u64::MAX, policy);
             let client = ClientBuilder::default().layer(retry).http_with_client(http, url.clone());
             let provider = ProviderBuilder::new().disable_recommended_fillers().connect_client(client).erased();
             match provider.get_chain_id().await {
@@ -213,8 +214,13 @@ impl Chain {
 
     /// `eth_call` of `data` on `to` at `block`.
     pub async fn call(&self, to: Address, data: Bytes, block: u64) -> anyhow::Result<Bytes> {
-        let tx = TransactionRequest { to: Some(TxKind::Call(to)), input: TransactionInput::new(data), ..Default::default() };
-        self.provider.call(tx).block(BlockNumberOrTag::Number(block).into()).await.with_context(|| format!("eth_call to {to}"))
+        let tx =
+            TransactionRequest { to: Some(TxKind::Call(to)), input: TransactionInput::new(data), ..Default::default() };
+        self.provider
+            .call(tx)
+            .block(BlockNumberOrTag::Number(block).into())
+            .await
+            .with_context(|| format!("eth_call to {to}"))
     }
 }
 

@@ -88,7 +88,7 @@ impl LogPager {
                         stats.shrinks += 1;
                         let next = match suggested {
                             Some((lo, hi)) if lo == start && hi >= lo && hi < end => hi - lo + 1,
-                            _ => (end - start + 1) / 2,
+                            _ => (end - start).div_ceil(2),
                         };
                         if end == start || next == 0 {
                             return Err(e).with_context(|| format!("eth_getLogs refused even one block ({start})"));

@@ -46,7 +46,9 @@ impl Source for AgentCards {
         ctx.progress.start("agent cards", wanted.len() as u64);
         let now = ctx.now_ts();
         let fresh: Vec<AgentCardRow> = stream::iter(wanted)
-            .map(|(id, uri)| async move { crate::web::card::fetch_card(ctx.safe_http, id, &uri, &ctx.config.probes, now).await })
+            .map(|(id, uri)| async move {
+                crate::web::card::fetch_card(ctx.safe_http, id, &uri, &ctx.config.probes, now).await
+            })
             .buffer_unordered(ctx.config.probes.concurrency)
             .collect()
             .await;

@@ -60,25 +60,44 @@ impl Source for Erc8004 {
         let (from, to) = range.times();
 
         let registrations = registrations(ctx, chain, &id_logs, &times, &range).await?;
-        let (mut days, mut rows) = replace_range(ctx.lake, registrations.fresh, from, to, |r| r.registered_at, |a, b| {
-            a.agent_id.cmp(&b.agent_id)
-        })?;
+        let (mut days, mut rows) = replace_range(
+            ctx.lake,
+            registrations.fresh,
+            from,
+            to,
+            |r| r.registered_at,
+            |a, b| a.agent_id.cmp(&b.agent_id),
+        )?;
         if !registrations.updated.is_empty() {
-            days.extend(update_rows::<RegistrationRow>(ctx.lake, |row| match registrations.updated.get(&row.agent_id) {
-                Some((uri, wallet)) if (&row.registration_uri, &row.agent_wallet) != (uri, wallet) => {
-                    row.registration_uri = uri.clone();
-                    row.agent_wallet = wallet.clone();
-                    true
+            days.extend(update_rows::<RegistrationRow>(ctx.lake, |row| {
+                match registrations.updated.get(&row.agent_id) {
+                    Some((uri, wallet)) if (&row.registration_uri, &row.agent_wallet) != (uri, wallet) => {
+                        row.registration_uri = uri.clone();
+                        row.agent_wallet = wallet.clone();
+                        true
+                    }
+                    _ => false,
                 }
-                _ => false,
             })?);
         }
 
         let feedback = feedback(&rep_logs, &times);
         report.notes.push(format!("{} responses to feedback seen (not stored)", feedback.responses));
-        let (fdays, frows) = replace_range(ctx.lake, feedback.fresh, from, to, |r| r.block_time, |a, b| {
-            (a.block_time, a.agent_id, &a.client, a.feedback_index).cmp(&(b.block_time, b.agent_id, &b.client, b.feedback_index))
-        })?;
+        let (fdays, frows) = replace_range(
+            ctx.lake,
+            feedback.fresh,
+            from,
+            to,
+            |r| r.block_time,
+            |a, b| {
+                (a.block_time, a.agent_id, &a.client, a.feedback_index).cmp(&(
+                    b.block_time,
+                    b.agent_id,
+                    &b.client,
+                    b.feedback_index,
+                ))
+            },
+        )?;
         days.extend(fdays);
         rows += frows;
         if !feedback.revoked.is_empty() {
@@ -154,7 +173,8 @@ async fn registrations(
             }
         })
         .collect();
-    let updated = touched.into_iter().filter(|id| !registered.contains_key(id)).map(|id| (id, state[&id].clone())).collect();
+    let updated =
+        touched.into_iter().filter(|id| !registered.contains_key(id)).map(|id| (id, state[&id].clone())).collect();
     Ok(Registrations { fresh, updated })
 }
 

@@ -5,10 +5,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use agentrep_lake::datasets::{FundingRow, SettlementRow};
 use agentrep_lake::Dataset;
+use agentrep_lake::datasets::{FundingRow, SettlementRow};
 use alloy::primitives::Address;
-use alloy::sol_types::SolEvent;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +34,10 @@ impl Source for Funding {
     const NAME: SourceName = SourceName::Funding;
     type Checkpoint = FundingCheckpoint;
 
-    async fn run(ctx: &RunContext<'_>, checkpoint: FundingCheckpoint) -> anyhow::Result<(FundingCheckpoint, RunReport)> {
+    async fn run(
+        ctx: &RunContext<'_>,
+        checkpoint: FundingCheckpoint,
+    ) -> anyhow::Result<(FundingCheckpoint, RunReport)> {
         let chain = ctx.chain(Self::NAME)?;
         let Some(range) = range::plan(chain, &checkpoint.cursor, &ctx.bounds).await? else {
             return Ok((checkpoint, RunReport::default()));
@@ -51,7 +53,8 @@ impl Source for Funding {
             candidates.extend(ctx.lake.read_partition::<SettlementRow>(part.date)?.into_iter().map(|s| s.payer));
         }
         let open: BTreeSet<&String> = candidates.iter().filter(|c| !funded.contains(*c)).collect();
-        let (fresh, old): (Vec<&String>, Vec<&String>) = open.into_iter().partition(|c| !checkpoint.unfunded.contains(*c));
+        let (fresh, old): (Vec<&String>, Vec<&String>) =
+            open.into_iter().partition(|c| !checkpoint.unfunded.contains(*c));
         // A wallet seen for the first time is searched from the beginning of the history read.
         let history_start = ctx.bounds.from_block.unwrap_or(chain.config().start_block).min(range.start);
         let mut found: BTreeMap<String, FundingRow> = BTreeMap::new();
@@ -115,7 +118,8 @@ fn upsert(
         let mut merged: BTreeMap<String, FundingRow> = BTreeMap::new();
         for row in ctx.lake.read_partition::<FundingRow>(day)?.into_iter().chain(fresh) {
             match merged.get(&row.funded) {
-                Some(existing) if (existing.first_funded_at, &existing.funder) <= (row.first_funded_at, &row.funder) => {}
+                Some(existing)
+                    if (existing.first_funded_at, &existing.funder) <= (row.first_funded_at, &row.funder) => {}
                 _ => {
                     merged.insert(row.funded.clone(), row);
                 }

@@ -78,7 +78,12 @@ impl Source for Labels {
             added_at,
         };
         for e in &curated.entity {
-            labels.push(label(hex_address(&e.address), &e.entity, &e.name, format!("{}: {}", curated.version, e.source)));
+            labels.push(label(
+                hex_address(&e.address),
+                &e.entity,
+                &e.name,
+                format!("{}: {}", curated.version, e.source),
+            ));
         }
         for f in &ctx.config.facilitators.list {
             let mut signers: BTreeSet<String> = f.signers.iter().map(hex_address).collect();
@@ -106,10 +111,20 @@ impl Source for Labels {
             added_at,
         };
         for e in &curated.deny {
-            lists.push(entry(hex_address(&e.address), "deny", &e.category, format!("{}: {}", curated.version, e.source)));
+            lists.push(entry(
+                hex_address(&e.address),
+                "deny",
+                &e.category,
+                format!("{}: {}", curated.version, e.source),
+            ));
         }
         for e in &curated.allow {
-            lists.push(entry(hex_address(&e.address), "allow", &e.category, format!("{}: {}", curated.version, e.source)));
+            lists.push(entry(
+                hex_address(&e.address),
+                "allow",
+                &e.category,
+                format!("{}: {}", curated.version, e.source),
+            ));
         }
         for e in &ctx.config.labels.deny {
             lists.push(entry(hex_address(&e.address), "deny", &e.category, e.source.clone()));
@@ -117,8 +132,10 @@ impl Source for Labels {
         for e in &ctx.config.labels.allow {
             lists.push(entry(hex_address(&e.address), "allow", &e.category, e.source.clone()));
         }
-        let n1 = add_new(ctx, today, labels, |r| (r.address.clone(), r.entity.clone(), r.name.clone(), r.source.clone()))?;
-        let n2 = add_new(ctx, today, lists, |r| (r.address.clone(), r.list.clone(), r.category.clone(), r.source.clone()))?;
+        let n1 =
+            add_new(ctx, today, labels, |r| (r.address.clone(), r.entity.clone(), r.name.clone(), r.source.clone()))?;
+        let n2 =
+            add_new(ctx, today, lists, |r| (r.address.clone(), r.list.clone(), r.category.clone(), r.source.clone()))?;
         report.rows = n1 + n2;
         report.days = vec![today];
         Ok((LabelsCheckpoint { last_run: Some(ctx.now) }, report))

@@ -39,8 +39,10 @@ impl Source for Launches {
             .address(vec![c.clanker_factory, c.zora_factory])
             .event_signature(vec![TokenCreated::SIGNATURE_HASH, CoinCreatedV4::SIGNATURE_HASH]);
         ctx.progress.start("launches: factory events", range.end - range.start + 1);
-        let (logs, stats) =
-            chain.pager().scan(chain.provider(), &filter, range.start, range.end, |b| ctx.progress.set(b - range.start + 1)).await?;
+        let (logs, stats) = chain
+            .pager()
+            .scan(chain.provider(), &filter, range.start, range.end, |b| ctx.progress.set(b - range.start + 1))
+            .await?;
         ctx.progress.finish();
         report.pages = stats.pages;
         report.shrinks = stats.shrinks;
@@ -76,8 +78,14 @@ impl Source for Launches {
             }
         }
         let (from, to) = range.times();
-        let (days, n) =
-            replace_range(ctx.lake, rows, from, to, |r| r.launched_at, |a, b| (a.launched_at, &a.token).cmp(&(b.launched_at, &b.token)))?;
+        let (days, n) = replace_range(
+            ctx.lake,
+            rows,
+            from,
+            to,
+            |r| r.launched_at,
+            |a, b| (a.launched_at, &a.token).cmp(&(b.launched_at, &b.token)),
+        )?;
         report.days = days;
         report.rows = n;
         Ok((range.cursor(), report))

@@ -33,7 +33,10 @@ impl Source for Marketplace {
     const NAME: SourceName = SourceName::Marketplace;
     type Checkpoint = MarketplaceCheckpoint;
 
-    async fn run(ctx: &RunContext<'_>, checkpoint: MarketplaceCheckpoint) -> anyhow::Result<(MarketplaceCheckpoint, RunReport)> {
+    async fn run(
+        ctx: &RunContext<'_>,
+        checkpoint: MarketplaceCheckpoint,
+    ) -> anyhow::Result<(MarketplaceCheckpoint, RunReport)> {
         let now = ctx.now_ts();
         let today = ctx.now.date_naive();
         let cfg = &ctx.config.marketplace;
@@ -67,7 +70,7 @@ impl Source for Marketplace {
                 l
             })
             .collect();
-        rows.sort_by(|a, b| key(a).cmp(&key(b)));
+        rows.sort_by_key(key);
         report.rows = rows.len() as u64;
         ctx.lake.write_partition(today, &rows)?;
         append_runs(ctx, today, runs)?;
@@ -83,7 +86,10 @@ impl Source for Marketplace {
 
 /// `first_seen` of every listing in the newest partition before today (and today's, from an
 /// earlier crawl today).
-fn previous_first_seen(ctx: &RunContext<'_>, today: chrono::NaiveDate) -> anyhow::Result<BTreeMap<ListingKey, Timestamp>> {
+fn previous_first_seen(
+    ctx: &RunContext<'_>,
+    today: chrono::NaiveDate,
+) -> anyhow::Result<BTreeMap<ListingKey, Timestamp>> {
     let mut out: BTreeMap<ListingKey, Timestamp> = BTreeMap::new();
     let parts = ctx.lake.partitions_up_to(Dataset::Listings, today)?;
     for part in parts.iter().rev().take(2) {

@@ -115,9 +115,15 @@ mod tests {
             .unwrap();
         // A re-read of [day+15, day+86_400+10] finds 0x2 again and a new 0x4, but not 0x3 (reorged).
         let again = vec![proof("0x2", day + 20), proof("0x4", day + 30)];
-        let (days, rows) =
-            replace_range(&lake, again, Timestamp::from_secs(day + 15), Timestamp::from_secs(day + 86_400 + 10), t, order)
-                .unwrap();
+        let (days, rows) = replace_range(
+            &lake,
+            again,
+            Timestamp::from_secs(day + 15),
+            Timestamp::from_secs(day + 86_400 + 10),
+            t,
+            order,
+        )
+        .unwrap();
         assert_eq!(days.len(), 2);
         assert_eq!(rows, 3);
         let d0: Vec<_> = lake.read_partition::<ProofRow>(days[0]).unwrap().into_iter().map(|r| r.address).collect();

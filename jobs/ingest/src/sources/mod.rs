@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chain::Chain;
 use crate::config::IngestConfig;
-use crate::web::SafeClient;
+use crate::web::safe::SafeClient;
 
 macro_rules! sources {
     ($( $(#[$meta:meta])* $variant:ident => $name:literal, chain: $chain:literal, required: $required:literal, datasets: [$($ds:ident),*] ),* $(,)?) => {

@@ -41,12 +41,13 @@ impl Source for Proofs {
     const NAME: SourceName = SourceName::Proofs;
     type Checkpoint = ProofsCheckpoint;
 
-    async fn run(ctx: &RunContext<'_>, mut checkpoint: ProofsCheckpoint) -> anyhow::Result<(ProofsCheckpoint, RunReport)> {
+    async fn run(
+        ctx: &RunContext<'_>,
+        mut checkpoint: ProofsCheckpoint,
+    ) -> anyhow::Result<(ProofsCheckpoint, RunReport)> {
         let chain = ctx.chain(Self::NAME)?;
-        let mut report = RunReport {
-            notes: vec!["basename and ens reverse names are not read yet".into()],
-            ..RunReport::default()
-        };
+        let mut report =
+            RunReport { notes: vec!["basename and ens reverse names are not read yet".into()], ..RunReport::default() };
         if let Some(range) = range::plan(chain, &checkpoint.cursor, &ctx.bounds).await? {
             let c = &ctx.config.contracts;
             let filter = Filter::new()
@@ -67,7 +68,12 @@ impl Source for Proofs {
                     let recipient = hex_address(&a.inner.data.recipient);
                     revoked.remove(&recipient);
                     rows.retain(|r| r.address != recipient);
-                    rows.push(ProofRow { address: recipient, proof_type: CB1.into(), source: CB1_SOURCE.into(), verified_at: at });
+                    rows.push(ProofRow {
+                        address: recipient,
+                        proof_type: CB1.into(),
+                        source: CB1_SOURCE.into(),
+                        verified_at: at,
+                    });
                 } else if let Ok(r) = log.log_decode::<Revoked>() {
                     let recipient = hex_address(&r.inner.data.recipient);
                     rows.retain(|row| row.address != recipient);

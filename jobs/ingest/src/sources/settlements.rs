@@ -37,7 +37,9 @@ impl Source for Settlements {
         let sellers = candidate_sellers(ctx)?;
         let mut report = RunReport { blocks: Some((range.start, range.end)), ..RunReport::default() };
         if sellers.is_empty() {
-            report.notes.push("no listings in the lake: no candidate sellers (run the marketplace source first)".into());
+            report
+                .notes
+                .push("no listings in the lake: no candidate sellers (run the marketplace source first)".into());
         }
         let logs = transfers_to(ctx, chain, &sellers, range.start, range.end, &mut report).await?;
         let rows = classify(ctx, chain, &logs).await?;
@@ -91,8 +93,10 @@ pub(crate) async fn transfers_to(
         let topics: Vec<B256> = batch.iter().map(|a| a.into_word()).collect();
         let filter = Filter::new().address(usdc).event_signature(Transfer::SIGNATURE_HASH).topic2(topics);
         let base = i as u64 * (end - start + 1);
-        let (logs, stats) =
-            chain.pager().scan(chain.provider(), &filter, start, end, |b| ctx.progress.set(base + b - start + 1)).await?;
+        let (logs, stats) = chain
+            .pager()
+            .scan(chain.provider(), &filter, start, end, |b| ctx.progress.set(base + b - start + 1))
+            .await?;
         report.pages += stats.pages;
         report.shrinks += stats.shrinks;
         report.logs += stats.logs;

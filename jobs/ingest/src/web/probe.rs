@@ -32,13 +32,15 @@ use crate::config::ProbeConfig;
 
 /// Probes every distinct resource of `listings` once.
 pub async fn probe_all(client: &SafeClient, listings: &[ListingRow], cfg: &ProbeConfig) -> Vec<ProbeRow> {
-    let mut by_resource: BTreeMap<&str, Vec<&ListingRow>> = BTreeMap::new();
+    // Owned work items: borrowed ones make the stream's future fail the `Send` check of callers
+    // (a known limit of higher-ranked closure lifetimes in async code).
+    let mut by_resource: BTreeMap<String, Vec<ListingRow>> = BTreeMap::new();
     for l in listings {
-        by_resource.entry(l.resource.as_str()).or_default().push(l);
+        by_resource.entry(l.resource.clone()).or_default().push(l.clone());
     }
-    let mut by_host: BTreeMap<String, VecDeque<(&str, Vec<&ListingRow>)>> = BTreeMap::new();
+    let mut by_host: BTreeMap<String, VecDeque<(String, Vec<ListingRow>)>> = BTreeMap::new();
     for (resource, group) in by_resource {
-        by_host.entry(host_key(resource)).or_default().push_back((resource, group));
+        by_host.entry(host_key(&resource)).or_default().push_back((resource, group));
     }
     // Round-robin across hosts.
     let mut order = Vec::new();
@@ -53,9 +55,10 @@ pub async fn probe_all(client: &SafeClient, listings: &[ListingRow], cfg: &Probe
     let limiter = HostLimiter::new(cfg.per_host_per_second);
     let limiter = &limiter;
     let mut rows: Vec<ProbeRow> = futures::stream::iter(order)
-        .map(|(resource, group)| async move {
-            limiter.wait(&host_key(resource)).await;
-            probe_one(client, resource, &group).await
+        .map(|(resource, group): (String, Vec<ListingRow>)| async move {
+            limiter.wait(&host_key(&resource)).await;
+            let group: Vec<&ListingRow> = group.iter().collect();
+            probe_one(client, &resource, &group).await
         })
         .buffer_unordered(cfg.concurrency.max(1))
         .collect()
