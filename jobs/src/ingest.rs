@@ -213,15 +213,10 @@ fn ready_day(lake: &Lake, last: Option<NaiveDate>) -> anyhow::Result<Option<Naiv
         .expect("midnight")
         .and_utc();
     for source in SourceName::ALL.iter().filter(|s| s.required()) {
+        // Chain sources cover up to their last block's time; off-chain sources up to their last
+        // run (their rows describe the world as it was then).
         let covered = sources::read_status(lake, *source)?.and_then(|s| s.covered_until);
-        // Chain sources cover up to a block time; off-chain sources stamp rows with their run time.
-        let covers = covered.is_some_and(|c| {
-            if source.reads_chain() {
-                c >= end_of_day - chrono::Duration::seconds(1)
-            } else {
-                c >= end_of_day - chrono::Duration::hours(1)
-            }
-        });
+        let covers = covered.is_some_and(|c| c >= end_of_day);
         if !covers {
             return Ok(None);
         }

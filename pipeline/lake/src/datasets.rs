@@ -165,7 +165,7 @@ datasets! {
         probed_at: Timestamp,
         /// HTTP status, null when no answer.
         status: Option<u32>,
-        /// Status counted as alive (200, 201, 204, 401, 402, 403, 405).
+        /// Answered alive: 200, 201 or 204, or 402 with a well-formed x402 offer.
         ok: bool,
         /// Latency when answered, milliseconds.
         latency_ms: Option<u32>,

@@ -36,17 +36,14 @@ pub struct Chain {
 }
 
 /// What a transport error means for a retry: rate limits and 503 (alloy's own policy), plus any
-/// 5xx, timeouts and dropped or refused connections.
+/// 5xx, and the HTTP client's timeouts, connection failures and bodies cut off mid-answer.
 fn transient(error: &TransportError) -> bool {
     match error {
         alloy::transports::RpcError::Transport(kind) => match kind {
             TransportErrorKind::HttpError(e) => e.status >= 500 || e.status == 429,
-            TransportErrorKind::Custom(e) => {
-                let text = e.to_string().to_ascii_lowercase();
-                ["timed out", "timeout", "connection", "connect", "reset", "broken pipe", "eof", "body", "request"]
-                    .iter()
-                    .any(|w| text.contains(w))
-            }
+            TransportErrorKind::Custom(e) => e
+                .downcast_ref::<reqwest::Error>()
+                .is_some_and(|e| e.is_timeout() || e.is_connect() || e.is_request() || e.is_body()),
             TransportErrorKind::BackendGone | TransportErrorKind::MissingBatchResponse(_) => true,
             _ => false,
         },

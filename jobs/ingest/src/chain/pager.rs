@@ -112,7 +112,7 @@ fn too_large(error: &TransportError) -> Option<Option<(u64, u64)>> {
         RpcError::ErrorResp(payload) => {
             format!("{} {}", payload.message, payload.data.as_ref().map(|d| d.get()).unwrap_or_default())
         }
-        RpcError::Transport(kind) => kind.to_string(),
+        RpcError::Transport(alloy::transports::TransportErrorKind::HttpError(e)) => e.body.clone(),
         _ => return None,
     };
     let lower = text.to_ascii_lowercase();

@@ -33,10 +33,7 @@ impl Source for Marketplace {
     const NAME: SourceName = SourceName::Marketplace;
     type Checkpoint = MarketplaceCheckpoint;
 
-    async fn run(
-        ctx: &RunContext<'_>,
-        checkpoint: MarketplaceCheckpoint,
-    ) -> anyhow::Result<(MarketplaceCheckpoint, RunReport)> {
+    async fn run(ctx: &RunContext<'_>, _: MarketplaceCheckpoint) -> anyhow::Result<(MarketplaceCheckpoint, RunReport)> {
         let now = ctx.now_ts();
         let today = ctx.now.date_naive();
         let cfg = &ctx.config.marketplace;
@@ -75,7 +72,6 @@ impl Source for Marketplace {
         ctx.lake.write_partition(today, &rows)?;
         append_runs(ctx, today, runs)?;
         report.days = vec![today];
-        let _ = checkpoint;
         Ok((MarketplaceCheckpoint { last_crawl: Some(ctx.now) }, report))
     }
 

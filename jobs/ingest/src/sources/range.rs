@@ -78,7 +78,7 @@ pub async fn plan(chain: &Chain, cursor: &BlockCursor, bounds: &Bounds) -> anyho
         let first_after = chain.first_block_at_or_after(next_midnight, start.min(end), end).await?;
         end = end.min(first_after.saturating_sub(1));
     }
-    if start > end || (end == 0 && start == 0 && head == 0) {
+    if start > end {
         return Ok(None);
     }
     // Start at the first block of its second.
