@@ -18,6 +18,9 @@ pub mod offer;
 pub mod probe;
 pub mod safe;
 
+/// The HTTP client crate these sources take clients of (so callers name the same version).
+pub use reqwest;
+
 use std::time::Duration;
 
 use agentrep_lake::Timestamp;

@@ -158,7 +158,10 @@ mod tests {
         for _ in 0..10 {
             limiter.wait("a.example").await;
         }
-        assert!(started.elapsed() < Duration::from_millis(50), "a burst of 10 goes at once");
+        assert!(
+            started.elapsed() < Duration::from_millis(200),
+            "a burst of 10 goes at once (spaced, it would take 900 ms)"
+        );
         for _ in 0..3 {
             limiter.wait("a.example").await;
         }
@@ -167,7 +170,7 @@ mod tests {
         // Another host is not held back.
         let other = Instant::now();
         limiter.wait("b.example").await;
-        assert!(other.elapsed() < Duration::from_millis(20));
+        assert!(other.elapsed() < Duration::from_millis(60));
     }
 
     #[test]
