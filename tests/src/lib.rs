@@ -1,6 +1,8 @@
 //! Shared support for the end-to-end tests: a small world built once per test binary, and a real
 //! server on a random loopback port.
 
+pub mod chain;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
