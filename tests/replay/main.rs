@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
 use agentrep_lake::datasets::LaunchObservationRow;
-use agentrep_tests::chain::anvil::Anvil;
+use agentrep_tests::chain::anvil::{Anvil, AnvilOptions};
 use agentrep_tests::chain::contracts::{
     COINBASE_ATTESTER, CREATOR_ALLOCATION, EAS, IClankerFactory, IDENTITY_REGISTRY, IEAS, IFiatToken,
     IIdentityRegistry, ILaunchToken, IPoolManager, IReputationRegistry, POOL_MANAGER, REPUTATION_REGISTRY, USDC,
@@ -28,7 +28,7 @@ use alloy::sol_types::SolEvent;
 use chrono::NaiveDate;
 
 /// Settlements kept per seller day (see the module docs).
-const THIN: usize = 20;
+const THIN: usize = 10;
 
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name).ok().and_then(|d| d.parse().ok()).unwrap_or(default)
@@ -61,6 +61,36 @@ fn day_of(t: i64) -> NaiveDate {
 
 fn chain(replay: &Replay, world: &str) -> Address {
     replay.chain_address(world).unwrap_or_else(|| panic!("{world} is mapped"))
+}
+
+/// One replay of the tiny world, for timing: `REPLAY_THIN=0` (default here) replays it whole.
+/// `cargo test -p agentrep-tests --test replay -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "timing only: the whole tiny world takes tens of minutes on anvil 1.7.1"]
+async fn times_one_replay() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = WorldConfig { days: env("REPLAY_DAYS", 3), ..WorldConfig::new(Scale::Tiny) };
+    let world_dir = dir.path().join("world");
+    agentrep_datasets::generate(&config, &world_dir, &|_, _| {}).expect("world generates");
+    let k: usize = env("REPLAY_THIN", 0);
+    let lake = if k == 0 {
+        Lake::new(&world_dir)
+    } else {
+        let thinning = Thinning { settlements_per_seller_day: k, drop_orphan_funding: true };
+        thin_world(&Lake::new(&world_dir), &dir.path().join("thin"), &thinning).expect("thins");
+        Lake::new(dir.path().join("thin"))
+    };
+    let opts = ReplayOptions { progress_every: 2_000, ..ReplayOptions::default() };
+    let (_anvil, replay) = replay_on_new_anvil(&lake, &opts).await.expect("replays");
+    eprintln!(
+        "days {} thin {k}: {} blocks, {} transactions in {:.1} s (planning {:.1} s, verifying {:.1} s)",
+        config.days,
+        replay.block_times.len(),
+        replay.transactions,
+        replay.elapsed.as_secs_f64(),
+        replay.planning.as_secs_f64(),
+        replay.verifying.as_secs_f64(),
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -96,6 +126,7 @@ async fn replays_a_tiny_world() {
         replay2.elapsed.as_secs_f64(),
         replay.counts
     );
+    assert_eq!(replay.counts.unplayable, 0, "every row of this world can be played");
     assert_eq!(replay.head_number, replay2.head_number, "same number of blocks");
     assert_eq!(replay.head_hash, replay2.head_hash, "same world, same chain");
     drop(anvil2);
@@ -230,8 +261,14 @@ async fn replays_a_tiny_world() {
         assert_eq!(e.tokenAdmin, chain(&replay, &launch.deployer));
         assert_eq!(e.tokenName, launch.name);
         assert_eq!(time_of(&replay, l), launch.launched_at.secs());
+        assert_eq!(e.poolId, replay.pool_ids[&token], "the factory's pool id is the plan's");
         assert_eq!(replay.translate(&launch.token), format!("{token:#x}"));
+        assert_eq!(replay.untranslate(token), Some(launch.token.to_ascii_lowercase()));
     }
+    let seller = &replayable[0].pay_to;
+    assert_eq!(replay.translate(seller), format!("{:#x}", chain(&replay, seller)));
+    assert_eq!(replay.untranslate(chain(&replay, seller)).as_deref(), Some(seller.to_ascii_lowercase().as_str()));
+    assert_eq!(replay.translate(&USDC.to_string()), USDC.to_string(), "contracts are not mapped");
 
     // Launch observations, decoded as `SwapEncoding` documents: per token day, the Swap count,
     // the last Swap's liquidity and price, holders and the creator's share at the end of the day.
@@ -290,5 +327,49 @@ async fn replays_a_tiny_world() {
         }
     }
     assert_eq!(checked, replay.counts.observations);
+
+    // A dump of the replayed chain starts a new anvil (`--load-state`) at the same head, with the
+    // same logs.
+    let state = dir.path().join("state.json");
+    anvil.dump_state(&state).await.expect("dumps");
+    eprintln!("state dump: {} bytes", std::fs::metadata(&state).expect("written").len());
+    let loaded = Anvil::start_with(&AnvilOptions { load_state: Some(state), ..AnvilOptions::default() })
+        .expect("anvil starts from the dump");
+    assert_eq!(loaded.block_number().await.expect("head"), replay.head_number);
+    let head: serde_json::Value = loaded.rpc("eth_getBlockByNumber", ("latest", false)).await.expect("head block");
+    assert_eq!(head["hash"].as_str(), Some(format!("{:#x}", replay.head_hash).as_str()), "same head after a reload");
+    let reloaded = logs(&loaded, &replay, USDC, IFiatToken::Transfer::SIGNATURE_HASH).await;
+    assert_eq!(reloaded.len(), transfers.len(), "the reloaded chain has the USDC transfers");
+    drop(loaded);
     drop(anvil);
+}
+
+/// Planning is pure: the same lake plans the same blocks; thinning keeps its promises.
+#[test]
+fn plans_and_thins_deterministically() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = WorldConfig { days: 3, ..WorldConfig::new(Scale::Tiny) };
+    agentrep_datasets::generate(&config, &dir.path().join("world"), &|_, _| {}).expect("world generates");
+    let source = Lake::new(dir.path().join("world"));
+    let thinning = Thinning { settlements_per_seller_day: 5, drop_orphan_funding: true };
+    let stats = thin_world(&source, &dir.path().join("a"), &thinning).expect("thins");
+    thin_world(&source, &dir.path().join("b"), &thinning).expect("thins again");
+    let (a, b) = (Lake::new(dir.path().join("a")), Lake::new(dir.path().join("b")));
+    let (wa, full) = (WorldRows::read(&a).expect("reads"), WorldRows::read(&source).expect("reads"));
+    assert_eq!(wa.settlements.len() as u64, stats.settlements_after);
+    assert_eq!(wa.funding.len() as u64, stats.funding_after);
+    let mut per_seller_day: BTreeMap<(String, NaiveDate), usize> = BTreeMap::new();
+    for s in &wa.settlements {
+        *per_seller_day.entry((s.pay_to.clone(), day_of(s.block_time.secs()))).or_default() += 1;
+    }
+    assert!(per_seller_day.values().all(|n| *n <= 5));
+    assert_eq!(wa.feedback, full.feedback);
+    assert_eq!(wa.launches, full.launches);
+    assert_eq!(wa.observations, full.observations);
+    assert!(dir.path().join("a").join(agentrep_datasets::LABELS_FILE).is_file());
+    let (pa, pb) = (plan::plan(&a).expect("plans"), plan::plan(&b).expect("plans again"));
+    assert_eq!(pa.blocks, pb.blocks);
+    assert_eq!(pa.expected_logs, pb.expected_logs);
+    assert!(pa.blocks.windows(2).all(|w| w[0].t < w[1].t));
+    assert_eq!(pa.counts.settlements + pa.counts.settlements_skipped, stats.settlements_after);
 }

@@ -10,5 +10,5 @@ pub mod thin;
 
 pub use anvil::{Anvil, AnvilOptions};
 pub use plan::{AddressMap, Plan, ReplayCounts, chain_address, chain_key};
-pub use replay::{Replay, ReplayOptions, replay, replay_on_new_anvil};
+pub use replay::{Replay, ReplayOptions, genesis_time, replay, replay_on_new_anvil};
 pub use thin::{ThinStats, Thinning, thin_world};

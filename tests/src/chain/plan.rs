@@ -40,7 +40,8 @@
 //!   abi.encode(true))` from the Coinbase attester at `verified_at`; other types are counted.
 //! * `token_launches` → `deployToken(name, symbol, tokenAdmin = deployer, context)` sent by the
 //!   deployer at `launched_at`, `context = {"platform":"<world platform>"}`.
-//! * `launch_observations` → swaps, see [`SwapEncoding`].
+//! * `launch_observations` → the day's swaps (and, when they cannot reach the world's holders or
+//!   creator holding, plain token transfers), see [`SwapEncoding`].
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -208,6 +209,9 @@ pub struct ReplayCounts {
     pub observations_with_transfers: u64,
     /// Observation days whose creator holding could not be matched (it rose on a day without swaps).
     pub creator_unmatched: u64,
+    /// Rows left out because an address they need is not a mappable address (the zero address,
+    /// or a payer that is a contract and so has no key to sign with).
+    pub unplayable: u64,
 }
 
 /// Addresses of the replay: world ↔ chain.
@@ -660,6 +664,10 @@ impl Planner {
 
     fn funding(&mut self, r: &FundingRow, t: i64) {
         let (from, to) = (self.map(&r.funder), self.map(&r.funded));
+        if from.is_zero() || to.is_zero() {
+            self.counts.unplayable += 1;
+            return;
+        }
         let amount = u128::from(r.amount);
         if self.received.contains(&to) {
             self.counts.funding_preempted += 1;
@@ -672,6 +680,10 @@ impl Planner {
 
     fn settlement(&mut self, r: &SettlementRow, t: i64) {
         let (payer, pay_to) = (self.map(&r.payer), self.map(&r.pay_to));
+        if payer.is_zero() || pay_to.is_zero() || (r.eip3009 && !self.signers.contains_key(&payer)) {
+            self.counts.unplayable += 1;
+            return;
+        }
         let facilitator = r.facilitator.as_deref().map(|f| self.map(f));
         let value = u128::from(r.value);
         self.cover(payer, value, t);
@@ -692,7 +704,7 @@ impl Planner {
                 chain_id: CHAIN_ID,
                 verifying_contract: USDC,
             };
-            let signer = self.signers.get(&payer).expect("every mapped payer has a signer");
+            let signer = self.signers.get(&payer).expect("checked above");
             let sig = signer.sign_hash_sync(&auth.eip712_signing_hash(&domain)).expect("signing never fails");
             let call = IFiatToken::transferWithAuthorizationCall {
                 from: payer,
@@ -746,6 +758,10 @@ impl Planner {
             return;
         }
         let owner = self.map(&r.owner);
+        if owner.is_zero() {
+            self.counts.unplayable += 1;
+            return;
+        }
         let id = self.next_agent;
         self.next_agent += 1;
         self.agents.insert(r.agent_id, (id, owner));
@@ -784,6 +800,10 @@ impl Planner {
             return;
         };
         let client = self.map(&r.client);
+        if client.is_zero() {
+            self.counts.unplayable += 1;
+            return;
+        }
         if client == owner {
             self.counts.feedback_from_owner += 1;
             return;
@@ -818,6 +838,10 @@ impl Planner {
 
     fn proof(&mut self, r: &ProofRow) {
         let recipient = self.map(&r.address);
+        if recipient.is_zero() {
+            self.counts.unplayable += 1;
+            return;
+        }
         let call = IEAS::attestCall { recipient, schema: VERIFIED_ACCOUNT_SCHEMA, data: true.abi_encode().into() };
         self.send(COINBASE_ATTESTER, EAS, call.abi_encode(), gas::ATTEST);
         self.log(EAS, IEAS::Attested::SIGNATURE_HASH);
@@ -1233,4 +1257,59 @@ fn day_moves(p: &mut Planner, l: usize, date: NaiveDate, r: &LaunchObservationRo
         p.creator_balance[l] = balance;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_derive_from_the_lowercase_address() {
+        let w = "0x13C84254A26534E5C43DD24591948AAEFAE9A591";
+        assert_eq!(chain_key(w), chain_key(&w.to_ascii_lowercase()));
+        let mut pre = b"agentrep-replay".to_vec();
+        pre.extend_from_slice(w.to_ascii_lowercase().as_bytes());
+        assert_eq!(chain_key(w), keccak256(pre));
+        assert_eq!(chain_address(w), PrivateKeySigner::from_bytes(&chain_key(w)).expect("key").address());
+        assert_ne!(chain_address(w), chain_address(MINTER_LABEL));
+    }
+
+    #[test]
+    fn only_plain_addresses_are_mapped() {
+        assert!(is_mappable("0x13c84254a26534e5c43dd24591948aaefae9a591"));
+        assert!(!is_mappable("0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"), "USDC");
+        assert!(!is_mappable("0x0000000000000000000000000000000000000000"));
+        assert!(!is_mappable("coinbase"));
+        assert!(!is_mappable("0x13c8"));
+    }
+
+    #[test]
+    fn prices_round_trip_through_sqrt_price_x96() {
+        for price in [1e-12, 3.3e-9, 1e-6, 0.000_123_4, 0.01, 1.0, 42.5, 1e4] {
+            let back = price_of(sqrt_price_x96(price));
+            assert!((back / price - 1.0).abs() < 1e-12, "{price} -> {back}");
+        }
+        assert_eq!(sqrt_price_x96(1.0), U160::from(1u128 << 96));
+        assert!(tick_of(1.0) == I24::ZERO);
+    }
+
+    #[test]
+    fn creator_targets_are_shares_of_the_allocation() {
+        assert_eq!(creator_target(1.0), CREATOR_ALLOCATION);
+        assert_eq!(creator_target(0.0), 0);
+        assert_eq!(creator_target(0.02), CREATOR_ALLOCATION / 50);
+        let t = creator_target(0.123_456_789);
+        assert!((t as f64 / CREATOR_ALLOCATION as f64 - 0.123_456_789).abs() < 1e-15);
+    }
+
+    #[test]
+    fn pool_ids_order_the_currencies() {
+        let low = Address::with_last_byte(1);
+        let high = Address::repeat_byte(0xff);
+        let expect = |c0: Address, c1: Address| {
+            keccak256((c0, c1, U24::from(SWAP_FEE), I24::try_from(200i32).expect("fits"), Address::ZERO).abi_encode())
+        };
+        assert_eq!(pool_id(low), expect(low, WETH));
+        assert_eq!(pool_id(high), expect(WETH, high));
+    }
 }

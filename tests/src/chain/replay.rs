@@ -133,6 +133,14 @@ pub async fn replay(world_lake: &Lake, anvil: &Anvil, opts: &ReplayOptions) -> a
     Ok(out)
 }
 
+/// The genesis time a replay of this world needs: one minute before its first fact.
+///
+/// # Errors
+/// When the lake cannot be read.
+pub fn genesis_time(world_lake: &Lake) -> anyhow::Result<i64> {
+    Ok(plan::plan(world_lake)?.genesis_time())
+}
+
 /// Starts anvil at the plan's genesis time and replays the world onto it.
 ///
 /// # Errors
