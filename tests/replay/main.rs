@@ -103,7 +103,7 @@ async fn replays_a_tiny_world() {
     let lake = if k == 0 {
         Lake::new(&world_dir)
     } else {
-        let thinning = Thinning { settlements_per_seller_day: k, drop_orphan_funding: true };
+        let thinning = Thinning { settlements_per_seller_day: k, ..Thinning::default() };
         let stats = thin_world(&Lake::new(&world_dir), &dir.path().join("thin"), &thinning).expect("thins");
         eprintln!("thinned: {stats:?}");
         Lake::new(dir.path().join("thin"))

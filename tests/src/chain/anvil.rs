@@ -223,13 +223,14 @@ impl Anvil {
         Ok(())
     }
 
-    /// The chain's whole state as the JSON `anvil --load-state` reads (`anvil_dumpState`,
-    /// gunzipped), with every block and transaction.
+    /// The chain's state as the JSON `anvil --load-state` reads (`anvil_dumpState`, gunzipped):
+    /// accounts, code and storage at the head, every block, transaction and receipt, no
+    /// historical states.
     ///
     /// # Errors
     /// When the call fails or the dump is not gzip.
     pub async fn dump_state_json(&self) -> anyhow::Result<Vec<u8>> {
-        let gz: Bytes = self.rpc("anvil_dumpState", (true,)).await?;
+        let gz: Bytes = self.rpc("anvil_dumpState", (false,)).await?;
         let mut json = Vec::new();
         flate2::read::GzDecoder::new(&gz[..]).read_to_end(&mut json).context("gunzipping anvil_dumpState")?;
         Ok(json)

@@ -174,7 +174,7 @@ pub async fn play(plan: &Plan, anvil: &Anvil, opts: &ReplayOptions) -> anyhow::R
         ensure!(genesis_time < first, "genesis time {genesis_time} is not before the first fact at {first}");
     }
 
-    // Contracts, then ETH for every sender.
+    // Contracts (and a check that the factory deploys where the plan says).
     for c in PLACED {
         anvil.set_code(c.address, &c.runtime_code()).await.with_context(|| format!("placing {}", c.name))?;
     }
