@@ -1,6 +1,7 @@
 //! Shared support for the end-to-end tests: a small world built once per test binary, and a real
 //! server on a random loopback port.
 
+pub mod chain;
 pub mod fixtures;
 
 use std::net::SocketAddr;
