@@ -325,3 +325,14 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use agentrep_ingest::config::ChainConfig;
+
+    /// The ingest follows funding chains as far back as the model's self-dealing check looks.
+    #[test]
+    fn funding_hops_default_is_the_models() {
+        assert_eq!(ChainConfig::default().funding_hops, agentrep_model::trust::MAX_FUNDING_HOPS);
+    }
+}

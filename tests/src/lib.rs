@@ -3,6 +3,7 @@
 
 pub mod chain;
 pub mod fixtures;
+pub mod replayed;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

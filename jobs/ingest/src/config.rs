@@ -70,6 +70,9 @@ pub struct ChainConfig {
     pub initial_backoff_ms: u64,
     /// Requests in flight at once (receipts, block headers).
     pub concurrency: usize,
+    /// Funding hops followed back from every payer and seller: the funder of a payer, that
+    /// funder's funder, … (the model's `MAX_FUNDING_HOPS`; a test keeps them equal).
+    pub funding_hops: usize,
 }
 
 impl Default for ChainConfig {
@@ -89,6 +92,7 @@ impl Default for ChainConfig {
             max_retries: 8,
             initial_backoff_ms: 250,
             concurrency: 8,
+            funding_hops: 4,
         }
     }
 }

@@ -56,6 +56,9 @@ pub struct AnvilOptions {
     pub genesis_time: Option<i64>,
     /// A state file to start from (`--load-state`, as written by [`Anvil::dump_state`]).
     pub load_state: Option<PathBuf>,
+    /// Keep every block's state (no `--prune-history`), for `eth_call`s at past blocks, as
+    /// an archive node answers them.
+    pub keep_history: bool,
     /// Extra command-line arguments.
     pub extra_args: Vec<String>,
 }
@@ -90,13 +93,18 @@ impl Anvil {
     /// # Errors
     /// When anvil cannot be installed, does not start or does not answer within 30 s.
     pub fn start_with(opts: &AnvilOptions) -> anyhow::Result<Anvil> {
+        // alloy's HTTP client is reqwest with rustls and no built-in crypto provider.
+        agentrep_ingest::web::install_crypto_provider();
         let bin = anvil_binary()?;
         let mut cmd = Command::new(bin);
         cmd.args(["--host", "127.0.0.1", "--port", "0", "--chain-id"])
             .arg(CHAIN_ID.to_string())
             .args(["--no-mining", "--auto-impersonate", "--order", "fees", "--gas-limit"])
             .arg(BLOCK_GAS_LIMIT.to_string())
-            .args(["--hardfork", "cancun", "--prune-history", "--accounts", "0", "--color", "never"]);
+            .args(["--hardfork", "cancun", "--accounts", "0", "--color", "never"]);
+        if !opts.keep_history {
+            cmd.arg("--prune-history");
+        }
         if let Some(t) = opts.genesis_time {
             cmd.arg("--timestamp").arg(t.to_string());
         }

@@ -63,8 +63,6 @@ sol! {
     event ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt);
 
     /// Views read at the end of a run.
-    function getAgentWallet(uint256 agentId) external view returns (address);
-    function tokenURI(uint256 agentId) external view returns (string);
     function readFeedback(uint256 agentId, address clientAddress, uint64 feedbackIndex) external view returns (int128 value, uint8 valueDecimals, string tag1, string tag2, bool isRevoked);
     function addr(bytes32 node) external view returns (address);
     function balanceOf(address owner) external view returns (uint256);

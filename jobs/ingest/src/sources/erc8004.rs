@@ -1,25 +1,22 @@
 //! ERC-8004 registries (onchain.md §2): IdentityRegistry `Registered`, `URIUpdated`,
 //! `MetadataSet("agentWallet")`; ReputationRegistry `NewFeedback`, `FeedbackRevoked`,
-//! `ResponseAppended`. A registration row holds the agent's URI and wallet as the contract says at
-//! the end of the range (read with `tokenURI` / `getAgentWallet` at that block), so later updates
-//! reach rows registered in earlier runs.
+//! `ResponseAppended`. A registration row holds the agent's URI and wallet as the events leave them
+//! at the end of the range: `Registered` and `URIUpdated` carry the URI, `MetadataSet("agentWallet")`
+//! the wallet (20 bytes; empty when a transfer cleared it). Updates reach rows registered in earlier
+//! runs. Nothing is read from state, so any node serves it, archive or not.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use agentrep_lake::datasets::{FeedbackRow, RegistrationRow};
 use alloy::primitives::{Address, B256, U256, keccak256};
 use alloy::rpc::types::{Filter, Log};
-use alloy::sol_types::{SolCall, SolEvent};
+use alloy::sol_types::SolEvent;
 use chrono::{DateTime, Utc};
 
 use super::merge::{replace_range, update_rows};
-use super::range::{self, BlockCursor, BlockRange};
+use super::range::{self, BlockCursor};
 use super::{RunContext, RunReport, Source, SourceName, hex_address, ts};
-use crate::chain::Chain;
-use crate::chain::events::{
-    FeedbackRevoked, MetadataSet, NewFeedback, Registered, ResponseAppended, URIUpdated, getAgentWalletCall,
-    tokenURICall,
-};
+use crate::chain::events::{FeedbackRevoked, MetadataSet, NewFeedback, Registered, ResponseAppended, URIUpdated};
 
 /// The ERC-8004 job.
 #[derive(Debug)]
@@ -59,7 +56,7 @@ impl Source for Erc8004 {
         let times = chain.block_times(blocks).await?;
         let (from, to) = range.times();
 
-        let registrations = registrations(ctx, chain, &id_logs, &times, &range).await?;
+        let registrations = registrations(&id_logs, &times);
         let (mut days, mut rows) = replace_range(
             ctx.lake,
             registrations.fresh,
@@ -70,14 +67,15 @@ impl Source for Erc8004 {
         )?;
         if !registrations.updated.is_empty() {
             days.extend(update_rows::<RegistrationRow>(ctx.lake, |row| {
-                match registrations.updated.get(&row.agent_id) {
-                    Some((uri, wallet)) if (&row.registration_uri, &row.agent_wallet) != (uri, wallet) => {
-                        row.registration_uri = uri.clone();
-                        row.agent_wallet = wallet.clone();
-                        true
-                    }
-                    _ => false,
+                let Some(change) = registrations.updated.get(&row.agent_id) else { return false };
+                let before = (row.registration_uri.clone(), row.agent_wallet.clone());
+                if let Some(uri) = &change.uri {
+                    row.registration_uri = uri.clone();
                 }
+                if let Some(wallet) = &change.wallet {
+                    row.agent_wallet = wallet.clone();
+                }
+                before != (row.registration_uri.clone(), row.agent_wallet.clone())
             })?);
         }
 
@@ -120,62 +118,61 @@ impl Source for Erc8004 {
     }
 }
 
-/// Registrations of the range, and the agents whose URI or wallet changed.
+/// Registrations of the range, and the changes to agents registered before it.
 struct Registrations {
     fresh: Vec<RegistrationRow>,
-    updated: BTreeMap<u64, (String, Option<String>)>,
+    updated: BTreeMap<u64, AgentChange>,
 }
 
-async fn registrations(
-    ctx: &RunContext<'_>,
-    chain: &Chain,
-    logs: &[Log],
-    times: &BTreeMap<u64, i64>,
-    range: &BlockRange,
-) -> anyhow::Result<Registrations> {
+/// What the range's events changed of one agent: `None` is "unchanged".
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct AgentChange {
+    uri: Option<String>,
+    /// `Some(None)`: the wallet was cleared.
+    wallet: Option<Option<String>>,
+}
+
+/// The agent wallet a `MetadataSet("agentWallet", value)` leaves: 20 bytes are an address, anything
+/// else (the empty value a transfer writes) clears it.
+fn wallet_of(value: &[u8]) -> Option<String> {
+    (value.len() == 20).then(|| Address::from_slice(value)).filter(|a| *a != Address::ZERO).map(|a| hex_address(&a))
+}
+
+/// Folds the identity registry's events, in chain order, into new registrations and changes.
+fn registrations(logs: &[Log], times: &BTreeMap<u64, i64>) -> Registrations {
     let wallet_key: B256 = keccak256("agentWallet");
     let mut registered: BTreeMap<u64, (String, i64)> = BTreeMap::new();
-    let mut touched: BTreeSet<u64> = BTreeSet::new();
+    let mut changes: BTreeMap<u64, AgentChange> = BTreeMap::new();
     for log in logs {
         let time = times[&log.block_number.expect("mined log")];
         if let Ok(r) = log.log_decode::<Registered>() {
             let id = to_u64(r.inner.data.agentId);
             registered.insert(id, (hex_address(&r.inner.data.owner), time));
+            changes.entry(id).or_default().uri = Some(r.inner.data.agentURI.clone());
         } else if let Ok(u) = log.log_decode::<URIUpdated>() {
-            touched.insert(to_u64(u.inner.data.agentId));
-        } else if log.topic0() == Some(&MetadataSet::SIGNATURE_HASH) && log.topics().get(2) == Some(&wallet_key) {
-            touched.insert(to_u64(U256::from_be_bytes(log.topics()[1].0)));
+            changes.entry(to_u64(u.inner.data.agentId)).or_default().uri = Some(u.inner.data.newURI.clone());
+        } else if log.topic0() == Some(&MetadataSet::SIGNATURE_HASH)
+            && log.topics().get(2) == Some(&wallet_key)
+            && let Ok(m) = log.log_decode::<MetadataSet>()
+        {
+            changes.entry(to_u64(m.inner.data.agentId)).or_default().wallet =
+                Some(wallet_of(&m.inner.data.metadataValue));
         }
-    }
-    let registry = ctx.config.contracts.identity_registry;
-    let mut state: BTreeMap<u64, (String, Option<String>)> = BTreeMap::new();
-    for id in registered.keys().chain(&touched) {
-        if state.contains_key(id) {
-            continue;
-        }
-        let agent = U256::from(*id);
-        let uri = chain.call(registry, tokenURICall { agentId: agent }.abi_encode().into(), range.end).await?;
-        let uri = tokenURICall::abi_decode_returns(&uri).unwrap_or_default();
-        let wallet = chain.call(registry, getAgentWalletCall { agentId: agent }.abi_encode().into(), range.end).await?;
-        let wallet = getAgentWalletCall::abi_decode_returns(&wallet).ok().filter(|w| *w != Address::ZERO);
-        state.insert(*id, (uri, wallet.as_ref().map(hex_address)));
     }
     let fresh = registered
         .iter()
         .map(|(id, (owner, time))| {
-            let (uri, wallet) = state[id].clone();
+            let change = changes.remove(id).unwrap_or_default();
             RegistrationRow {
                 agent_id: *id,
                 owner: owner.clone(),
-                agent_wallet: wallet,
-                registration_uri: uri,
+                agent_wallet: change.wallet.flatten(),
+                registration_uri: change.uri.unwrap_or_default(),
                 registered_at: ts(*time),
             }
         })
         .collect();
-    let updated =
-        touched.into_iter().filter(|id| !registered.contains_key(id)).map(|id| (id, state[&id].clone())).collect();
-    Ok(Registrations { fresh, updated })
+    Registrations { fresh, updated: changes }
 }
 
 /// Feedback of the range, revocations and the number of responses.
@@ -217,4 +214,18 @@ fn feedback(logs: &[Log], times: &BTreeMap<u64, i64>) -> Feedback {
 
 fn to_u64(v: U256) -> u64 {
     u64::try_from(v).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_wallet_values() {
+        let a = Address::repeat_byte(0xab);
+        assert_eq!(wallet_of(a.as_slice()), Some(hex_address(&a)));
+        assert_eq!(wallet_of(&[]), None, "a transfer clears the wallet");
+        assert_eq!(wallet_of(Address::ZERO.as_slice()), None);
+        assert_eq!(wallet_of(&[0xab; 32]), None, "not an address");
+    }
 }

@@ -1,12 +1,13 @@
-//! First USDC funder of every payer and seller (onchain.md §9): the earliest `Transfer` to the
-//! wallet, with amount and time. Mints (from the zero address) are issuance, not funding by a
+//! First USDC funder of every payer, seller and other actor the lake knows ([`actors`]; onchain.md §9): the earliest `Transfer` to the
+//! wallet, with amount and time; then the funder's own first funder, and so on, up to
+//! `chain.funding_hops` steps back, so a payer funded by the seller through intermediaries is
+//! seen as such. Mints (from the zero address) are issuance, not funding by a
 //! wallet, and are skipped. ETH funding needs traces (`trace_filter`); this job reads USDC only
 //! and says so in its report.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use agentrep_lake::Dataset;
-use agentrep_lake::datasets::{FundingRow, SettlementRow};
+use agentrep_lake::datasets::{FeedbackRow, FundingRow, LaunchRow, ReceiptRow, RegistrationRow, SettlementRow};
 use alloy::primitives::Address;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -47,43 +48,38 @@ impl Source for Funding {
             notes: vec!["ETH funding is not read (needs trace_filter); first funders are USDC funders".into()],
             ..RunReport::default()
         };
-        let funded: BTreeSet<String> = read_all::<FundingRow>(ctx.lake)?.into_iter().map(|r| r.funded).collect();
-        let mut candidates: BTreeSet<String> = candidate_sellers(ctx)?.iter().map(hex_address).collect();
-        for part in ctx.lake.partitions(Dataset::Settlements)? {
-            candidates.extend(ctx.lake.read_partition::<SettlementRow>(part.date)?.into_iter().map(|s| s.payer));
-        }
-        let open: BTreeSet<&String> = candidates.iter().filter(|c| !funded.contains(*c)).collect();
-        let (fresh, old): (Vec<&String>, Vec<&String>) =
-            open.into_iter().partition(|c| !checkpoint.unfunded.contains(*c));
+        // Who funded whom, as far as the lake knows; rows found below join it.
+        let mut funder_of: BTreeMap<String, String> =
+            read_all::<FundingRow>(ctx.lake)?.into_iter().map(|r| (r.funded, r.funder)).collect();
+        let mut frontier = actors(ctx)?;
         // A wallet seen for the first time is searched from the beginning of the history read.
         let history_start = ctx.bounds.from_block.unwrap_or(chain.config().start_block).min(range.start);
         let mut found: BTreeMap<String, FundingRow> = BTreeMap::new();
-        for (addresses, start) in [(fresh, history_start), (old, range.start)] {
-            let set: BTreeSet<Address> = addresses.iter().filter_map(|a| a.parse().ok()).collect();
-            if set.is_empty() {
-                continue;
+        let mut visited: BTreeSet<String> = BTreeSet::new();
+        // Hop 0 is the payers and sellers; hop h the funders h steps back. A funder at the last
+        // hop is kept as a funder but not searched itself.
+        for _hop in 0..chain.config().funding_hops {
+            frontier.retain(|a| !visited.contains(a) && a.parse::<Address>().is_ok_and(|a| a != Address::ZERO));
+            if frontier.is_empty() {
+                break;
             }
-            let logs = transfers_to(ctx, chain, &set, start, range.end, &mut report).await?;
-            let blocks: BTreeSet<u64> = logs.iter().filter_map(|l| l.block_number).collect();
-            let times = chain.block_times(blocks).await?;
-            for log in &logs {
-                let Ok(t) = log.log_decode::<Transfer>() else { continue };
-                let Transfer { from, to, value } = t.inner.data;
-                if from == Address::ZERO {
+            visited.extend(frontier.iter().cloned());
+            let open: Vec<&String> = frontier.iter().filter(|c| !funder_of.contains_key(*c)).collect();
+            let (fresh, old): (Vec<&String>, Vec<&String>) =
+                open.into_iter().partition(|c| !checkpoint.unfunded.contains(*c));
+            for (addresses, start) in [(fresh, history_start), (old, range.start)] {
+                let set: BTreeSet<Address> = addresses.iter().filter_map(|a| a.parse().ok()).collect();
+                if set.is_empty() {
                     continue;
                 }
-                let funded = hex_address(&to);
-                // Logs are in chain order: the first seen is the earliest.
-                found.entry(funded.clone()).or_insert_with(|| FundingRow {
-                    funded,
-                    funder: hex_address(&from),
-                    first_funded_at: ts(times[&log.block_number.expect("mined log")]),
-                    amount: u64::try_from(value).unwrap_or(u64::MAX),
-                });
+                for row in first_transfers(ctx, chain, &set, start, range.end, &mut report).await? {
+                    funder_of.insert(row.funded.clone(), row.funder.clone());
+                    found.insert(row.funded.clone(), row);
+                }
             }
+            frontier = frontier.iter().filter_map(|a| funder_of.get(a).cloned()).collect();
         }
-        let unfunded: BTreeSet<String> =
-            candidates.into_iter().filter(|c| !funded.contains(c) && !found.contains_key(c)).collect();
+        let unfunded: BTreeSet<String> = visited.into_iter().filter(|c| !funder_of.contains_key(c)).collect();
         let covered = (day_of(range.from_time), day_of(range.to_time));
         let (days, rows) = upsert(ctx, found.into_values().collect(), covered)?;
         report.days = days;
@@ -94,6 +90,52 @@ impl Source for Funding {
     fn coverage(checkpoint: &FundingCheckpoint) -> (Option<DateTime<Utc>>, Option<u64>) {
         checkpoint.cursor.coverage()
     }
+}
+
+/// Every wallet the lake knows as an actor, lowercase: listed sellers, payers, feedback clients,
+/// agent owners and wallets, token deployers and receipt buyers. Their first funders are what the
+/// model groups into entities and counts toward behavioural hubs.
+fn actors(ctx: &RunContext<'_>) -> anyhow::Result<BTreeSet<String>> {
+    let mut out: BTreeSet<String> = candidate_sellers(ctx)?.iter().map(hex_address).collect();
+    out.extend(read_all::<SettlementRow>(ctx.lake)?.into_iter().map(|s| s.payer));
+    out.extend(read_all::<FeedbackRow>(ctx.lake)?.into_iter().map(|f| f.client));
+    for r in read_all::<RegistrationRow>(ctx.lake)? {
+        out.insert(r.owner);
+        out.extend(r.agent_wallet);
+    }
+    out.extend(read_all::<LaunchRow>(ctx.lake)?.into_iter().map(|l| l.deployer));
+    out.extend(read_all::<ReceiptRow>(ctx.lake)?.into_iter().map(|r| r.buyer));
+    Ok(out.into_iter().map(|a| a.to_ascii_lowercase()).collect())
+}
+
+/// The earliest non-mint USDC `Transfer` to each of `wallets` in `[start, end]`, as funding rows.
+async fn first_transfers(
+    ctx: &RunContext<'_>,
+    chain: &crate::chain::Chain,
+    wallets: &BTreeSet<Address>,
+    start: u64,
+    end: u64,
+    report: &mut RunReport,
+) -> anyhow::Result<Vec<FundingRow>> {
+    let logs = transfers_to(ctx, chain, wallets, start, end, report).await?;
+    let blocks: BTreeSet<u64> = logs.iter().filter_map(|l| l.block_number).collect();
+    let times = chain.block_times(blocks).await?;
+    let mut first: BTreeMap<Address, FundingRow> = BTreeMap::new();
+    for log in &logs {
+        let Ok(t) = log.log_decode::<Transfer>() else { continue };
+        let Transfer { from, to, value } = t.inner.data;
+        if from == Address::ZERO {
+            continue;
+        }
+        // Logs are in chain order: the first seen is the earliest.
+        first.entry(to).or_insert_with(|| FundingRow {
+            funded: hex_address(&to),
+            funder: hex_address(&from),
+            first_funded_at: ts(times[&log.block_number.expect("mined log")]),
+            amount: u64::try_from(value).unwrap_or(u64::MAX),
+        });
+    }
+    Ok(first.into_values().collect())
 }
 
 /// Adds first-funding rows to their days, keeping the earliest row per funded wallet; every day

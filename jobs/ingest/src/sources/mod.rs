@@ -62,6 +62,7 @@ macro_rules! sources {
     };
 }
 
+// In the order `ingest --source all` runs them: each source may read what an earlier one wrote.
 sources! {
     /// Entity labels and address lists: the curated list shipped in the repository, facilitator
     /// signers from `/supported`, the operator's additions.
@@ -70,14 +71,15 @@ sources! {
     Marketplace => "marketplace", chain: false, required: true, datasets: [Listings, CrawlRuns],
     /// USDC settlements to the listed payTos.
     Settlements => "settlements", chain: true, required: true, datasets: [Settlements],
-    /// First USDC funder of every payer and seller.
-    Funding => "funding", chain: true, required: false, datasets: [FundingEdges],
     /// ERC-8004 registrations and feedback.
     Erc8004 => "erc8004", chain: true, required: false, datasets: [Erc8004Registrations, Erc8004Feedback],
     /// ERC-8004 registration files.
     AgentCards => "agent-cards", chain: false, required: false, datasets: [AgentCards],
     /// Token launches and their daily observations.
     Launches => "launches", chain: true, required: false, datasets: [TokenLaunches, LaunchObservations],
+    /// First USDC funders of every actor the sources above found (so it runs after them), and of
+    /// their funders.
+    Funding => "funding", chain: true, required: false, datasets: [FundingEdges],
     /// Identity proofs: Coinbase verifications (EAS), Basenames/ENS reverse names with a forward
     /// check, Farcaster.
     Proofs => "proofs", chain: true, required: false, datasets: [IdentityProofs],

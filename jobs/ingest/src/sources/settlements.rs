@@ -132,6 +132,10 @@ async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::
         };
         let receipt = receipts.get(&tx).ok_or_else(|| anyhow::anyhow!("no receipt for {tx}"))?;
         let Transfer { from, to, value } = transfer.inner.data;
+        if from == Address::ZERO {
+            // A mint is issuance, not a payment by anyone.
+            continue;
+        }
         let eip3009 = authorization_precedes(receipt, usdc, from, index);
         let permit2 = settled_by_proxy(receipt, proxy);
         let relayed = receipt.from != from;
