@@ -90,6 +90,8 @@ impl Anvil {
     /// # Errors
     /// When anvil cannot be installed, does not start or does not answer within 30 s.
     pub fn start_with(opts: &AnvilOptions) -> anyhow::Result<Anvil> {
+        // alloy's HTTP client is reqwest with rustls and no built-in crypto provider.
+        agentrep_ingest::web::install_crypto_provider();
         let bin = anvil_binary()?;
         let mut cmd = Command::new(bin);
         cmd.args(["--host", "127.0.0.1", "--port", "0", "--chain-id"])
