@@ -54,9 +54,10 @@ impl BlockRange {
 }
 
 /// Blocks sharing one second at most (Base after Denim: 5; margin for faster chains).
-const MAX_BLOCKS_PER_SECOND: u64 = 64;
+pub(crate) const MAX_BLOCKS_PER_SECOND: u64 = 64;
 
-fn midnight(day: NaiveDate) -> i64 {
+/// Unix time of a day's 00:00:00 UTC.
+pub(crate) fn midnight(day: NaiveDate) -> i64 {
     day.and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp()
 }
 
