@@ -110,14 +110,15 @@ impl ReplayedWorld {
         self.dir.path().join("world")
     }
 
-    /// A new anvil holding the replayed chain, answering calls at any block from the load on.
+    /// A new anvil holding the replayed chain, keeping the last 64 blocks' states so a test can
+    /// reorg them ([`crate::chain::reorg::reorg`]).
     ///
     /// # Panics
     /// When anvil does not start.
     pub fn node(&self) -> Anvil {
         let opts = AnvilOptions {
             load_state: Some(self.dir.path().join("chain.json")),
-            keep_history: true,
+            keep_states: Some(64),
             ..AnvilOptions::default()
         };
         Anvil::start_with(&opts).expect("anvil starts from the replayed chain")

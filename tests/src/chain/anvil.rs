@@ -56,9 +56,9 @@ pub struct AnvilOptions {
     pub genesis_time: Option<i64>,
     /// A state file to start from (`--load-state`, as written by [`Anvil::dump_state`]).
     pub load_state: Option<PathBuf>,
-    /// Keep every block's state (no `--prune-history`), for `eth_call`s at past blocks, as
-    /// an archive node answers them.
-    pub keep_history: bool,
+    /// States kept in memory (`--prune-history N`), so [`super::reorg::reorg`] can roll the chain
+    /// back up to N blocks; `None` keeps none (the default: rollbacks fail, blocks are cheaper).
+    pub keep_states: Option<u32>,
     /// Extra command-line arguments.
     pub extra_args: Vec<String>,
 }
@@ -93,7 +93,8 @@ impl Anvil {
     /// # Errors
     /// When anvil cannot be installed, does not start or does not answer within 30 s.
     pub fn start_with(opts: &AnvilOptions) -> anyhow::Result<Anvil> {
-        // alloy's HTTP client is reqwest with rustls and no built-in crypto provider.
+        // The ingest builds reqwest (which alloy's provider uses) without a TLS crypto provider;
+        // building a client before one is installed panics, even for plain HTTP.
         agentrep_ingest::web::install_crypto_provider();
         let bin = anvil_binary()?;
         let mut cmd = Command::new(bin);
@@ -101,10 +102,11 @@ impl Anvil {
             .arg(CHAIN_ID.to_string())
             .args(["--no-mining", "--auto-impersonate", "--order", "fees", "--gas-limit"])
             .arg(BLOCK_GAS_LIMIT.to_string())
-            .args(["--hardfork", "cancun", "--accounts", "0", "--color", "never"]);
-        if !opts.keep_history {
-            cmd.arg("--prune-history");
+            .args(["--hardfork", "cancun", "--prune-history"]);
+        if let Some(n) = opts.keep_states {
+            cmd.arg(n.to_string());
         }
+        cmd.args(["--accounts", "0", "--color", "never"]);
         if let Some(t) = opts.genesis_time {
             cmd.arg("--timestamp").arg(t.to_string());
         }
@@ -202,6 +204,27 @@ impl Anvil {
         let result: serde_json::Value =
             self.provider.raw_request(method.into(), params).await.with_context(|| format!("{method} failed"))?;
         serde_json::from_value(result).with_context(|| format!("{method}: unexpected result"))
+    }
+
+    /// Calls as one JSON-RPC batch, results in order; fails on the first error.
+    ///
+    /// # Errors
+    /// When the batch fails or any call in it does.
+    pub async fn batch(&self, calls: &[(&'static str, serde_json::Value)]) -> anyhow::Result<Vec<serde_json::Value>> {
+        if calls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut batch = alloy::rpc::client::BatchRequest::new(self.provider.client());
+        let mut waiters = Vec::with_capacity(calls.len());
+        for (method, params) in calls {
+            waiters.push(batch.add_call::<_, serde_json::Value>(*method, params)?);
+        }
+        batch.send().await?;
+        let mut out = Vec::with_capacity(calls.len());
+        for (w, (method, params)) in waiters.into_iter().zip(calls) {
+            out.push(w.await.with_context(|| format!("{method} {params}"))?);
+        }
+        Ok(out)
     }
 
     /// Places `code` at `address` (`anvil_setCode`).

@@ -15,7 +15,7 @@ use alloy::primitives::{Address, B256, Bytes, TxKind};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::client::ClientBuilder;
 use alloy::rpc::types::{TransactionInput, TransactionReceipt, TransactionRequest};
-use alloy::transports::layers::{RateLimitRetryPolicy, RetryBackoffLayer};
+use alloy::transports::layers::{RateLimitRetryPolicy, RetryBackoffLayer, RetryPolicy};
 use alloy::transports::{TransportError, TransportErrorKind};
 use anyhow::{Context, bail};
 use futures::{StreamExt, TryStreamExt, stream};
@@ -43,7 +43,7 @@ fn transient(error: &TransportError) -> bool {
             TransportErrorKind::HttpError(e) => e.status >= 500 || e.status == 429,
             TransportErrorKind::Custom(e) => e
                 .downcast_ref::<reqwest::Error>()
-                .is_some_and(|e| e.is_timeout() || e.is_connect() || e.is_request() || e.is_body()),
+                .is_some_and(|e| e.is_timeout() || e.is_connect() || e.is_request() || e.is_body() || body_cut_off(e)),
             TransportErrorKind::BackendGone | TransportErrorKind::MissingBatchResponse(_) => true,
             _ => false,
         },
@@ -52,18 +52,49 @@ fn transient(error: &TransportError) -> bool {
     }
 }
 
+/// Whether the answer's body could not be read in full (the connection closed short of its
+/// `Content-Length`): reqwest reports that as a decode error, not a body error. alloy reads the
+/// raw bytes and parses them itself, so from its transport a decode error means nothing else.
+fn body_cut_off(error: &reqwest::Error) -> bool {
+    error.is_decode()
+}
+
+/// The retry policy: alloy's (rate limits, 503, "header not found", …) or [`transient`], but never
+/// an `eth_getLogs` refused for its size. Infura refuses with code -32005 ("query returned more
+/// than 10000 results"), the code alloy takes for Infura's rate limit: retried, the refusal only
+/// came back after every retry, wrapped as "Max retries exceeded" where the pager no longer sees
+/// it, and the scan failed instead of shrinking its window.
+#[derive(Debug, Clone, Copy)]
+struct RetryTransient;
+
+impl RetryPolicy for RetryTransient {
+    fn should_retry(&self, error: &TransportError) -> bool {
+        pager::too_large(error).is_none() && (RateLimitRetryPolicy::default().should_retry(error) || transient(error))
+    }
+
+    fn backoff_hint(&self, error: &TransportError) -> Option<Duration> {
+        RateLimitRetryPolicy::default().backoff_hint(error)
+    }
+}
+
 impl Chain {
     /// Connects to the first RPC URL that answers with the configured chain id.
     pub async fn connect(config: &ChainConfig) -> anyhow::Result<Self> {
+        // reqwest is built without a TLS crypto provider: building a client before one is
+        // installed panics, whatever the URL's scheme.
+        crate::web::install_crypto_provider();
         let mut failures = Vec::new();
         for url in &config.rpc_urls {
             let http = reqwest::Client::builder()
                 .timeout(Duration::from_millis(config.request_timeout_ms))
                 .build()
                 .context("building the RPC HTTP client")?;
-            let policy = RateLimitRetryPolicy::default().or(transient);
-            let retry =
-                RetryBackoffLayer::new_with_policy(config.max_retries, config.initial_backoff_ms, u64::MAX, policy);
+            let retry = RetryBackoffLayer::new_with_policy(
+                config.max_retries,
+                config.initial_backoff_ms,
+                u64::MAX,
+                RetryTransient,
+            );
             let client = ClientBuilder::default().layer(retry).http_with_client(http, url.clone());
             let provider = ProviderBuilder::new().disable_recommended_fillers().connect_client(client).erased();
             match provider.get_chain_id().await {
@@ -232,5 +263,74 @@ pub fn redact(url: &url::Url) -> String {
         (Some(host), Some(port)) => format!("{}://{host}:{port}", url.scheme()),
         (Some(host), None) => format!("{}://{host}", url.scheme()),
         _ => url.scheme().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+
+    use super::*;
+
+    fn rpc_error(code: i64, message: &str) -> TransportError {
+        alloy::transports::RpcError::ErrorResp(
+            serde_json::from_value(serde_json::json!({"code": code, "message": message})).expect("payload"),
+        )
+    }
+
+    /// A loopback server that answers one request with a `Content-Length` of 100 but 16 bytes of
+    /// body, then closes the connection.
+    fn cut_off_server() -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+        let url = format!("http://{}/", listener.local_addr().expect("address"));
+        std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().expect("a client");
+            s.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+            let mut request = Vec::new();
+            let mut buf = [0u8; 1024];
+            // The whole request (its body is `{}`), so closing does not reset the connection.
+            while !request.ends_with(b"{}") {
+                match s.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => request.extend_from_slice(&buf[..n]),
+                }
+            }
+            let _ = s.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":\"2.0\"",
+            );
+        });
+        url
+    }
+
+    #[tokio::test]
+    async fn a_body_cut_off_mid_answer_is_retried() {
+        crate::web::install_crypto_provider();
+        let with_timeout = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().expect("client");
+        for client in [reqwest::Client::new(), with_timeout] {
+            let response = client.post(cut_off_server()).body("{}").send().await.expect("headers arrive");
+            // What alloy's HTTP transport does with a body it cannot read.
+            let error = TransportErrorKind::custom(response.bytes().await.expect_err("the body is cut off"));
+            assert!(transient(&error), "{error}");
+            assert!(RetryTransient.should_retry(&error));
+        }
+    }
+
+    #[test]
+    fn size_refusals_are_not_retried_and_rate_limits_are() {
+        let infura_size =
+            rpc_error(-32005, "query returned more than 10000 results. Try with this block range [0x1, 0x32].");
+        assert!(RateLimitRetryPolicy::default().should_retry(&infura_size), "alloy takes -32005 for a rate limit");
+        assert!(!RetryTransient.should_retry(&infura_size), "the pager shrinks instead");
+        assert!(!RetryTransient.should_retry(&rpc_error(-32602, "range 1000000 exceeds limit of 10000")));
+        for retried in [
+            rpc_error(-32005, "daily request count exceeded, request rate limited"),
+            rpc_error(429, "Your app has exceeded its compute units per second capacity."),
+            rpc_error(-32000, "header not found"),
+            TransportErrorKind::http_error(429, "Too Many Requests".into()),
+            TransportErrorKind::http_error(503, "Service Unavailable".into()),
+            TransportErrorKind::http_error(502, String::new()),
+        ] {
+            assert!(RetryTransient.should_retry(&retried), "{retried}");
+        }
     }
 }

@@ -106,16 +106,32 @@ impl LogPager {
 }
 
 /// `Some(suggested range)` when the node refused the page for its size or range; the suggestion
-/// is the `[0x…, 0x…]` range some providers put in the message or data.
-fn too_large(error: &TransportError) -> Option<Option<(u64, u64)>> {
+/// is the `[0x…, 0x…]` range some providers put in the message or data. A rate limit is never a
+/// refusal for size, though its words may look alike (Alchemy's 429 "exceeded its compute units
+/// per second capacity", a plain "Too Many Requests"): it is retried, not paged around.
+pub(super) fn too_large(error: &TransportError) -> Option<Option<(u64, u64)>> {
     let text = match error {
-        RpcError::ErrorResp(payload) => {
+        RpcError::ErrorResp(payload) if payload.code != 429 => {
             format!("{} {}", payload.message, payload.data.as_ref().map(|d| d.get()).unwrap_or_default())
         }
-        RpcError::Transport(alloy::transports::TransportErrorKind::HttpError(e)) => e.body.clone(),
+        RpcError::Transport(alloy::transports::TransportErrorKind::HttpError(e)) if e.status != 429 => e.body.clone(),
         _ => return None,
     };
     let lower = text.to_ascii_lowercase();
+    let rate_limit = [
+        "rate limit",
+        "rate-limit",
+        "request rate",
+        "too many requests",
+        "compute units",
+        "capacity",
+        "credits",
+        "request limit reached",
+        "request count",
+    ];
+    if rate_limit.iter().any(|m| lower.contains(m)) {
+        return None;
+    }
     let markers = [
         "range",
         "too many",
@@ -149,5 +165,53 @@ mod tests {
         assert_eq!(suggested_range(infura), Some((16, 31)));
         assert_eq!(suggested_range("this block range should work: [0xa, 0xb]"), Some((10, 11)));
         assert_eq!(suggested_range("block range too large"), None);
+    }
+
+    fn rpc_error(code: i64, message: &str) -> TransportError {
+        RpcError::ErrorResp(
+            serde_json::from_value(serde_json::json!({"code": code, "message": message})).expect("payload"),
+        )
+    }
+
+    #[test]
+    fn size_refusals_are_told_from_rate_limits() {
+        let refusals = [
+            (
+                -32602,
+                "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit \
+                 on the response size, or you can request any block range with a cap of 10K logs in the response. \
+                 Based on your parameters and the response size limit, this block range should work: [0x1, 0x32]",
+                Some((1, 50)),
+            ),
+            (-32005, "query returned more than 10000 results. Try with this block range [0x10, 0x1f].", Some((16, 31))),
+            (
+                -32600,
+                "You can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block \
+                 range should work: [0x1be4213, 0x1be4406]",
+                Some((0x1be4213, 0x1be4406)),
+            ),
+            (-32602, "range 1000000 exceeds limit of 10000", None),
+            (-32614, "eth_getLogs is limited to a 10,000 range", None),
+        ];
+        for (code, message, suggested) in refusals {
+            assert_eq!(too_large(&rpc_error(code, message)), Some(suggested), "{message}");
+        }
+        let rate_limits = [
+            (
+                429,
+                "Your app has exceeded its compute units per second capacity. If you have retries enabled, you can \
+                 safely ignore this message.",
+            ),
+            (-32005, "daily request count exceeded, request rate limited"),
+            (-32005, "project ID request rate exceeded"),
+            (-32007, "100/second request limit reached - reduce calls per second or upgrade your account"),
+            (-32012, "credits limited to 6000/sec"),
+        ];
+        for (code, message) in rate_limits {
+            assert_eq!(too_large(&rpc_error(code, message)), None, "{message}");
+        }
+        let http = alloy::transports::TransportErrorKind::http_error;
+        assert_eq!(too_large(&http(429, "Too Many Requests".into())), None);
+        assert_eq!(too_large(&http(413, "block range too large".into())), Some(None));
     }
 }
