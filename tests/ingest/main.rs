@@ -13,6 +13,7 @@
 //! world in both rebuilds.
 
 mod expected;
+mod faults;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
