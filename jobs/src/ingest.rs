@@ -201,8 +201,9 @@ struct SchedulerCheckpoint {
 fn ready_day(lake: &Lake, last: Option<NaiveDate>) -> anyhow::Result<Option<NaiveDate>> {
     let day = match last {
         Some(d) => d.checked_add_days(Days::new(1)).context("day out of range")?,
-        None => match lake.source_days()?.first() {
-            Some(d) => *d,
+        // The first day a rebuild can score: it needs listings (older facts are history for it).
+        None => match lake.partitions(agentrep_lake::Dataset::Listings)?.first() {
+            Some(p) => p.date,
             None => return Ok(None),
         },
     };
@@ -216,7 +217,8 @@ fn ready_day(lake: &Lake, last: Option<NaiveDate>) -> anyhow::Result<Option<Naiv
         // Chain sources cover up to their last block's time; off-chain sources up to their last
         // run (their rows describe the world as it was then).
         let covered = sources::read_status(lake, *source)?.and_then(|s| s.covered_until);
-        let covers = covered.is_some_and(|c| c >= end_of_day);
+        // `covered_until` is the last second covered, inclusive: the day's last second will do.
+        let covers = covered.is_some_and(|c| c >= end_of_day - chrono::Duration::seconds(1));
         if !covers {
             return Ok(None);
         }
@@ -265,7 +267,8 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     let groups: [(&[SourceName], u64); 4] = [
         (&[SourceName::Labels, SourceName::Marketplace], s.marketplace_every_secs),
         (
-            &[SourceName::Settlements, SourceName::Funding, SourceName::Erc8004, SourceName::Launches],
+            // Funding last: it follows every actor the others found.
+            &[SourceName::Settlements, SourceName::Erc8004, SourceName::Launches, SourceName::Funding],
             s.chain_every_secs,
         ),
         (&[SourceName::Probes], s.probes_every_secs),

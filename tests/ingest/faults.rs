@@ -161,7 +161,7 @@ async fn a_reorg_between_runs_is_repaired() {
 }
 
 /// The `agentrep` binary cargo built beside this test (`make test` builds the workspace).
-fn agentrep_binary() -> std::path::PathBuf {
+pub(crate) fn agentrep_binary() -> std::path::PathBuf {
     let exe = std::env::current_exe().expect("test binary");
     let bin = exe.parent().and_then(Path::parent).expect("target dir").join("agentrep");
     assert!(bin.is_file(), "{} is missing: build it with `cargo build -p agentrep-jobs`", bin.display());

@@ -14,6 +14,7 @@
 
 mod expected;
 mod faults;
+mod schedule;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -34,7 +34,7 @@ use chrono::NaiveDate;
 use crate::chain::anvil::{Anvil, AnvilOptions};
 use crate::chain::replay::{Replay, ReplayOptions, replay_on_new_anvil};
 use crate::chain::{Thinning, thin_world};
-use crate::fixtures::{BazaarFixture, BazaarOptions, malformed_items, v1_item, v2_item};
+use crate::fixtures::{BazaarFixture, BazaarOptions, Behaviour, SellerFixture, malformed_items, v1_item, v2_item};
 
 /// Days of the replayed world (the generator's least).
 pub const DAYS: u32 = 3;
@@ -158,14 +158,55 @@ impl ReplayedWorld {
             .collect()
     }
 
+    /// Like [`ReplayedWorld::bazaars`], but every listed resource is an endpoint of one loopback
+    /// seller fixture (`/r<i>`) answering the listing's correct 402, so probes stay on loopback.
+    pub fn bazaars_with_sellers(&self) -> (Vec<(String, BazaarFixture)>, SellerFixture) {
+        let (_, listings) = self.last_listings();
+        let endpoints = listings
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let version = if i % 2 == 0 { 2 } else { 1 };
+                let offer = Behaviour::Offer402 {
+                    version,
+                    pay_to: self.replay.translate(&l.pay_to),
+                    asset: l.asset.clone(),
+                    network: l.network.clone(),
+                    amount: l.price_atomic,
+                };
+                (format!("/r{i}"), offer)
+            })
+            .collect();
+        let sellers = SellerFixture::start(endpoints);
+        let mut by_ecosystem: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
+        for (i, listing) in listings.iter().enumerate() {
+            let chain = ListingRow {
+                pay_to: self.replay.translate(&listing.pay_to),
+                resource: sellers.url(&format!("/r{i}")),
+                ..listing.clone()
+            };
+            let item = if i % 2 == 0 { v2_item(&chain) } else { v1_item(&chain) };
+            by_ecosystem.entry(listing.ecosystem.clone()).or_default().push(item);
+        }
+        let bazaars = by_ecosystem
+            .into_iter()
+            .map(|(ecosystem, items)| (ecosystem, BazaarFixture::start_with(items, BazaarOptions::default())))
+            .collect();
+        (bazaars, sellers)
+    }
+
     /// An `agentrep.toml` for `rpc` and these discovery servers: the chain read to its head (no
     /// confirmations: anvil's blocks are final), history from block 0, nothing else fetched
-    /// (no facilitator refresh, no Farcaster hub).
+    /// (no facilitator refresh, no Farcaster hub), every fetch kept on loopback: probes may reach the
+    /// loopback sellers of [`ReplayedWorld::bazaars_with_sellers`] (at most 1,000 a second), and
+    /// registration files go to a closed loopback port instead of an IPFS gateway.
     pub fn config(&self, rpc: &str, bazaars: &[(String, BazaarFixture)]) -> String {
         let mut toml = format!(
             "[chain]\nrpc_urls = [\"{rpc}\"]\nuse_finalized = false\nconfirmations = 0\nreorg_depth = 8\n\
              start_block = 0\nrequest_timeout_ms = 5000\ninitial_backoff_ms = 20\n\n\
-             [facilitators]\nrefresh = false\n\n[marketplace]\npage_size = 7\n"
+             [facilitators]\nrefresh = false\n\n[marketplace]\npage_size = 7\n\n\
+             [probes]\nallow_private_targets = true\nper_host_per_second = 1000\ntimeout_ms = 2000\n\
+             ipfs_gateway = \"http://127.0.0.1:9/ipfs/\"\n"
         );
         for (ecosystem, bazaar) in bazaars {
             toml.push_str(&format!(

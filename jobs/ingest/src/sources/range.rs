@@ -14,7 +14,8 @@ use crate::chain::Chain;
 pub struct BlockCursor {
     /// First block not yet read; `None` before the first run.
     pub next_block: Option<u64>,
-    /// Block time of the last block read, Unix seconds.
+    /// The last second (Unix, inclusive) through which every block has been read: one before
+    /// the time of the first block not read.
     pub covered_until: Option<i64>,
 }
 
@@ -39,12 +40,15 @@ pub struct BlockRange {
     pub from_time: i64,
     /// Time of `end`, Unix seconds.
     pub to_time: i64,
+    /// Every block up to this second (inclusive) is in the range: one before the time of the
+    /// block after `end`, which is in a later second (or `to_time` when no later block is known).
+    pub covered_until: i64,
 }
 
 impl BlockRange {
     /// The cursor after reading this range.
     pub fn cursor(&self) -> BlockCursor {
-        BlockCursor { next_block: Some(self.end + 1), covered_until: Some(self.to_time) }
+        BlockCursor { next_block: Some(self.end + 1), covered_until: Some(self.covered_until) }
     }
 
     /// The range's times as lake timestamps (inclusive, whole seconds).
@@ -88,15 +92,19 @@ pub async fn plan(chain: &Chain, cursor: &BlockCursor, bounds: &Bounds) -> anyho
     // End at the last block of its second: when the next block may share the second (it is not
     // yet safe to read, or it does), stop before the second starts.
     let end_time = chain.block_time(end).await?;
-    let next_is_later = end < head && chain.block_time(end + 1).await? > end_time;
-    if !next_is_later {
-        let first_of_second =
-            chain.first_block_at_or_after(end_time, end.saturating_sub(MAX_BLOCKS_PER_SECOND), end).await?;
-        if first_of_second <= start {
-            return Ok(None);
+    let next_time = if end < head { Some(chain.block_time(end + 1).await?) } else { None };
+    let covered_until = match next_time {
+        Some(next) if next > end_time => next - 1,
+        _ => {
+            let first_of_second =
+                chain.first_block_at_or_after(end_time, end.saturating_sub(MAX_BLOCKS_PER_SECOND), end).await?;
+            if first_of_second <= start {
+                return Ok(None);
+            }
+            end = first_of_second - 1;
+            end_time - 1
         }
-        end = first_of_second - 1;
-    }
+    };
     if start > end {
         return Ok(None);
     }
@@ -105,5 +113,6 @@ pub async fn plan(chain: &Chain, cursor: &BlockCursor, bounds: &Bounds) -> anyho
         end,
         from_time: chain.block_time(start).await?,
         to_time: chain.block_time(end).await?,
+        covered_until,
     }))
 }
