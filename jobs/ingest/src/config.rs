@@ -66,7 +66,9 @@ pub struct ChainConfig {
     pub request_timeout_ms: u64,
     /// Retries of one request on 429, 5xx, timeouts and dropped connections.
     pub max_retries: u32,
-    /// First backoff, milliseconds (doubles per retry, capped at 30 s).
+    /// Wait before each retry, milliseconds, unless the server says how long (`Retry-After`).
+    /// alloy's retry layer waits the same each time: raise it (with `max_retries`) for a node
+    /// that recovers slowly.
     pub initial_backoff_ms: u64,
     /// Requests in flight at once (receipts, block headers).
     pub concurrency: usize,
