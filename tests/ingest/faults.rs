@@ -56,16 +56,29 @@ fn assert_same_rows(want: Vec<String>, got: Vec<String>, what: &str) {
     );
 }
 
-/// An undisturbed ingest of `rpc` into `dir/name`, with its config.
-async fn ingest_into(world: &ReplayedWorld, dir: &Path, name: &str, rpc: &str) -> Lake {
+/// A lake to ingest into (with the world's receipts, as the export job leaves them), its config
+/// (in `dir/<name>-config/`) and the discovery servers the config names, alive while this is.
+struct Prepared {
+    lake: Lake,
+    config: std::path::PathBuf,
+    _bazaars: Vec<(String, agentrep_tests::fixtures::BazaarFixture)>,
+}
+
+fn prepare(world: &ReplayedWorld, dir: &Path, name: &str, rpc: &str) -> Prepared {
     let bazaars = world.bazaars();
     let config_dir = dir.join(format!("{name}-config"));
     std::fs::create_dir_all(&config_dir).expect("dir");
     let config = world.write_config(&config_dir, rpc, &bazaars);
     let lake = Lake::new(dir.join(name));
     world.seed_receipts(&lake).expect("receipts exported");
-    ingest(lake.root(), &config, CHAIN_SOURCES).await.expect("ingests");
-    lake
+    Prepared { lake, config, _bazaars: bazaars }
+}
+
+/// An undisturbed ingest of `rpc` into `dir/name`.
+async fn ingest_into(world: &ReplayedWorld, dir: &Path, name: &str, rpc: &str) -> Lake {
+    let prepared = prepare(world, dir, name, rpc);
+    ingest(prepared.lake.root(), &prepared.config, CHAIN_SOURCES).await.expect("ingests");
+    prepared.lake
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -175,10 +188,7 @@ async fn a_killed_ingest_resumes_to_the_same_lake() {
     let dir = tempfile::tempdir().expect("temp dir");
     let undisturbed = ingest_into(world, dir.path(), "undisturbed", anvil.url()).await;
 
-    let bazaars = world.bazaars();
-    let config = world.write_config(dir.path(), anvil.url(), &bazaars);
-    let lake = Lake::new(dir.path().join("killed"));
-    world.seed_receipts(&lake).expect("receipts exported");
+    let Prepared { lake, config, _bazaars } = prepare(world, dir.path(), "killed", anvil.url());
     let run = |source: &str| {
         let mut cmd = std::process::Command::new(agentrep_binary());
         cmd.arg("ingest").arg("--lake").arg(lake.root()).arg("--config").arg(&config);
