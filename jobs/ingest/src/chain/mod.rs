@@ -20,7 +20,7 @@ use alloy::transports::{TransportError, TransportErrorKind};
 use anyhow::{Context, bail};
 use futures::{StreamExt, TryStreamExt, stream};
 
-pub use pager::{LogPager, PageStats};
+pub use pager::{LogPager, PageStats, SPARSE_PAGE};
 
 use crate::config::ChainConfig;
 

@@ -11,7 +11,7 @@ use alloy::transports::{RpcError, TransportError};
 use anyhow::Context;
 
 /// Fewer logs than this in a page lets the window grow.
-const SPARSE_PAGE: usize = 2_000;
+pub const SPARSE_PAGE: usize = 2_000;
 
 /// The pager's window, shared by the sources of one run.
 #[derive(Debug)]

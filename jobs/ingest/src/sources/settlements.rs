@@ -41,10 +41,20 @@ impl Source for Settlements {
                 .notes
                 .push("no listings in the lake: no candidate sellers (run the marketplace source first)".into());
         }
+        let started = std::time::Instant::now();
         let logs = transfers_to(ctx, chain, &sellers, range.start, range.end, &mut report).await?;
+        let scanned = started.elapsed();
         let rows = classify(ctx, chain, &logs).await?;
+        let classified = started.elapsed();
         let (from, to) = range.times();
         let (days, n) = replace_range(ctx.lake, rows, from, to, |r| r.block_time, order)?;
+        tracing::debug!(
+            logs = logs.len(),
+            scan_ms = scanned.as_millis() as u64,
+            classify_ms = (classified - scanned).as_millis() as u64,
+            write_ms = (started.elapsed() - classified).as_millis() as u64,
+            "settlements: where the time went"
+        );
         report.rows = n;
         report.days = days;
         Ok((range.cursor(), report))
@@ -117,9 +127,18 @@ async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::
         }
     }
     ctx.progress.start("settlements: receipts", txs.len() as u64);
+    let started = std::time::Instant::now();
     let receipts = chain.receipts(&txs).await?;
+    let fetched = started.elapsed();
     let times = chain.block_times(txs.keys().copied()).await?;
     ctx.progress.finish();
+    tracing::debug!(
+        blocks = txs.len(),
+        receipts = receipts.len(),
+        receipts_ms = fetched.as_millis() as u64,
+        block_times_ms = (started.elapsed() - fetched).as_millis() as u64,
+        "settlements: receipts and block times"
+    );
     let usdc = ctx.config.contracts.usdc;
     let proxy = ctx.config.contracts.permit2_proxy;
     let network = chain.config().network();
