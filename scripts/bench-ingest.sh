@@ -6,9 +6,9 @@
 #    1,000 blocks, each with 200 EIP-3009 settlements to 100 listed sellers and 100 USDC mints to
 #    other wallets (Transfers the sellers' filter skips). Alternately: the node's bare
 #    `eth_getLogs` rate (`agentrep bench logs`: same filter, same windows, logs counted and
-#    dropped) and `agentrep ingest --source settlements` into an empty lake (logs decoded,
-#    receipts and block times read, rows written to Parquet). Whole processes, wall time,
-#    medians of BENCH_RUNS.
+#    dropped) and `agentrep ingest --source settlements` into an empty lake (logs decoded, the
+#    blocks' transactions read, rows written to Parquet). Whole processes, wall time, medians of
+#    BENCH_RUNS.
 # 2. Probes: 1,000 x402 endpoints on one loopback port (distinct hosts are not possible on
 #    loopback, so the per-host limit is raised for the run), `agentrep ingest --source probes`.
 #
@@ -94,21 +94,21 @@ ingest() { # first last → "seconds logs rows"
   # the settlements source), ANSI colour codes stripped.
   echo "$s $(sed 's/\x1b\[[0-9;]*m//g' "$dir/ingest.log" | awk '
     {for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}}
-    END {print v["logs"], v["rows"], v["scan_ms"], v["receipts_ms"], v["block_times_ms"], v["write_ms"]}')"
+    END {print v["logs"], v["rows"], v["scan_ms"], v["transactions_ms"], v["receipts"] "+" v["receipts_ms"], v["write_ms"]}')"
 }
 
-b_s=(); i_s=(); scan=(); receipts=(); times=(); write=()
+b_s=(); i_s=(); scan=(); txs=(); receipts=(); write=()
 for _ in $(seq 1 "$runs"); do
   read -r s b_logs blocks pages < <(bare "$first" "$last"); b_s+=("$s")
-  read -r s i_logs i_rows sc re ti wr < <(ingest "$first" "$last"); i_s+=("$s")
-  scan+=("$sc"); receipts+=("$re"); times+=("$ti"); write+=("$wr")
+  read -r s i_logs i_rows sc tx re wr < <(ingest "$first" "$last"); i_s+=("$s")
+  scan+=("$sc"); txs+=("$tx"); receipts+=("${re#*+}"); routed="${re%+*}"; write+=("$wr")
   [ "$i_logs" = "$b_logs" ] && [ "$i_rows" = "$b_logs" ] \
     || { echo "the ingest read $i_logs logs and wrote $i_rows rows, the bare scan read $b_logs logs"; exit 1; }
 done
 bm=$(printf '%s\n' "${b_s[@]}" | median); im=$(printf '%s\n' "${i_s[@]}" | median)
 log "ingest settlements (blocks $first-$last, $b_logs logs to sellers, $pages pages of $window blocks): ingest $(rate "$b_logs" "$im") logs/s and $(rate "$blocks" "$im") blocks/s (${im} s), bare eth_getLogs $(rate "$b_logs" "$bm") logs/s and $(rate "$blocks" "$bm") blocks/s (${bm} s), ingest/bare $(ratio "$bm" "$im") (median of $runs; runs: ingest ${i_s[*]} s, bare ${b_s[*]} s)"
 m() { printf '%s\n' "$@" | median; }
-log "ingest settlements, where the time goes (medians, ms): eth_getLogs scan and decode $(m "${scan[@]}"), receipts (eth_getBlockReceipts of each block with a settlement) $(m "${receipts[@]}"), block times $(m "${times[@]}"), Parquet write $(m "${write[@]}")"
+log "ingest settlements, where the time goes (medians, ms): eth_getLogs scan and decode $(m "${scan[@]}"), blocks with their transactions (eth_getBlockByNumber, full) $(m "${txs[@]}"), receipts of $routed settlements made through contracts $(m "${receipts[@]}"), merge and Parquet write $(m "${write[@]}")"
 kill "${pids[0]}" 2>/dev/null || true
 
 # Probes: 1,000 endpoints on one loopback host.

@@ -1,7 +1,7 @@
 //! Reading an Ethereum JSON-RPC node well: an alloy provider with retries and backoff, the safe
 //! head (`finalized`, or head − confirmations), block times from headers with a cache, block by
-//! timestamp (a binary search, never an assumed block time), receipts by block, and the adaptive
-//! `eth_getLogs` pager (`pager.rs`).
+//! timestamp (a binary search, never an assumed block time), blocks' transactions, receipts by
+//! block or by transaction, and the adaptive `eth_getLogs` pager (`pager.rs`).
 
 pub mod events;
 mod pager;
@@ -33,6 +33,30 @@ pub struct Chain {
     times: Mutex<HashMap<u64, i64>>,
     block_receipts: Mutex<Option<bool>>,
     pager: LogPager,
+}
+
+/// What the sources need of a transaction: its hash, who sent it, to what, with which input.
+/// Read from `eth_getBlockByNumber` with full transactions, these fields only, so that every
+/// transaction type parses (Base's deposit transactions included).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct TxSummary {
+    /// Transaction hash.
+    pub hash: B256,
+    /// Sender.
+    pub from: Address,
+    /// Recipient; `None` for a contract creation.
+    #[serde(default)]
+    pub to: Option<Address>,
+    /// Call data.
+    #[serde(default)]
+    pub input: Bytes,
+}
+
+/// A block as [`Chain::block_transactions`] reads it.
+#[derive(Debug, serde::Deserialize)]
+struct BlockTransactions {
+    timestamp: alloy::primitives::U64,
+    transactions: Vec<TxSummary>,
 }
 
 /// What a transport error means for a retry: rate limits and 503 (alloy's own policy), plus any
@@ -178,6 +202,34 @@ impl Chain {
             .await
     }
 
+    /// The transactions of many blocks that `keep` keeps (`eth_getBlockByNumber` with full
+    /// transactions), fetched with bounded concurrency; the blocks' times are remembered as
+    /// [`Chain::block_time`]'s. Only what is kept is held, so a long range of full blocks never
+    /// is.
+    pub async fn block_transactions(
+        &self,
+        blocks: impl IntoIterator<Item = u64>,
+        keep: impl Fn(&TxSummary) -> bool + Sync,
+    ) -> anyhow::Result<Vec<TxSummary>> {
+        let blocks: Vec<u64> = blocks.into_iter().collect();
+        let keep = &keep;
+        let kept: Vec<Vec<TxSummary>> = stream::iter(blocks)
+            .map(|b| async move {
+                let block: Option<BlockTransactions> = self
+                    .provider
+                    .raw_request("eth_getBlockByNumber".into(), (BlockNumberOrTag::Number(b), true))
+                    .await
+                    .with_context(|| format!("eth_getBlockByNumber({b}, full)"))?;
+                let block = block.with_context(|| format!("block {b} does not exist"))?;
+                self.remember_time(b, block.timestamp.to::<i64>());
+                anyhow::Ok(block.transactions.into_iter().filter(|t| keep(t)).collect())
+            })
+            .buffer_unordered(self.config.concurrency)
+            .try_collect()
+            .await?;
+        Ok(kept.into_iter().flatten().collect())
+    }
+
     /// The first block in `[lo, hi]` whose time is ≥ `time`, or `hi + 1` when none is: a binary
     /// search over headers (about log2(hi − lo) calls), since block times are not constant.
     pub async fn first_block_at_or_after(&self, time: i64, lo: u64, hi: u64) -> anyhow::Result<u64> {
@@ -225,7 +277,12 @@ impl Chain {
             }
         }
         let hashes: Vec<B256> = txs.values().flatten().copied().collect();
-        let receipts: Vec<TransactionReceipt> = stream::iter(hashes)
+        self.transaction_receipts(&hashes).await
+    }
+
+    /// The receipts of `hashes`, one `eth_getTransactionReceipt` each, with bounded concurrency.
+    pub async fn transaction_receipts(&self, hashes: &[B256]) -> anyhow::Result<HashMap<B256, TransactionReceipt>> {
+        let receipts: Vec<TransactionReceipt> = stream::iter(hashes.iter().copied())
             .map(|h| async move {
                 self.provider
                     .get_transaction_receipt(h)
@@ -236,8 +293,7 @@ impl Chain {
             .buffer_unordered(self.config.concurrency)
             .try_collect()
             .await?;
-        out.extend(receipts.into_iter().map(|r| (r.transaction_hash, r)));
-        Ok(out)
+        Ok(receipts.into_iter().map(|r| (r.transaction_hash, r)).collect())
     }
 
     /// `eth_call` of `data` on `to` at `block`.

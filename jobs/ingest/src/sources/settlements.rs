@@ -1,22 +1,30 @@
 //! USDC settlements to candidate sellers (onchain.md §1): `Transfer` logs whose `to` is the payTo
-//! of a current listing (topic filters in batches, never a scan of every USDC transfer); each
-//! transaction's receipt says who sent it (a facilitator or relayer) and whether an EIP-3009
-//! `AuthorizationUsed` by the payer immediately precedes the Transfer, or the x402 Permit2 proxy
-//! settled it (`Settled()`).
+//! of a current listing (topic filters in batches, never a scan of every USDC transfer). The
+//! blocks holding them are read with their transactions (`eth_getBlockByNumber`, full): the
+//! sender is the facilitator or relayer, and a transaction that calls USDC itself says by its
+//! function whether the payer's EIP-3009 authorization moved the funds. Only a settlement made
+//! through another contract (a router, the x402 Permit2 proxy) needs its receipt: whether an
+//! `AuthorizationUsed` by the payer immediately precedes the Transfer, or the proxy settled it
+//! (`Settled()`). On a node that serves whole blocks' receipts slowly (anvil builds each block's
+//! receipts in time quadratic in its transactions) this is what keeps the ingest near the node's
+//! `eth_getLogs` rate; a provider bills a block far below its receipts.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use agentrep_lake::datasets::{ListingRow, SettlementRow};
 use alloy::primitives::{Address, B256};
 use alloy::rpc::types::{Filter, Log, TransactionReceipt};
-use alloy::sol_types::SolEvent;
+use alloy::sol_types::{SolCall, SolEvent};
 use chrono::{DateTime, Days, Utc};
 
 use super::merge::replace_range;
 use super::range::{self, BlockCursor};
 use super::{RunContext, RunReport, Source, SourceName, hex_address, ts};
-use crate::chain::Chain;
-use crate::chain::events::{AuthorizationUsed, Settled, Transfer};
+use crate::chain::events::{
+    AuthorizationUsed, Settled, Transfer, receiveWithAuthorization_0Call, receiveWithAuthorization_1Call,
+    transferWithAuthorization_0Call, transferWithAuthorization_1Call,
+};
+use crate::chain::{Chain, TxSummary};
 
 /// Listings seen within this many days make their payTo a candidate seller.
 const CANDIDATE_DAYS: u64 = 30;
@@ -120,46 +128,54 @@ pub(crate) async fn transfers_to(
 /// Turns Transfer logs into settlement rows: block time, payer, seller, value, who sent the
 /// transaction, whether EIP-3009 paired it.
 async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::Result<Vec<SettlementRow>> {
-    let mut txs: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
-    for log in logs {
-        if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
-            txs.entry(block).or_default().push(tx);
-        }
-    }
-    ctx.progress.start("settlements: receipts", txs.len() as u64);
+    let blocks: BTreeSet<u64> = logs.iter().filter_map(|l| l.block_number).collect();
+    let matched: HashSet<B256> = logs.iter().filter_map(|l| l.transaction_hash).collect();
+    ctx.progress.start("settlements: transactions", blocks.len() as u64);
     let started = std::time::Instant::now();
-    let receipts = chain.receipts(&txs).await?;
+    let txs: HashMap<B256, TxSummary> = chain
+        .block_transactions(blocks.iter().copied(), |t| matched.contains(&t.hash))
+        .await?
+        .into_iter()
+        .map(|t| (t.hash, t))
+        .collect();
     let fetched = started.elapsed();
-    let times = chain.block_times(txs.keys().copied()).await?;
+    let usdc = ctx.config.contracts.usdc;
+    // Settlements through another contract: only their receipts tell.
+    let routed: Vec<B256> = txs.values().filter(|t| t.to != Some(usdc)).map(|t| t.hash).collect();
+    let receipts = chain.transaction_receipts(&routed).await?;
+    // Remembered from the blocks just read: no more calls.
+    let times = chain.block_times(blocks.iter().copied()).await?;
     ctx.progress.finish();
     tracing::debug!(
-        blocks = txs.len(),
+        blocks = blocks.len(),
+        transactions_ms = fetched.as_millis() as u64,
         receipts = receipts.len(),
-        receipts_ms = fetched.as_millis() as u64,
-        block_times_ms = (started.elapsed() - fetched).as_millis() as u64,
-        "settlements: receipts and block times"
+        receipts_ms = (started.elapsed() - fetched).as_millis() as u64,
+        "settlements: transactions and receipts"
     );
-    let usdc = ctx.config.contracts.usdc;
     let proxy = ctx.config.contracts.permit2_proxy;
     let network = chain.config().network();
     let asset = hex_address(&usdc);
     let mut rows = Vec::with_capacity(logs.len());
     for log in logs {
         let Ok(transfer) = log.log_decode::<Transfer>() else { continue };
-        let (Some(block), Some(tx), Some(index)) = (log.block_number, log.transaction_hash, log.log_index) else {
+        let (Some(block), Some(hash), Some(index)) = (log.block_number, log.transaction_hash, log.log_index) else {
             continue;
         };
-        let receipt = receipts.get(&tx).ok_or_else(|| anyhow::anyhow!("no receipt for {tx}"))?;
         let Transfer { from, to, value } = transfer.inner.data;
         if from == Address::ZERO {
             // A mint is issuance, not a payment by anyone.
             continue;
         }
-        let eip3009 = authorization_precedes(receipt, usdc, from, index);
-        let permit2 = settled_by_proxy(receipt, proxy);
-        let relayed = receipt.from != from;
+        let tx = txs.get(&hash).ok_or_else(|| anyhow::anyhow!("transaction {hash} is not in block {block}"))?;
+        let (eip3009, permit2) = match receipts.get(&hash) {
+            Some(receipt) => (authorization_precedes(receipt, usdc, from, index), settled_by_proxy(receipt, proxy)),
+            None if tx.to == Some(usdc) => (authorizes(&tx.input, from), false),
+            None => anyhow::bail!("no receipt for {hash}"),
+        };
+        let relayed = tx.from != from;
         rows.push(SettlementRow {
-            tx_hash: format!("{tx:#x}"),
+            tx_hash: format!("{hash:#x}"),
             log_index: index as u32,
             block_number: block,
             block_time: ts(times[&block]),
@@ -167,12 +183,26 @@ async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::
             pay_to: hex_address(&to),
             value: u64::try_from(value).unwrap_or(u64::MAX),
             asset: asset.clone(),
-            facilitator: (relayed || permit2).then(|| hex_address(&receipt.from)),
+            facilitator: (relayed || permit2).then(|| hex_address(&tx.from)),
             eip3009,
             network: network.clone(),
         });
     }
     Ok(rows)
+}
+
+/// A call to USDC itself is one of its EIP-3009 functions with `payer` as `from` (the first
+/// argument): USDC then emits the payer's `AuthorizationUsed` immediately before the Transfer,
+/// which is what [`authorization_precedes`] looks for in a receipt. Any other call to USDC
+/// (`transfer`, `transferFrom`) moves funds without an authorization.
+fn authorizes(input: &[u8], payer: Address) -> bool {
+    const SELECTORS: [[u8; 4]; 4] = [
+        transferWithAuthorization_0Call::SELECTOR,
+        transferWithAuthorization_1Call::SELECTOR,
+        receiveWithAuthorization_0Call::SELECTOR,
+        receiveWithAuthorization_1Call::SELECTOR,
+    ];
+    input.len() >= 36 && SELECTORS.iter().any(|s| input[..4] == s[..]) && input[4..36] == payer.into_word()[..]
 }
 
 /// An `AuthorizationUsed(authorizer == payer)` from the token at log index − 1 (USDC emits it
@@ -189,4 +219,47 @@ fn authorization_precedes(receipt: &TransactionReceipt, token: Address, payer: A
 fn settled_by_proxy(receipt: &TransactionReceipt, proxy: Address) -> bool {
     receipt.to == Some(proxy)
         && receipt.inner.logs().iter().any(|l| l.address() == proxy && l.topic0() == Some(&Settled::SIGNATURE_HASH))
+}
+
+#[cfg(test)]
+mod tests {
+    use alloy::primitives::{U256, address};
+
+    use super::*;
+
+    #[test]
+    fn a_direct_eip3009_call_by_the_payer_authorizes() {
+        let payer = address!("0x00000000000000000000000000000000000000aa");
+        let seller = address!("0x00000000000000000000000000000000000000bb");
+        let (value, after, before, nonce) = (U256::from(10_000u64), U256::ZERO, U256::MAX, B256::repeat_byte(7));
+        let vrs = transferWithAuthorization_0Call {
+            from: payer,
+            to: seller,
+            value,
+            validAfter: after,
+            validBefore: before,
+            nonce,
+            v: 27,
+            r: B256::ZERO,
+            s: B256::ZERO,
+        }
+        .abi_encode();
+        let bytes = receiveWithAuthorization_1Call {
+            from: payer,
+            to: seller,
+            value,
+            validAfter: after,
+            validBefore: before,
+            nonce,
+            signature: vec![1u8; 65].into(),
+        }
+        .abi_encode();
+        assert!(authorizes(&vrs, payer));
+        assert!(authorizes(&bytes, payer));
+        assert!(!authorizes(&vrs, seller), "another wallet's authorization");
+        let mut transfer = vec![0xa9, 0x05, 0x9c, 0xbb];
+        transfer.extend_from_slice(&vrs[4..]);
+        assert!(!authorizes(&transfer, payer), "transfer(…) uses no authorization");
+        assert!(!authorizes(&vrs[..20], payer));
+    }
 }
