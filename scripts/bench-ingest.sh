@@ -94,7 +94,7 @@ ingest() { # first last → "seconds logs rows"
   # the settlements source), ANSI colour codes stripped.
   echo "$s $(sed 's/\x1b\[[0-9;]*m//g' "$dir/ingest.log" | awk '
     {for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}}
-    END {print v["logs"], v["rows"], v["scan_ms"], v["transactions_ms"], v["receipts"] "+" v["receipts_ms"], v["write_ms"]}')"
+    END {print v["logs"], v["rows"], v["scan_ms"], v["transactions_ms"], v["receipts"] "+" v["classify_ms"], v["write_ms"]}')"
 }
 
 b_s=(); i_s=(); scan=(); txs=(); receipts=(); write=()
@@ -108,7 +108,7 @@ done
 bm=$(printf '%s\n' "${b_s[@]}" | median); im=$(printf '%s\n' "${i_s[@]}" | median)
 log "ingest settlements (blocks $first-$last, $b_logs logs to sellers, $pages pages of $window blocks): ingest $(rate "$b_logs" "$im") logs/s and $(rate "$blocks" "$im") blocks/s (${im} s), bare eth_getLogs $(rate "$b_logs" "$bm") logs/s and $(rate "$blocks" "$bm") blocks/s (${bm} s), ingest/bare $(ratio "$bm" "$im") (median of $runs; runs: ingest ${i_s[*]} s, bare ${b_s[*]} s)"
 m() { printf '%s\n' "$@" | median; }
-log "ingest settlements, where the time goes (medians, ms): eth_getLogs scan and decode $(m "${scan[@]}"), blocks with their transactions (eth_getBlockByNumber, full) $(m "${txs[@]}"), receipts of $routed settlements made through contracts $(m "${receipts[@]}"), merge and Parquet write $(m "${write[@]}")"
+log "ingest settlements, where the time goes (medians, ms): the eth_getLogs scan (pages decoded) ends at $(m "${scan[@]}"), the blocks with their transactions (eth_getBlockByNumber, full, read as the pages come) at $(m "${txs[@]}"), then the rows (with the receipts of $routed settlements made through contracts) $(m "${receipts[@]}"), merge and Parquet write $(m "${write[@]}")"
 kill "${pids[0]}" 2>/dev/null || true
 
 # Probes: 1,000 endpoints on one loopback host.

@@ -202,19 +202,16 @@ impl Chain {
             .await
     }
 
-    /// The transactions of many blocks that `keep` keeps (`eth_getBlockByNumber` with full
-    /// transactions), fetched with bounded concurrency; the blocks' times are remembered as
-    /// [`Chain::block_time`]'s. Only what is kept is held, so a long range of full blocks never
-    /// is.
+    /// The transactions `wanted` of each block (`eth_getBlockByNumber` with full transactions),
+    /// fetched with bounded concurrency as `blocks` yields them; the blocks' times are remembered
+    /// as [`Chain::block_time`]'s. Only the wanted transactions are held, so a long range of full
+    /// blocks never is.
     pub async fn block_transactions(
         &self,
-        blocks: impl IntoIterator<Item = u64>,
-        keep: impl Fn(&TxSummary) -> bool + Sync,
+        blocks: impl futures::Stream<Item = (u64, Vec<B256>)>,
     ) -> anyhow::Result<Vec<TxSummary>> {
-        let blocks: Vec<u64> = blocks.into_iter().collect();
-        let keep = &keep;
-        let kept: Vec<Vec<TxSummary>> = stream::iter(blocks)
-            .map(|b| async move {
+        let kept: Vec<Vec<TxSummary>> = blocks
+            .map(|(b, wanted)| async move {
                 let block: Option<BlockTransactions> = self
                     .provider
                     .raw_request("eth_getBlockByNumber".into(), (BlockNumberOrTag::Number(b), true))
@@ -222,7 +219,7 @@ impl Chain {
                     .with_context(|| format!("eth_getBlockByNumber({b}, full)"))?;
                 let block = block.with_context(|| format!("block {b} does not exist"))?;
                 self.remember_time(b, block.timestamp.to::<i64>());
-                anyhow::Ok(block.transactions.into_iter().filter(|t| keep(t)).collect())
+                anyhow::Ok(block.transactions.into_iter().filter(|t| wanted.contains(&t.hash)).collect())
             })
             .buffer_unordered(self.config.concurrency)
             .try_collect()

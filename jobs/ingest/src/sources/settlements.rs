@@ -9,7 +9,7 @@
 //! receipts in time quadratic in its transactions) this is what keeps the ingest near the node's
 //! `eth_getLogs` rate; a provider bills a block far below its receipts.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use agentrep_lake::datasets::{ListingRow, SettlementRow};
 use alloy::primitives::{Address, B256};
@@ -49,19 +49,43 @@ impl Source for Settlements {
                 .notes
                 .push("no listings in the lake: no candidate sellers (run the marketplace source first)".into());
         }
+        // Each page's blocks are read (with their transactions) while the next page is scanned.
         let started = std::time::Instant::now();
-        let logs = transfers_to(ctx, chain, &sellers, range.start, range.end, &mut report).await?;
-        let scanned = started.elapsed();
-        let rows = classify(ctx, chain, &logs).await?;
-        let classified = started.elapsed();
+        let (wanted, blocks) = futures::channel::mpsc::unbounded::<(u64, Vec<B256>)>();
+        let scan = async {
+            let send = |_: u64, page: &[Log]| {
+                let mut by_block: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
+                for log in page {
+                    if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
+                        by_block.entry(block).or_default().push(tx);
+                    }
+                }
+                // A closed channel means the block reader failed; its error is the one returned.
+                for item in by_block {
+                    let _ = wanted.unbounded_send(item);
+                }
+            };
+            let logs = transfers_to(ctx, chain, &sellers, range.start, range.end, &mut report, send).await;
+            // The last page is sent: the block reader ends once it has read it.
+            wanted.close_channel();
+            logs.map(|logs| (logs, started.elapsed()))
+        };
+        let read = async { chain.block_transactions(blocks).await.map(|txs| (txs, started.elapsed())) };
+        let ((logs, scanned), (txs, fetched)) = futures::try_join!(scan, read)?;
+        let txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
+        let classifying = std::time::Instant::now();
+        let rows = classify(ctx, chain, &logs, &txs).await?;
+        let classified = classifying.elapsed();
+        let written = std::time::Instant::now();
         let (from, to) = range.times();
         let (days, n) = replace_range(ctx.lake, rows, from, to, |r| r.block_time, order)?;
         tracing::debug!(
             logs = logs.len(),
             scan_ms = scanned.as_millis() as u64,
-            classify_ms = (classified - scanned).as_millis() as u64,
-            write_ms = (started.elapsed() - classified).as_millis() as u64,
-            "settlements: where the time went"
+            transactions_ms = fetched.as_millis() as u64,
+            classify_ms = classified.as_millis() as u64,
+            write_ms = written.elapsed().as_millis() as u64,
+            "settlements: where the time went (scan and transactions overlap: each is the time it ended)"
         );
         report.rows = n;
         report.days = days;
@@ -93,7 +117,9 @@ pub(crate) fn candidate_sellers(ctx: &RunContext<'_>) -> anyhow::Result<BTreeSet
     Ok(out)
 }
 
-/// USDC `Transfer` logs to any of `recipients` in `[start, end]`, in chain order.
+/// USDC `Transfer` logs to any of `recipients` in `[start, end]`, in chain order; `on_page` sees
+/// each page as it arrives (with more than `topic_batch` recipients, the range is scanned once per
+/// batch, so a block may come in more than one page).
 pub(crate) async fn transfers_to(
     ctx: &RunContext<'_>,
     chain: &Chain,
@@ -101,6 +127,7 @@ pub(crate) async fn transfers_to(
     start: u64,
     end: u64,
     report: &mut RunReport,
+    mut on_page: impl FnMut(u64, &[Log]),
 ) -> anyhow::Result<Vec<Log>> {
     let usdc = ctx.config.contracts.usdc;
     let list: Vec<Address> = recipients.iter().copied().collect();
@@ -113,7 +140,10 @@ pub(crate) async fn transfers_to(
         let base = i as u64 * (end - start + 1);
         let (logs, stats) = chain
             .pager()
-            .scan(chain.provider(), &filter, start, end, |b| ctx.progress.set(base + b - start + 1))
+            .scan_pages(chain.provider(), &filter, start, end, |b, page| {
+                ctx.progress.set(base + b - start + 1);
+                on_page(b, page);
+            })
             .await?;
         report.pages += stats.pages;
         report.shrinks += stats.shrinks;
@@ -125,34 +155,23 @@ pub(crate) async fn transfers_to(
     Ok(out)
 }
 
-/// Turns Transfer logs into settlement rows: block time, payer, seller, value, who sent the
-/// transaction, whether EIP-3009 paired it.
-async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::Result<Vec<SettlementRow>> {
-    let blocks: BTreeSet<u64> = logs.iter().filter_map(|l| l.block_number).collect();
-    let matched: HashSet<B256> = logs.iter().filter_map(|l| l.transaction_hash).collect();
-    ctx.progress.start("settlements: transactions", blocks.len() as u64);
-    let started = std::time::Instant::now();
-    let txs: HashMap<B256, TxSummary> = chain
-        .block_transactions(blocks.iter().copied(), |t| matched.contains(&t.hash))
-        .await?
-        .into_iter()
-        .map(|t| (t.hash, t))
-        .collect();
-    let fetched = started.elapsed();
+/// Turns Transfer logs into settlement rows (with `txs`, their transactions): block time, payer,
+/// seller, value, who sent the transaction, whether EIP-3009 paired it.
+async fn classify(
+    ctx: &RunContext<'_>,
+    chain: &Chain,
+    logs: &[Log],
+    txs: &HashMap<B256, TxSummary>,
+) -> anyhow::Result<Vec<SettlementRow>> {
     let usdc = ctx.config.contracts.usdc;
     // Settlements through another contract: only their receipts tell.
     let routed: Vec<B256> = txs.values().filter(|t| t.to != Some(usdc)).map(|t| t.hash).collect();
+    ctx.progress.start("settlements: receipts", routed.len() as u64);
     let receipts = chain.transaction_receipts(&routed).await?;
-    // Remembered from the blocks just read: no more calls.
-    let times = chain.block_times(blocks.iter().copied()).await?;
+    // Remembered from the blocks read: no more calls.
+    let times = chain.block_times(logs.iter().filter_map(|l| l.block_number).collect::<BTreeSet<_>>()).await?;
     ctx.progress.finish();
-    tracing::debug!(
-        blocks = blocks.len(),
-        transactions_ms = fetched.as_millis() as u64,
-        receipts = receipts.len(),
-        receipts_ms = (started.elapsed() - fetched).as_millis() as u64,
-        "settlements: transactions and receipts"
-    );
+    tracing::debug!(receipts = receipts.len(), "settlements: receipts of settlements through contracts");
     let proxy = ctx.config.contracts.permit2_proxy;
     let network = chain.config().network();
     let asset = hex_address(&usdc);
