@@ -6,7 +6,7 @@
 pub mod events;
 mod pager;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -219,6 +219,7 @@ impl Chain {
                     .with_context(|| format!("eth_getBlockByNumber({b}, full)"))?;
                 let block = block.with_context(|| format!("block {b} does not exist"))?;
                 self.remember_time(b, block.timestamp.to::<i64>());
+                let wanted: HashSet<B256> = wanted.into_iter().collect();
                 anyhow::Ok(block.transactions.into_iter().filter(|t| wanted.contains(&t.hash)).collect())
             })
             .buffer_unordered(self.config.concurrency)
