@@ -106,7 +106,9 @@ for _ in $(seq 1 "$runs"); do
     || { echo "the ingest read $i_logs logs and wrote $i_rows rows, the bare scan read $b_logs logs"; exit 1; }
 done
 bm=$(printf '%s\n' "${b_s[@]}" | median); im=$(printf '%s\n' "${i_s[@]}" | median)
-log "ingest settlements (blocks $first-$last, $b_logs logs to sellers, $pages pages of $window blocks): ingest $(rate "$b_logs" "$im") logs/s and $(rate "$blocks" "$im") blocks/s (${im} s), bare eth_getLogs $(rate "$b_logs" "$bm") logs/s and $(rate "$blocks" "$bm") blocks/s (${bm} s), ingest/bare $(ratio "$bm" "$im") (median of $runs; runs: ingest ${i_s[*]} s, bare ${b_s[*]} s)"
+# The rate ratio of each (bare, ingest) pair: robust to the machine's speed drifting between pairs.
+pairs=(); for i in "${!b_s[@]}"; do pairs+=("$(ratio "${b_s[$i]}" "${i_s[$i]}")"); done
+log "ingest settlements (blocks $first-$last, $b_logs logs to sellers, $pages pages of $window blocks): ingest $(rate "$b_logs" "$im") logs/s and $(rate "$blocks" "$im") blocks/s (${im} s), bare eth_getLogs $(rate "$b_logs" "$bm") logs/s and $(rate "$blocks" "$bm") blocks/s (${bm} s), ingest/bare $(printf '%s\n' "${pairs[@]}" | median) (median of $runs pairs: ${pairs[*]}; runs: ingest ${i_s[*]} s, bare ${b_s[*]} s)"
 m() { printf '%s\n' "$@" | median; }
 log "ingest settlements, where the time goes (medians, ms): the eth_getLogs scan (pages decoded) ends at $(m "${scan[@]}"), the blocks with their transactions (eth_getBlockByNumber, full, read as the pages come) at $(m "${txs[@]}"), then the rows (with the receipts of $routed settlements made through contracts) $(m "${receipts[@]}"), merge and Parquet write $(m "${write[@]}")"
 kill "${pids[0]}" 2>/dev/null || true

@@ -16,7 +16,8 @@
 //!   one `ok` with a matching v2 offer.
 //!
 //! Deterministic: keys and addresses are `chain_key("bench-…")`, EIP-3009 nonces are hashes of
-//! the settlement's position, block times are fixed.
+//! the settlement's position, block times are fixed. `BENCH_CHAIN_TRACE=1` prints each block's
+//! send and mine times and the phases' ends.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -228,8 +229,8 @@ async fn chain_state(flags: &Flags) -> anyhow::Result<()> {
         })
         .collect();
     b.block(mints).await.context("minting")?;
-
     trace("mints");
+
     // Dense blocks: `per_block` settlements each, and `noise` mints to other wallets (USDC
     // Transfers the sellers' filter must skip).
     let dense_first = b.blocks + 1;
@@ -259,8 +260,8 @@ async fn chain_state(flags: &Flags) -> anyhow::Result<()> {
         }
     }
     let dense_last = b.blocks;
-
     trace("dense");
+
     // The chain holds exactly the planned settlements to the sellers.
     let sellers_json: Vec<B256> = seller_addresses.iter().map(|a| a.into_word()).collect();
     let count = |from: u64, to: u64| {
@@ -275,8 +276,8 @@ async fn chain_state(flags: &Flags) -> anyhow::Result<()> {
         }
     };
     ensure!(count(dense_first, dense_last).await? == transfers, "settlement logs are missing");
-
     trace("counted");
+
     let state = dir.join("state.json");
     anvil.dump_state(&state).await?;
     trace("dumped");
