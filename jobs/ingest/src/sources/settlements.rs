@@ -5,9 +5,8 @@
 //! function whether the payer's EIP-3009 authorization moved the funds. Only a settlement made
 //! through another contract (a router, the x402 Permit2 proxy) needs its receipt: whether an
 //! `AuthorizationUsed` by the payer immediately precedes the Transfer, or the proxy settled it
-//! (`Settled()`). On a node that serves whole blocks' receipts slowly (anvil builds each block's
-//! receipts in time quadratic in its transactions) this is what keeps the ingest near the node's
-//! `eth_getLogs` rate; a provider bills a block far below its receipts.
+//! (`Settled()`). A block with its transactions costs a node less than the block's receipts
+//! (anvil builds a block's receipts in time quadratic in its transactions: `BENCHMARKS.md` § 5).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
