@@ -35,10 +35,10 @@ lint: setup ## Formatting, clippy, and the server's dependency invariant
 fmt: ## Format the code
 	$(CARGO) fmt --all
 
-bench: setup ## Benchmarks (release build; rebuild at bench scale, server against nginx)
+bench: setup ## Benchmarks (release build; rebuild at bench scale, server against nginx, ingest from anvil)
 	@./scripts/install-debian.sh wrk nginx
-	$(CARGO) build --release -p agentrep-jobs
-	AGENTREP_BIN=$(TARGET)/release/agentrep ./scripts/bench.sh
+	$(CARGO) build --release -p agentrep-jobs -p agentrep-tests --bin agentrep --example bench_chain
+	AGENTREP_BIN=$(TARGET)/release/agentrep BENCH_CHAIN_BIN=$(TARGET)/release/examples/bench_chain ./scripts/bench.sh
 
 clean: ## Remove build output and demo data
 	$(CARGO) clean

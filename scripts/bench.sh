@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # `make bench`: rebuild + publish at benchmark scale (wall time, peak RSS, ratio to DuckDB's bare
-# GROUP BY), then the server against nginx serving the same snapshot files, on loopback.
+# GROUP BY), then the server against nginx serving the same snapshot files, on loopback, then the
+# ingest (`scripts/bench-ingest.sh`: settlements from a local node against its bare eth_getLogs
+# rate, and probes of 1,000 loopback endpoints).
 # Every load run is bounded in time; servers started here are stopped on exit.
-# BENCH_RUNS (3), BENCH_SECONDS (10) and BENCH_SKIP_REBUILD=1 (serve existing snapshots) tune it.
+# BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots) and
+# BENCH_ONLY=ingest (the ingest section alone) tune it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${AGENTREP_BIN:-$root/target/release/agentrep}"
@@ -16,6 +19,13 @@ log() { echo "$*" | tee -a "$results"; }
 pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
+
+if [ "${BENCH_ONLY:-}" = ingest ]; then
+  log "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
+  AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-ingest.sh"
+  echo "results in $results"
+  exit 0
+fi
 
 "$root/scripts/install-debian.sh" time wrk nginx
 oha="$out/tools/bin/oha"
@@ -130,4 +140,8 @@ for _ in $(seq 1 "$runs"); do
   p99s+=("$(echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["latencyPercentiles"]["p99"]*1000, 3), round(d["summary"]["requestsPerSec"]))')")
 done
 log "/preflight/{addr} at 10k req/s (oha -q 10000 -c 32, ${duration}s): p99 ms and achieved req/s per run: ${p99s[*]}"
+
+# 5. Ingest.
+cleanup
+AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-ingest.sh"
 echo "results in $results"

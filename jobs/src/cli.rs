@@ -228,4 +228,34 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// The node's bare `eth_getLogs` rate (the floor the settlements ingest is compared with):
+    /// the USDC `Transfer` logs to the lake's listed payTos over `[from, to]`, raw JSON-RPC, the
+    /// same topic batches and the same adaptive windows as the ingest's pager, logs counted and
+    /// dropped; prints logs, blocks, pages and seconds as JSON.
+    Logs {
+        /// JSON-RPC endpoint.
+        #[arg(long)]
+        rpc: url::Url,
+        /// Lake whose listings give the payTos (as `ingest --source settlements` takes them).
+        #[arg(long)]
+        lake: PathBuf,
+        /// First block.
+        #[arg(long)]
+        from_block: u64,
+        /// Last block.
+        #[arg(long)]
+        to_block: u64,
+        /// First window in blocks (the config's `chain.log_window`).
+        #[arg(long, default_value_t = 2_000)]
+        log_window: u64,
+        /// Largest window (`chain.max_log_window`).
+        #[arg(long, default_value_t = 100_000)]
+        max_log_window: u64,
+        /// Addresses per topic list (`chain.topic_batch`).
+        #[arg(long, default_value_t = 100)]
+        topic_batch: usize,
+        /// The token (`contracts.usdc`).
+        #[arg(long, default_value = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")]
+        usdc: String,
+    },
 }

@@ -78,6 +78,22 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{{\"groups\": {groups}, \"median_ms\": {:.1}, \"runs_ms\": {times:?}}}", times[times.len() / 2]);
             Ok(())
         }
+        Command::Bench {
+            what: BenchCommand::Logs { rpc, lake, from_block, to_block, log_window, max_log_window, topic_batch, usdc },
+        } => {
+            let scan = crate::bench::BareLogs {
+                rpc,
+                usdc,
+                from: from_block,
+                to: to_block,
+                log_window,
+                max_log_window,
+                topic_batch,
+            };
+            let result = runtime()?.block_on(crate::bench::bare_logs(&scan, &Lake::new(lake)))?;
+            println!("{}", serde_json::to_string(&result)?);
+            Ok(())
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `agentrep` program as a library: the command-line contract, the commands and the
 //! evaluation, so end-to-end tests drive exactly what operators run.
 
+pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod eval;

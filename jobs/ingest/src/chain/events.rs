@@ -11,6 +11,11 @@ sol! {
     event Transfer(address indexed from, address indexed to, uint256 value);
     #[derive(Debug)]
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+    /// USDC's EIP-3009 calls, each with a (v, r, s) and a bytes signature; `from` is the payer.
+    function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external;
+    function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature) external;
+    function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external;
+    function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature) external;
 
     /// x402 exact Permit2 proxy.
     #[derive(Debug)]
@@ -117,5 +122,14 @@ mod tests {
         for (i, (ours, reference)) in cases.iter().enumerate() {
             assert_eq!(ours, reference, "event {i}");
         }
+    }
+
+    #[test]
+    fn eip3009_selectors_are_usdcs() {
+        use alloy::sol_types::SolCall;
+        assert_eq!(transferWithAuthorization_0Call::SELECTOR, [0xe3, 0xee, 0x16, 0x0e]);
+        assert_eq!(transferWithAuthorization_1Call::SELECTOR, [0xcf, 0x09, 0x29, 0x95]);
+        assert_eq!(receiveWithAuthorization_0Call::SELECTOR, [0xef, 0x55, 0xbe, 0xc6]);
+        assert_eq!(receiveWithAuthorization_1Call::SELECTOR, [0x88, 0xb7, 0xab, 0x63]);
     }
 }

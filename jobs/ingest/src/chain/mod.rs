@@ -1,12 +1,12 @@
 //! Reading an Ethereum JSON-RPC node well: an alloy provider with retries and backoff, the safe
 //! head (`finalized`, or head − confirmations), block times from headers with a cache, block by
-//! timestamp (a binary search, never an assumed block time), receipts by block, and the adaptive
-//! `eth_getLogs` pager (`pager.rs`).
+//! timestamp (a binary search, never an assumed block time), blocks' transactions, receipts by
+//! block or by transaction, and the adaptive `eth_getLogs` pager (`pager.rs`).
 
 pub mod events;
 mod pager;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ use alloy::transports::{TransportError, TransportErrorKind};
 use anyhow::{Context, bail};
 use futures::{StreamExt, TryStreamExt, stream};
 
-pub use pager::{LogPager, PageStats};
+pub use pager::{LogPager, PageStats, SPARSE_PAGE};
 
 use crate::config::ChainConfig;
 
@@ -33,6 +33,30 @@ pub struct Chain {
     times: Mutex<HashMap<u64, i64>>,
     block_receipts: Mutex<Option<bool>>,
     pager: LogPager,
+}
+
+/// What the sources need of a transaction: its hash, who sent it, to what, with which input.
+/// Read from `eth_getBlockByNumber` with full transactions, these fields only, so that every
+/// transaction type parses (Base's deposit transactions included).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct TxSummary {
+    /// Transaction hash.
+    pub hash: B256,
+    /// Sender.
+    pub from: Address,
+    /// Recipient; `None` for a contract creation.
+    #[serde(default)]
+    pub to: Option<Address>,
+    /// Call data.
+    #[serde(default)]
+    pub input: Bytes,
+}
+
+/// A block as [`Chain::block_transactions`] reads it.
+#[derive(Debug, serde::Deserialize)]
+struct BlockTransactions {
+    timestamp: alloy::primitives::U64,
+    transactions: Vec<TxSummary>,
 }
 
 /// What a transport error means for a retry: rate limits and 503 (alloy's own policy), plus any
@@ -178,6 +202,32 @@ impl Chain {
             .await
     }
 
+    /// The transactions `wanted` of each block (`eth_getBlockByNumber` with full transactions),
+    /// fetched with bounded concurrency as `blocks` yields them; the blocks' times are remembered
+    /// as [`Chain::block_time`]'s. Only the wanted transactions are held, so a long range of full
+    /// blocks never is.
+    pub async fn block_transactions(
+        &self,
+        blocks: impl futures::Stream<Item = (u64, Vec<B256>)>,
+    ) -> anyhow::Result<Vec<TxSummary>> {
+        let kept: Vec<Vec<TxSummary>> = blocks
+            .map(|(b, wanted)| async move {
+                let block: Option<BlockTransactions> = self
+                    .provider
+                    .raw_request("eth_getBlockByNumber".into(), (BlockNumberOrTag::Number(b), true))
+                    .await
+                    .with_context(|| format!("eth_getBlockByNumber({b}, full)"))?;
+                let block = block.with_context(|| format!("block {b} does not exist"))?;
+                self.remember_time(b, block.timestamp.to::<i64>());
+                let wanted: HashSet<B256> = wanted.into_iter().collect();
+                anyhow::Ok(block.transactions.into_iter().filter(|t| wanted.contains(&t.hash)).collect())
+            })
+            .buffer_unordered(self.config.concurrency)
+            .try_collect()
+            .await?;
+        Ok(kept.into_iter().flatten().collect())
+    }
+
     /// The first block in `[lo, hi]` whose time is ≥ `time`, or `hi + 1` when none is: a binary
     /// search over headers (about log2(hi − lo) calls), since block times are not constant.
     pub async fn first_block_at_or_after(&self, time: i64, lo: u64, hi: u64) -> anyhow::Result<u64> {
@@ -225,7 +275,12 @@ impl Chain {
             }
         }
         let hashes: Vec<B256> = txs.values().flatten().copied().collect();
-        let receipts: Vec<TransactionReceipt> = stream::iter(hashes)
+        self.transaction_receipts(&hashes).await
+    }
+
+    /// The receipts of `hashes`, one `eth_getTransactionReceipt` each, with bounded concurrency.
+    pub async fn transaction_receipts(&self, hashes: &[B256]) -> anyhow::Result<HashMap<B256, TransactionReceipt>> {
+        let receipts: Vec<TransactionReceipt> = stream::iter(hashes.iter().copied())
             .map(|h| async move {
                 self.provider
                     .get_transaction_receipt(h)
@@ -236,8 +291,7 @@ impl Chain {
             .buffer_unordered(self.config.concurrency)
             .try_collect()
             .await?;
-        out.extend(receipts.into_iter().map(|r| (r.transaction_hash, r)));
-        Ok(out)
+        Ok(receipts.into_iter().map(|r| (r.transaction_hash, r)).collect())
     }
 
     /// `eth_call` of `data` on `to` at `block`.

@@ -11,7 +11,7 @@ use alloy::transports::{RpcError, TransportError};
 use anyhow::Context;
 
 /// Fewer logs than this in a page lets the window grow.
-const SPARSE_PAGE: usize = 2_000;
+pub const SPARSE_PAGE: usize = 2_000;
 
 /// The pager's window, shared by the sources of one run.
 #[derive(Debug)]
@@ -64,6 +64,19 @@ impl LogPager {
         to: u64,
         mut progress: impl FnMut(u64),
     ) -> anyhow::Result<(Vec<Log>, PageStats)> {
+        self.scan_pages(provider, filter, from, to, |end, _| progress(end)).await
+    }
+
+    /// [`LogPager::scan`], telling `on_page` each page's last block and logs as the page arrives
+    /// (so a caller can start on them while the next page is read).
+    pub async fn scan_pages(
+        &self,
+        provider: &DynProvider,
+        filter: &Filter,
+        from: u64,
+        to: u64,
+        mut on_page: impl FnMut(u64, &[Log]),
+    ) -> anyhow::Result<(Vec<Log>, PageStats)> {
         let mut out = Vec::new();
         let mut stats = PageStats::default();
         let mut start = from;
@@ -74,13 +87,14 @@ impl LogPager {
             match provider.get_logs(&page).await {
                 Ok(logs) => {
                     let n = logs.len();
+                    let first = out.len();
                     out.extend(logs.into_iter().filter(|l| !l.removed));
                     stats.pages += 1;
                     stats.blocks += end - start + 1;
                     if n < SPARSE_PAGE && end - start + 1 == window {
                         self.window.store((window * 2).min(self.max_window), Ordering::Relaxed);
                     }
-                    progress(end);
+                    on_page(end, &out[first..]);
                     start = end + 1;
                 }
                 Err(e) => match too_large(&e) {

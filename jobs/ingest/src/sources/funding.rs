@@ -117,7 +117,7 @@ async fn first_transfers(
     end: u64,
     report: &mut RunReport,
 ) -> anyhow::Result<Vec<FundingRow>> {
-    let logs = transfers_to(ctx, chain, wallets, start, end, report).await?;
+    let logs = transfers_to(ctx, chain, wallets, start, end, report, |_, _| {}).await?;
     let blocks: BTreeSet<u64> = logs.iter().filter_map(|l| l.block_number).collect();
     let times = chain.block_times(blocks).await?;
     let mut first: BTreeMap<Address, FundingRow> = BTreeMap::new();

@@ -1,22 +1,29 @@
 //! USDC settlements to candidate sellers (onchain.md §1): `Transfer` logs whose `to` is the payTo
-//! of a current listing (topic filters in batches, never a scan of every USDC transfer); each
-//! transaction's receipt says who sent it (a facilitator or relayer) and whether an EIP-3009
-//! `AuthorizationUsed` by the payer immediately precedes the Transfer, or the x402 Permit2 proxy
-//! settled it (`Settled()`).
+//! of a current listing (topic filters in batches, never a scan of every USDC transfer). The
+//! blocks holding them are read with their transactions (`eth_getBlockByNumber`, full): the
+//! sender is the facilitator or relayer, and a transaction that calls USDC itself says by its
+//! function whether the payer's EIP-3009 authorization moved the funds. Only a settlement made
+//! through another contract (a router, the x402 Permit2 proxy) needs its receipt: whether an
+//! `AuthorizationUsed` by the payer immediately precedes the Transfer, or the proxy settled it
+//! (`Settled()`). A block with its transactions costs a node less than the block's receipts
+//! (anvil builds a block's receipts in time quadratic in its transactions: `BENCHMARKS.md` § 5).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use agentrep_lake::datasets::{ListingRow, SettlementRow};
 use alloy::primitives::{Address, B256};
 use alloy::rpc::types::{Filter, Log, TransactionReceipt};
-use alloy::sol_types::SolEvent;
+use alloy::sol_types::{SolCall, SolEvent};
 use chrono::{DateTime, Days, Utc};
 
 use super::merge::replace_range;
 use super::range::{self, BlockCursor};
 use super::{RunContext, RunReport, Source, SourceName, hex_address, ts};
-use crate::chain::Chain;
-use crate::chain::events::{AuthorizationUsed, Settled, Transfer};
+use crate::chain::events::{
+    AuthorizationUsed, Settled, Transfer, receiveWithAuthorization_0Call, receiveWithAuthorization_1Call,
+    transferWithAuthorization_0Call, transferWithAuthorization_1Call,
+};
+use crate::chain::{Chain, TxSummary};
 
 /// Listings seen within this many days make their payTo a candidate seller.
 const CANDIDATE_DAYS: u64 = 30;
@@ -41,10 +48,44 @@ impl Source for Settlements {
                 .notes
                 .push("no listings in the lake: no candidate sellers (run the marketplace source first)".into());
         }
-        let logs = transfers_to(ctx, chain, &sellers, range.start, range.end, &mut report).await?;
-        let rows = classify(ctx, chain, &logs).await?;
+        // Each page's blocks are read (with their transactions) while the next page is scanned.
+        let started = std::time::Instant::now();
+        let (wanted, blocks) = futures::channel::mpsc::unbounded::<(u64, Vec<B256>)>();
+        let scan = async {
+            let send = |_: u64, page: &[Log]| {
+                let mut by_block: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
+                for log in page {
+                    if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
+                        by_block.entry(block).or_default().push(tx);
+                    }
+                }
+                // A closed channel means the block reader failed; its error is the one returned.
+                for item in by_block {
+                    let _ = wanted.unbounded_send(item);
+                }
+            };
+            let logs = transfers_to(ctx, chain, &sellers, range.start, range.end, &mut report, send).await;
+            // The last page is sent: the block reader ends once it has read it.
+            wanted.close_channel();
+            logs.map(|logs| (logs, started.elapsed()))
+        };
+        let read = async { chain.block_transactions(blocks).await.map(|txs| (txs, started.elapsed())) };
+        let ((logs, scanned), (txs, fetched)) = futures::try_join!(scan, read)?;
+        let txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
+        let classifying = std::time::Instant::now();
+        let rows = classify(ctx, chain, &logs, &txs).await?;
+        let classified = classifying.elapsed();
+        let written = std::time::Instant::now();
         let (from, to) = range.times();
         let (days, n) = replace_range(ctx.lake, rows, from, to, |r| r.block_time, order)?;
+        tracing::debug!(
+            logs = logs.len(),
+            scan_ms = scanned.as_millis() as u64,
+            transactions_ms = fetched.as_millis() as u64,
+            classify_ms = classified.as_millis() as u64,
+            write_ms = written.elapsed().as_millis() as u64,
+            "settlements: where the time went (scan and transactions overlap: each is the time it ended)"
+        );
         report.rows = n;
         report.days = days;
         Ok((range.cursor(), report))
@@ -75,7 +116,9 @@ pub(crate) fn candidate_sellers(ctx: &RunContext<'_>) -> anyhow::Result<BTreeSet
     Ok(out)
 }
 
-/// USDC `Transfer` logs to any of `recipients` in `[start, end]`, in chain order.
+/// USDC `Transfer` logs to any of `recipients` in `[start, end]`, in chain order; `on_page` sees
+/// each page as it arrives (with more than `topic_batch` recipients, the range is scanned once per
+/// batch, so a block may come in more than one page).
 pub(crate) async fn transfers_to(
     ctx: &RunContext<'_>,
     chain: &Chain,
@@ -83,6 +126,7 @@ pub(crate) async fn transfers_to(
     start: u64,
     end: u64,
     report: &mut RunReport,
+    mut on_page: impl FnMut(u64, &[Log]),
 ) -> anyhow::Result<Vec<Log>> {
     let usdc = ctx.config.contracts.usdc;
     let list: Vec<Address> = recipients.iter().copied().collect();
@@ -95,7 +139,10 @@ pub(crate) async fn transfers_to(
         let base = i as u64 * (end - start + 1);
         let (logs, stats) = chain
             .pager()
-            .scan(chain.provider(), &filter, start, end, |b| ctx.progress.set(base + b - start + 1))
+            .scan_pages(chain.provider(), &filter, start, end, |b, page| {
+                ctx.progress.set(base + b - start + 1);
+                on_page(b, page);
+            })
             .await?;
         report.pages += stats.pages;
         report.shrinks += stats.shrinks;
@@ -107,40 +154,46 @@ pub(crate) async fn transfers_to(
     Ok(out)
 }
 
-/// Turns Transfer logs into settlement rows: block time, payer, seller, value, who sent the
-/// transaction, whether EIP-3009 paired it.
-async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::Result<Vec<SettlementRow>> {
-    let mut txs: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
-    for log in logs {
-        if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
-            txs.entry(block).or_default().push(tx);
-        }
-    }
-    ctx.progress.start("settlements: receipts", txs.len() as u64);
-    let receipts = chain.receipts(&txs).await?;
-    let times = chain.block_times(txs.keys().copied()).await?;
-    ctx.progress.finish();
+/// Turns Transfer logs into settlement rows (with `txs`, their transactions): block time, payer,
+/// seller, value, who sent the transaction, whether EIP-3009 paired it.
+async fn classify(
+    ctx: &RunContext<'_>,
+    chain: &Chain,
+    logs: &[Log],
+    txs: &HashMap<B256, TxSummary>,
+) -> anyhow::Result<Vec<SettlementRow>> {
     let usdc = ctx.config.contracts.usdc;
+    // Settlements through another contract: only their receipts tell.
+    let routed: Vec<B256> = txs.values().filter(|t| t.to != Some(usdc)).map(|t| t.hash).collect();
+    ctx.progress.start("settlements: receipts", routed.len() as u64);
+    let receipts = chain.transaction_receipts(&routed).await?;
+    // Remembered from the blocks read: no more calls.
+    let times = chain.block_times(logs.iter().filter_map(|l| l.block_number).collect::<BTreeSet<_>>()).await?;
+    ctx.progress.finish();
+    tracing::debug!(receipts = receipts.len(), "settlements: receipts of settlements through contracts");
     let proxy = ctx.config.contracts.permit2_proxy;
     let network = chain.config().network();
     let asset = hex_address(&usdc);
     let mut rows = Vec::with_capacity(logs.len());
     for log in logs {
         let Ok(transfer) = log.log_decode::<Transfer>() else { continue };
-        let (Some(block), Some(tx), Some(index)) = (log.block_number, log.transaction_hash, log.log_index) else {
+        let (Some(block), Some(hash), Some(index)) = (log.block_number, log.transaction_hash, log.log_index) else {
             continue;
         };
-        let receipt = receipts.get(&tx).ok_or_else(|| anyhow::anyhow!("no receipt for {tx}"))?;
         let Transfer { from, to, value } = transfer.inner.data;
         if from == Address::ZERO {
             // A mint is issuance, not a payment by anyone.
             continue;
         }
-        let eip3009 = authorization_precedes(receipt, usdc, from, index);
-        let permit2 = settled_by_proxy(receipt, proxy);
-        let relayed = receipt.from != from;
+        let tx = txs.get(&hash).ok_or_else(|| anyhow::anyhow!("transaction {hash} is not in block {block}"))?;
+        let (eip3009, permit2) = match receipts.get(&hash) {
+            Some(receipt) => (authorization_precedes(receipt, usdc, from, index), settled_by_proxy(receipt, proxy)),
+            None if tx.to == Some(usdc) => (authorizes(&tx.input, from), false),
+            None => anyhow::bail!("no receipt for {hash}"),
+        };
+        let relayed = tx.from != from;
         rows.push(SettlementRow {
-            tx_hash: format!("{tx:#x}"),
+            tx_hash: format!("{hash:#x}"),
             log_index: index as u32,
             block_number: block,
             block_time: ts(times[&block]),
@@ -148,12 +201,26 @@ async fn classify(ctx: &RunContext<'_>, chain: &Chain, logs: &[Log]) -> anyhow::
             pay_to: hex_address(&to),
             value: u64::try_from(value).unwrap_or(u64::MAX),
             asset: asset.clone(),
-            facilitator: (relayed || permit2).then(|| hex_address(&receipt.from)),
+            facilitator: (relayed || permit2).then(|| hex_address(&tx.from)),
             eip3009,
             network: network.clone(),
         });
     }
     Ok(rows)
+}
+
+/// A call to USDC itself is one of its EIP-3009 functions with `payer` as `from` (the first
+/// argument): USDC then emits the payer's `AuthorizationUsed` immediately before the Transfer,
+/// which is what [`authorization_precedes`] looks for in a receipt. Any other call to USDC
+/// (`transfer`, `transferFrom`) moves funds without an authorization.
+fn authorizes(input: &[u8], payer: Address) -> bool {
+    const SELECTORS: [[u8; 4]; 4] = [
+        transferWithAuthorization_0Call::SELECTOR,
+        transferWithAuthorization_1Call::SELECTOR,
+        receiveWithAuthorization_0Call::SELECTOR,
+        receiveWithAuthorization_1Call::SELECTOR,
+    ];
+    input.len() >= 36 && SELECTORS.iter().any(|s| input[..4] == s[..]) && input[4..36] == payer.into_word()[..]
 }
 
 /// An `AuthorizationUsed(authorizer == payer)` from the token at log index − 1 (USDC emits it
@@ -170,4 +237,47 @@ fn authorization_precedes(receipt: &TransactionReceipt, token: Address, payer: A
 fn settled_by_proxy(receipt: &TransactionReceipt, proxy: Address) -> bool {
     receipt.to == Some(proxy)
         && receipt.inner.logs().iter().any(|l| l.address() == proxy && l.topic0() == Some(&Settled::SIGNATURE_HASH))
+}
+
+#[cfg(test)]
+mod tests {
+    use alloy::primitives::{U256, address};
+
+    use super::*;
+
+    #[test]
+    fn a_direct_eip3009_call_by_the_payer_authorizes() {
+        let payer = address!("0x00000000000000000000000000000000000000aa");
+        let seller = address!("0x00000000000000000000000000000000000000bb");
+        let (value, after, before, nonce) = (U256::from(10_000u64), U256::ZERO, U256::MAX, B256::repeat_byte(7));
+        let vrs = transferWithAuthorization_0Call {
+            from: payer,
+            to: seller,
+            value,
+            validAfter: after,
+            validBefore: before,
+            nonce,
+            v: 27,
+            r: B256::ZERO,
+            s: B256::ZERO,
+        }
+        .abi_encode();
+        let bytes = receiveWithAuthorization_1Call {
+            from: payer,
+            to: seller,
+            value,
+            validAfter: after,
+            validBefore: before,
+            nonce,
+            signature: vec![1u8; 65].into(),
+        }
+        .abi_encode();
+        assert!(authorizes(&vrs, payer));
+        assert!(authorizes(&bytes, payer));
+        assert!(!authorizes(&vrs, seller), "another wallet's authorization");
+        let mut transfer = vec![0xa9, 0x05, 0x9c, 0xbb];
+        transfer.extend_from_slice(&vrs[4..]);
+        assert!(!authorizes(&transfer, payer), "transfer(…) uses no authorization");
+        assert!(!authorizes(&vrs[..20], payer));
+    }
 }
