@@ -56,7 +56,7 @@ impl Source for Funding {
         let history_start = ctx.bounds.from_block.unwrap_or(chain.config().start_block).min(range.start);
         let mut found: BTreeMap<String, FundingRow> = BTreeMap::new();
         let mut visited: BTreeSet<String> = BTreeSet::new();
-        // Hop 0 is the payers and sellers; hop h the funders h steps back. A funder at the last
+        // Hop 0 is the actors; hop h their funders h steps back. A funder at the last
         // hop is kept as a funder but not searched itself.
         for _hop in 0..chain.config().funding_hops {
             frontier.retain(|a| !visited.contains(a) && a.parse::<Address>().is_ok_and(|a| a != Address::ZERO));
