@@ -4,6 +4,9 @@
 set -uo pipefail
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+# The ingest tests run the `agentrep` binary as a process (killed and restarted, scheduled):
+# `cargo test` builds a package's binaries only for that package's own tests.
+"${CARGO:-cargo}" build -p agentrep-jobs --bin agentrep || exit $?
 "${CARGO:-cargo}" test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 awk '/^test result:/ {

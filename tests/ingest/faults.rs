@@ -173,11 +173,15 @@ async fn a_reorg_between_runs_is_repaired() {
     assert_same_rows(contents(&fresh, false), contents(&lake, false), "after a reorg");
 }
 
-/// The `agentrep` binary cargo built beside this test (`make test` builds the workspace).
+/// The `agentrep` binary beside this test's target folder (`scripts/test.sh` builds it first).
 pub(crate) fn agentrep_binary() -> std::path::PathBuf {
     let exe = std::env::current_exe().expect("test binary");
     let bin = exe.parent().and_then(Path::parent).expect("target dir").join("agentrep");
-    assert!(bin.is_file(), "{} is missing: build it with `cargo build -p agentrep-jobs`", bin.display());
+    assert!(
+        bin.is_file(),
+        "{} is missing: `make test` builds it first (`cargo build -p agentrep-jobs --bin agentrep`)",
+        bin.display()
+    );
     bin
 }
 
