@@ -219,17 +219,25 @@ fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool) -> 
     let config = WorldConfig::new(Scale::Small);
     let lake = Lake::new(&lake_dir);
     let store = SnapshotStore::new(&snapshots);
-    let ready = !fresh && store.current_dir().is_ok() && lake_dir.join(agentrep_datasets::LABELS_FILE).is_file();
-    if ready {
+    let lake_built = !fresh && lake_dir.join(agentrep_datasets::LABELS_FILE).is_file();
+    // Snapshots written by an older version may lack files this one reads: they are republished
+    // from the lake rather than served as a 503.
+    let servable = store.current_dir().ok().is_some_and(|d| agentrep_publish::LoadedSnapshot::load(&d).is_ok());
+    if lake_built && servable {
         info!(dir = %dir.display(), "Demo world already built; use --fresh to rebuild it.");
     } else {
         let started = Instant::now();
-        for stale in [&lake_dir, &snapshots] {
+        let stale: &[&Path] = if lake_built { &[&snapshots] } else { &[&lake_dir, &snapshots] };
+        for stale in stale {
             if stale.exists() {
                 std::fs::remove_dir_all(stale).with_context(|| format!("clearing {}", stale.display()))?;
             }
         }
-        world(&lake_dir, config)?;
+        if lake_built {
+            info!(dir = %dir.display(), "The demo's snapshots do not load in this version; republishing them from the lake.");
+        } else {
+            world(&lake_dir, config)?;
+        }
         rebuild_days(&lake, &store, &PublishConfig::default(), &config.days())?;
         info!(seconds = started.elapsed().as_secs_f64(), "Demo world built and 30 daily snapshots published.");
     }

@@ -4,6 +4,8 @@
 //! A snapshot folder is immutable once its manifest is written, and servable as-is by any static
 //! file server (`score/<address>.json`, `badge/<address>.svg`, `leaderboard.json`, `scores.csv`, …).
 
+pub mod categories;
+pub mod layout;
 pub mod payloads;
 pub mod reader;
 pub mod store;

@@ -31,12 +31,12 @@ pub struct PayloadContext {
 #[derive(Debug, Default)]
 pub struct CategoryIndex {
     rank: HashMap<String, u32>,
-    totals: HashMap<String, u32>,
+    totals: HashMap<&'static str, u32>,
 }
 
-/// Primary category: the first of the sorted tags, or `general`.
-pub fn primary_category(tags: &[String]) -> String {
-    tags.first().cloned().unwrap_or_else(|| "general".to_owned())
+/// Primary category of a seller (one of the 30 of [`crate::categories`]).
+pub fn primary_category(s: &SellerRecord) -> &'static str {
+    crate::categories::classify(&s.listing.tags, s.listing.description.as_deref())
 }
 
 impl CategoryIndex {
@@ -44,11 +44,16 @@ impl CategoryIndex {
     pub fn new(ranked: &[&SellerRecord]) -> Self {
         let mut index = Self::default();
         for s in ranked {
-            let total = index.totals.entry(primary_category(&s.listing.tags)).or_insert(0);
+            let total = index.totals.entry(primary_category(s)).or_insert(0);
             *total += 1;
             index.rank.insert(s.address.clone(), *total);
         }
         index
+    }
+
+    /// Rank of a ranked seller within its category.
+    pub fn rank_of(&self, address: &str) -> Option<u32> {
+        self.rank.get(address).copied()
     }
 }
 
@@ -124,14 +129,7 @@ fn price(s: &SellerRecord) -> Option<PriceV1> {
     })
 }
 
-/// CAIP-2 form of a listed network (`base` is the legacy name of `eip155:8453`).
-pub fn caip2(network: &str) -> String {
-    match network {
-        "base" => "eip155:8453".to_owned(),
-        "base-sepolia" => "eip155:84532".to_owned(),
-        other => other.to_owned(),
-    }
-}
+pub use agentrep_model::chain::caip2;
 
 /// A leaderboard entry; `sparkline` adds the last 7 daily scores.
 pub fn leaderboard_entry(s: &SellerRecord, sparkline: bool) -> LeaderboardEntryV1 {
@@ -178,7 +176,7 @@ pub fn score_payload(
 ) -> ScorePayloadV1 {
     let a = &s.assessment;
     let f = &s.features;
-    let primary = primary_category(&s.listing.tags);
+    let primary = primary_category(s);
     let base = &ctx.base_path;
     let addr = &s.address;
     ScorePayloadV1 {
@@ -201,9 +199,9 @@ pub fn score_payload(
         },
         category: CategoryV1 {
             rank_in_category: categories.rank.get(addr).copied().unwrap_or(0),
-            total_in_category: categories.totals.get(&primary).copied().unwrap_or(0),
+            total_in_category: categories.totals.get(primary).copied().unwrap_or(0),
             browse: format!("{base}/by-category/{primary}"),
-            primary,
+            primary: primary.to_owned(),
             tags: s.listing.tags.clone(),
         },
         description: s.listing.description.clone().unwrap_or_default(),
@@ -220,7 +218,7 @@ pub fn score_payload(
         verify: VerifyV1 {
             attestation_url: format!("{base}/attestation/{addr}"),
             verifier_contract: None,
-            network: "eip155:8453".to_owned(),
+            network: agentrep_model::chain::BASE_CAIP2.to_owned(),
             hint: "The verdict will be an EIP-712 signed attestation; signing is not enabled in this deployment yet, so verifierContract is null.".to_owned(),
         },
         related: RelatedV1 {
@@ -307,7 +305,7 @@ pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
         score_basis: basis_str(a.basis).to_owned(),
         verdict: lower(a.verdict),
         trust_shield: shield(a),
-        category: PreflightCategoryV1 { primary: primary_category(&s.listing.tags), tags: s.listing.tags.clone() },
+        category: PreflightCategoryV1 { primary: primary_category(s).to_owned(), tags: s.listing.tags.clone() },
         signals: signals(s),
         snapshot_date: ctx.date.clone(),
         confidence: round4(a.confidence),
@@ -411,41 +409,118 @@ fn outcome_str(o: LaunchOutcome) -> &'static str {
     o.as_str()
 }
 
-/// Daily movers: score today against the day before, top 10 each way.
-pub fn movers(ctx: &PayloadContext, sellers: &[SellerRecord]) -> MoversV1 {
-    let yesterday = chrono::NaiveDate::parse_from_str(&ctx.date, "%Y-%m-%d")
+/// Daily movers from the query index: score on `date` against the day before, the `limit`
+/// largest rises and falls (ties by address).
+pub fn movers(date: &str, rows: &[AgentRowV1], limit: usize) -> MoversV1 {
+    let yesterday = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d")
         .ok()
         .and_then(|d| d.pred_opt())
         .map(|d| d.to_string())
         .unwrap_or_default();
-    let mut deltas: Vec<MoverV1> = sellers
+    let mut deltas: Vec<MoverV1> = rows
         .iter()
-        .filter_map(|s| {
-            let today = s.assessment.score?;
-            let prev = s.history.iter().rev().find(|p| p.date == yesterday)?.score?;
+        .filter_map(|r| {
+            let today = r.score?;
+            let prev = r.recent_scores.iter().rev().find(|p| p.snapshot_date == yesterday)?.score?;
             Some(MoverV1 {
-                pay_to: s.address.clone(),
+                pay_to: r.address.clone(),
                 score_today: today,
                 score_yesterday: prev,
                 delta: i32::from(today) - i32::from(prev),
-                job_count: s.features.demand.settlements,
-                description: s.listing.description.clone(),
+                job_count: r.metrics.job_count,
+                description: r.description.clone(),
             })
         })
         .collect();
     let with_delta = deltas.len() as u32;
     deltas.sort_by(|a, b| b.delta.cmp(&a.delta).then_with(|| a.pay_to.cmp(&b.pay_to)));
-    let gainers = deltas.iter().filter(|m| m.delta > 0).take(10).cloned().collect();
+    let gainers = deltas.iter().filter(|m| m.delta > 0).take(limit).cloned().collect();
     deltas.sort_by(|a, b| a.delta.cmp(&b.delta).then_with(|| a.pay_to.cmp(&b.pay_to)));
-    let losers = deltas.iter().filter(|m| m.delta < 0).take(10).cloned().collect();
+    let losers = deltas.iter().filter(|m| m.delta < 0).take(limit).cloned().collect();
     MoversV1 {
         version: version("movers"),
-        as_of: ctx.date.clone(),
-        total_scored: sellers.iter().filter(|s| s.assessment.score.is_some()).count() as u32,
+        as_of: date.to_owned(),
+        total_scored: rows.iter().filter(|r| r.score.is_some()).count() as u32,
         with_delta,
-        note: format!("score on {} against {yesterday}; top 10 each way", ctx.date),
+        note: (with_delta == 0).then(|| format!("no wallet was scored on both {yesterday} and {date}")),
+        compared_with: yesterday,
+        limit: limit as u32,
         gainers,
         losers,
         methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// Days of recent scores an index row keeps: today and the 7 before (movers and 7-day trending).
+const RECENT_SCORE_DAYS: usize = 8;
+
+/// The query-index row of a seller.
+pub fn agent_row(s: &SellerRecord, rank: Option<u32>, categories: &CategoryIndex) -> AgentRowV1 {
+    let a = &s.assessment;
+    let f = &s.features;
+    let start = s.history.len().saturating_sub(RECENT_SCORE_DAYS);
+    AgentRowV1 {
+        address: s.address.clone(),
+        score: a.score,
+        score_basis: basis_str(a.basis).to_owned(),
+        decision: a.decision.as_str().to_owned(),
+        verdict: lower(a.verdict),
+        tier: lower(a.tier),
+        shield: shield(a),
+        rank,
+        category: primary_category(s).to_owned(),
+        category_rank: categories.rank_of(&s.address),
+        description: s.listing.description.clone(),
+        tags: s.listing.tags.clone(),
+        ecosystem: s.listing.ecosystem.clone(),
+        network: s.listing.network.clone(),
+        resource_path: s.listing.resource.clone(),
+        resources: s.listing.resources.clone(),
+        price: price(s),
+        metrics: metrics(s),
+        endpoint_alive: f.sla.last_ok.unwrap_or(false),
+        erc8004_registered: f.erc8004_registered,
+        proofs: f.proofs.iter().map(|p| p.as_str().to_owned()).collect(),
+        denylisted: f.denylisted,
+        payers: f.demand.payers,
+        trusted_entities: f.demand.trusted_entities,
+        listing_age_days: f.age_days,
+        confidence: round4(a.confidence),
+        recent_scores: s.history[start..]
+            .iter()
+            .map(|p| SparkPointV1 { snapshot_date: p.date.clone(), score: p.score })
+            .collect(),
+        sources: s.sources.clone(),
+    }
+}
+
+/// The query-index row of a deployer.
+pub fn deployer_row(d: &DeployerRecord) -> DeployerRowV1 {
+    let mut platforms = std::collections::BTreeMap::new();
+    let mut decided_by_platform = std::collections::BTreeMap::new();
+    let mut rugged_by_platform = std::collections::BTreeMap::new();
+    for l in &d.launches {
+        *platforms.entry(l.platform.clone()).or_insert(0) += 1;
+        if matches!(l.outcome, LaunchOutcome::Graduated | LaunchOutcome::Rugged | LaunchOutcome::Abandoned) {
+            *decided_by_platform.entry(l.platform.clone()).or_insert(0) += 1;
+        }
+        if l.outcome == LaunchOutcome::Rugged {
+            *rugged_by_platform.entry(l.platform.clone()).or_insert(0) += 1;
+        }
+    }
+    let o = &d.features.outcomes;
+    DeployerRowV1 {
+        address: d.address.clone(),
+        score: d.assessment.score,
+        verdict: lower(d.assessment.verdict),
+        sketchy: d.assessment.sketchy,
+        launches: o.total,
+        rugged: o.rugged,
+        decided: o.graduated + o.rugged + o.abandoned,
+        platforms,
+        decided_by_platform,
+        rugged_by_platform,
+        proofs: d.proofs.iter().map(|p| p.as_str().to_owned()).collect(),
+        first_launch: d.first_launch.clone(),
     }
 }

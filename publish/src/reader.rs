@@ -9,8 +9,8 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::PublishError;
-use crate::wire::{CounterpartyCsvRowV1, ManifestV1};
-use crate::writer::{LeaderboardFileV1, layout};
+use crate::layout;
+use crate::wire::{AgentRowV1, CounterpartyCsvRowV1, DeployerRowV1, LeaderboardFileV1, ManifestV1};
 
 /// A snapshot held in memory.
 #[derive(Debug)]
@@ -27,6 +27,10 @@ pub struct LoadedSnapshot {
     pub leaderboard: LeaderboardFileV1,
     /// Known non-seller wallets.
     pub counterparties: Vec<CounterpartyCsvRowV1>,
+    /// Every indexed seller, in address order.
+    pub agents: Vec<AgentRowV1>,
+    /// Every scored deployer, in address order.
+    pub deployers: Vec<DeployerRowV1>,
     /// Every file listed in the manifest, by relative path.
     pub files: HashMap<String, Vec<u8>>,
 }
@@ -57,12 +61,17 @@ impl LoadedSnapshot {
                 Ok((f.path.clone(), bytes))
             })
             .collect::<Result<_, _>>()?;
-        let leaderboard_bytes = files.get(layout::LEADERBOARD_FULL).ok_or_else(|| PublishError::Corrupt {
-            snapshot: manifest.snapshot_id.clone(),
-            path: layout::LEADERBOARD_FULL.to_owned(),
-            reason: "missing".to_owned(),
-        })?;
-        let leaderboard: LeaderboardFileV1 = serde_json::from_slice(leaderboard_bytes).map_err(PublishError::Encode)?;
+        let required = |path: &str| {
+            files.get(path).ok_or_else(|| PublishError::Corrupt {
+                snapshot: manifest.snapshot_id.clone(),
+                path: path.to_owned(),
+                reason: "missing".to_owned(),
+            })
+        };
+        let leaderboard: LeaderboardFileV1 =
+            serde_json::from_slice(required(layout::LEADERBOARD_FULL)?).map_err(PublishError::Encode)?;
+        let agents = json_lines(required(layout::AGENTS_INDEX)?)?;
+        let deployers = json_lines(required(layout::DEPLOYERS_INDEX)?)?;
         let counterparties = match files.get(layout::COUNTERPARTIES) {
             Some(bytes) => csv::Reader::from_reader(bytes.as_slice())
                 .deserialize()
@@ -77,6 +86,8 @@ impl LoadedSnapshot {
             manifest_bytes,
             leaderboard,
             counterparties,
+            agents,
+            deployers,
             files,
         })
     }
@@ -89,4 +100,12 @@ impl LoadedSnapshot {
             .collect::<Result<_, _>>()
             .map_err(|e| PublishError::Csv(e.to_string()))
     }
+}
+
+fn json_lines<T: serde::de::DeserializeOwned + Send>(bytes: &[u8]) -> Result<Vec<T>, PublishError> {
+    bytes
+        .par_split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_slice(line).map_err(PublishError::Encode))
+        .collect()
 }

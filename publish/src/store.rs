@@ -109,8 +109,8 @@ impl SnapshotStore {
         let manifest = writer::write_snapshot(&tmp, &ctx, input)?;
         sync_filesystem(&tmp)?;
 
-        let existing = final_dir.join(writer::layout::MANIFEST);
-        let unchanged = fs::read(&existing).ok() == fs::read(tmp.join(writer::layout::MANIFEST)).ok();
+        let existing = final_dir.join(crate::layout::MANIFEST);
+        let unchanged = fs::read(&existing).ok() == fs::read(tmp.join(crate::layout::MANIFEST)).ok();
         if unchanged {
             fs::remove_dir_all(&tmp).map_err(PublishError::io(&tmp))?;
         } else {
@@ -164,7 +164,7 @@ impl SnapshotStore {
         let mut ids: Vec<String> = fs::read_dir(&self.root)
             .map_err(PublishError::io(&self.root))?
             .filter_map(|e| e.ok())
-            .filter(|e| e.path().join(writer::layout::MANIFEST).is_file())
+            .filter(|e| e.path().join(crate::layout::MANIFEST).is_file())
             .filter_map(|e| e.file_name().into_string().ok())
             .filter(|n| !n.starts_with('.') && n != CURRENT)
             .collect();

@@ -17,54 +17,15 @@ use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::layout::{self, *};
 use crate::payloads::{self, CategoryIndex, PayloadContext, caip2};
 use crate::wire::*;
 use crate::{PublishError, svg};
 
 /// Entries in the static default leaderboard (the route's default limit).
 pub const DEFAULT_LEADERBOARD_LIMIT: usize = 100;
-
-/// Where each file lives. Per-wallet files that static servers must serve (score, badge,
-/// deployer) are one file per wallet; the other per-wallet payloads are keyed bundles, one line per
-/// wallet (`<address> <json>`), because creating a file costs far more than writing one.
-pub mod layout {
-    /// Score previews: `score/<address>.json`.
-    pub const SCORE: &str = "score";
-    /// Deployers: `deployer/<address>.json`.
-    pub const DEPLOYER: &str = "deployer";
-    /// Badges: `badge/<address>.svg`.
-    pub const BADGE: &str = "badge";
-    /// Preflight decisions, keyed bundle.
-    pub const PREFLIGHT: &str = "bundles/preflight.keyed.jsonl";
-    /// Trust shields, keyed bundle.
-    pub const SHIELD: &str = "bundles/trust-shield.keyed.jsonl";
-    /// Histories (all retained days), keyed bundle.
-    pub const HISTORY: &str = "bundles/history.keyed.jsonl";
-    /// The manifest.
-    pub const MANIFEST: &str = "manifest.json";
-    /// Default leaderboard view.
-    pub const LEADERBOARD: &str = "leaderboard.json";
-    /// Every ranked entry with sparklines (the server's source for filtered views).
-    pub const LEADERBOARD_FULL: &str = "leaderboard-full.json";
-    /// CSV export of every seller, ranked ones first.
-    pub const SCORES_CSV: &str = "scores.csv";
-    /// Parquet export of scores.
-    pub const SCORES_PARQUET: &str = "scores.parquet";
-    /// Parquet export of history.
-    pub const HISTORY_PARQUET: &str = "history.parquet";
-    /// Daily movers.
-    pub const MOVERS: &str = "movers.json";
-    /// Known non-seller wallets.
-    pub const COUNTERPARTIES: &str = "counterparties.csv";
-}
-
-/// Splits a keyed bundle into `(address, json)` pairs.
-pub fn keyed_lines(bundle: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
-    bundle.split(|b| *b == b'\n').filter(|l| !l.is_empty()).filter_map(|line| {
-        let space = line.iter().position(|b| *b == b' ')?;
-        Some((std::str::from_utf8(&line[..space]).ok()?, &line[space + 1..]))
-    })
-}
+/// Movers each way in the static `movers.json` (the route's default limit).
+pub const STATIC_MOVERS: usize = 10;
 
 fn keyed_bundle<T: Serialize + Send>(
     sellers: &[SellerRecord],
@@ -77,6 +38,19 @@ fn keyed_bundle<T: Serialize + Send>(
             line.extend_from_slice(s.address.as_bytes());
             line.push(b' ');
             serde_json::to_writer(&mut line, &payload(s)).map_err(PublishError::Encode)?;
+            line.push(b'\n');
+            Ok(line)
+        })
+        .collect::<Result<_, PublishError>>()?;
+    Ok(lines.concat())
+}
+
+/// One JSON document per line, in input order.
+fn json_lines<T: Serialize + Sync>(rows: &[T]) -> Result<Vec<u8>, PublishError> {
+    let lines: Vec<Vec<u8>> = rows
+        .par_iter()
+        .map(|r| {
+            let mut line = serde_json::to_vec(r).map_err(PublishError::Encode)?;
             line.push(b'\n');
             Ok(line)
         })
@@ -132,64 +106,6 @@ pub fn ranked(sellers: &[SellerRecord]) -> Vec<&SellerRecord> {
             .then_with(|| a.address.cmp(&b.address))
     });
     ranked
-}
-
-/// Builds a leaderboard document around already-selected entries.
-pub fn leaderboard_doc<E>(
-    generated_at: &str,
-    snapshot_date: &str,
-    stats: &LeaderboardStats,
-    filters: FiltersV1,
-    results: Vec<E>,
-) -> LeaderboardV1<E> {
-    LeaderboardV1 {
-        version: version("leaderboard"),
-        network: filters.network.clone().unwrap_or_else(|| "all".to_owned()),
-        generated_at: generated_at.to_owned(),
-        count: results.len() as u32,
-        ranked_today: stats.ranked,
-        total_indexed: stats.total_indexed,
-        network_breakdown: stats.network_breakdown.clone(),
-        regenerated: false,
-        snapshot_state: "fresh".to_owned(),
-        rebuild_counts: Some(stats.rebuild_counts.clone()),
-        filters,
-        results,
-        cached: true,
-        cached_at: generated_at.to_owned(),
-        snapshot_date: snapshot_date.to_owned(),
-        methodology: METHODOLOGY_VERSION.to_owned(),
-    }
-}
-
-/// Snapshot-wide counts every leaderboard view carries.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LeaderboardStats {
-    /// Ranked sellers.
-    pub ranked: u32,
-    /// All indexed sellers.
-    pub total_indexed: u32,
-    /// Indexed sellers per network.
-    pub network_breakdown: std::collections::BTreeMap<String, u32>,
-    /// Rebuild counts.
-    pub rebuild_counts: RebuildCountsV1,
-}
-
-/// The full leaderboard file: stats plus every ranked entry with its sparkline.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LeaderboardFileV1 {
-    /// `agentrep-leaderboard-full-v1`.
-    pub version: String,
-    /// Generation time.
-    pub generated_at: String,
-    /// Snapshot day.
-    pub snapshot_date: String,
-    /// Counts.
-    pub stats: LeaderboardStats,
-    /// Ranked entries with sparklines, in order.
-    pub entries: Vec<LeaderboardEntryV1>,
 }
 
 /// Removes every file under `dir` that is not in `files` (left over from a recycled snapshot).
@@ -327,7 +243,6 @@ fn seller_files(
     categories: &CategoryIndex,
     deployer: Option<&DeployerRecord>,
 ) -> Result<Vec<ManifestFileV1>, PublishError> {
-    use layout::*;
     let a = &s.address;
     let color = payloads::shield(&s.assessment).color;
     let value = s.assessment.score.map_or_else(|| "unscored".to_owned(), |v| format!("{v}/100"));
@@ -341,8 +256,7 @@ fn seller_files(
 /// hold a retired snapshot whose files are overwritten in place; files the new snapshot does not
 /// have are removed before the manifest is written.
 pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -> Result<ManifestV1, PublishError> {
-    use layout::*;
-    for sub in [layout::SCORE, layout::BADGE, layout::DEPLOYER, "bundles"] {
+    for sub in layout::FOLDERS {
         let sub = dir.join(sub);
         fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
     }
@@ -391,7 +305,9 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
         ranked.iter().take(DEFAULT_LEADERBOARD_LIMIT).map(|s| payloads::leaderboard_entry(s, false)).collect();
     let filters =
         FiltersV1 { ecosystem: None, network: None, limit: DEFAULT_LEADERBOARD_LIMIT as u32, with_sparkline: false };
-    files.push(out.json(LEADERBOARD, &leaderboard_doc(&ctx.generated_at, &ctx.date, &stats, filters, default_view))?);
+    files.push(
+        out.json(LEADERBOARD, &LeaderboardV1::assemble(&ctx.generated_at, &ctx.date, &stats, filters, default_view))?,
+    );
     files.push(out.json(
         LEADERBOARD_FULL,
         &LeaderboardFileV1 {
@@ -405,6 +321,14 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
 
     let rank_of: std::collections::HashMap<&str, u32> =
         ranked.iter().enumerate().map(|(i, s)| (s.address.as_str(), i as u32 + 1)).collect();
+    let agent_rows: Vec<AgentRowV1> = input
+        .sellers
+        .par_iter()
+        .map(|s| payloads::agent_row(s, rank_of.get(s.address.as_str()).copied(), &categories))
+        .collect();
+    files.push(out.write(AGENTS_INDEX, &json_lines(&agent_rows)?)?);
+    let deployer_rows: Vec<DeployerRowV1> = input.deployers.iter().map(payloads::deployer_row).collect();
+    files.push(out.write(DEPLOYERS_INDEX, &json_lines(&deployer_rows)?)?);
     let mut csv_order: Vec<&SellerRecord> = ranked.clone();
     csv_order.extend(input.sellers.iter().filter(|s| !rank_of.contains_key(s.address.as_str())));
     files.push(out.write(
@@ -413,7 +337,7 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
     )?);
     files.push(out.write(SCORES_PARQUET, &scores_parquet(ctx, &input.sellers)?)?);
     files.push(out.write(HISTORY_PARQUET, &history_parquet(&input.sellers)?)?);
-    files.push(out.json(MOVERS, &payloads::movers(ctx, &input.sellers))?);
+    files.push(out.json(MOVERS, &payloads::movers(&ctx.date, &agent_rows, STATIC_MOVERS))?);
     files.push(out.write(
         COUNTERPARTIES,
         &csv_bytes(input.counterparties.iter().map(|c| CounterpartyCsvRowV1 {

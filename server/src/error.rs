@@ -8,34 +8,55 @@ pub enum ApiError {
     /// The address does not match `^0x[a-fA-F0-9]{40}$`.
     #[error("{0}")]
     InvalidAddress(String),
-    /// A query parameter is malformed or out of range.
+    /// A query, path or body parameter is malformed or out of range.
     #[error("{message}")]
     InvalidParam {
         /// Which parameter.
-        param: &'static str,
+        param: String,
         /// What is wrong.
         message: String,
     },
+    /// The body is not the JSON the route reads.
+    #[error("{0}")]
+    InvalidBody(String),
+    /// The body is larger than the route reads.
+    #[error("the request body is larger than {0} bytes")]
+    PayloadTooLarge(usize),
+    /// The body is not JSON.
+    #[error("send the body as application/json, got '{0}'")]
+    UnsupportedMediaType(String),
     /// No route at this path.
     #[error("no route at {0}")]
     NotFound(String),
     /// The address is valid but not in the snapshot.
     #[error("{0} is not indexed in the current snapshot")]
     NotIndexed(String),
+    /// A named thing (category, tag) is not in the snapshot.
+    #[error("{0}")]
+    UnknownName(String),
     /// The path exists with other methods.
     #[error("method not allowed; allowed: {0}")]
-    MethodNotAllowed(&'static str),
+    MethodNotAllowed(String),
     /// No snapshot has been loaded yet.
     #[error("no snapshot is loaded yet; run a rebuild first")]
     NoSnapshot,
 }
 
 impl ApiError {
+    /// A bad parameter.
+    pub fn param(param: &str, message: impl Into<String>) -> Self {
+        Self::InvalidParam { param: param.to_owned(), message: message.into() }
+    }
+
     /// HTTP status.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::InvalidAddress(_) | ApiError::InvalidParam { .. } => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(_) | ApiError::NotIndexed(_) => StatusCode::NOT_FOUND,
+            ApiError::InvalidAddress(_) | ApiError::InvalidParam { .. } | ApiError::InvalidBody(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::NotFound(_) | ApiError::NotIndexed(_) | ApiError::UnknownName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::NoSnapshot => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -46,8 +67,12 @@ impl ApiError {
         match self {
             ApiError::InvalidAddress(_) => "invalid_address".to_owned(),
             ApiError::InvalidParam { param, .. } => format!("invalid_{param}"),
+            ApiError::InvalidBody(_) => "invalid_body".to_owned(),
+            ApiError::PayloadTooLarge(_) => "payload_too_large".to_owned(),
+            ApiError::UnsupportedMediaType(_) => "unsupported_media_type".to_owned(),
             ApiError::NotFound(_) => "not_found".to_owned(),
             ApiError::NotIndexed(_) => "not_indexed".to_owned(),
+            ApiError::UnknownName(_) => "unknown_name".to_owned(),
             ApiError::MethodNotAllowed(_) => "method_not_allowed".to_owned(),
             ApiError::NoSnapshot => "no_snapshot".to_owned(),
         }

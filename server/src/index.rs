@@ -5,9 +5,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use agentrep_publish::LoadedSnapshot;
+use agentrep_publish::layout::{FileKind, WalletDoc, WholeDoc, classify, keyed_lines};
 use agentrep_publish::payloads::caip2;
-use agentrep_publish::wire::{CounterpartyCsvRowV1, ManifestV1};
-use agentrep_publish::writer::{LeaderboardStats, keyed_lines, layout};
+use agentrep_publish::wire::{CounterpartyCsvRowV1, LeaderboardStats, ManifestV1};
+
+use crate::query::AgentIndex;
 use bytes::Bytes;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
@@ -108,10 +110,10 @@ pub struct ServedSnapshot {
     pub id: String,
     /// Manifest.
     pub manifest: ManifestV1,
-    /// Per-wallet files: kind (a `layout` name) → address → blob.
-    pub wallet_files: HashMap<&'static str, HashMap<String, Blob>>,
-    /// Whole-snapshot files by layout name.
-    pub files: HashMap<&'static str, Blob>,
+    /// Per-wallet documents: kind → address → blob.
+    pub wallet_docs: HashMap<WalletDoc, HashMap<String, Blob>>,
+    /// Whole-snapshot documents.
+    pub whole: HashMap<WholeDoc, Blob>,
     /// Ranked entries in order.
     pub entries: Vec<EntryJson>,
     /// Snapshot-wide counts.
@@ -122,46 +124,40 @@ pub struct ServedSnapshot {
     pub counterparties: HashMap<String, CounterpartyCsvRowV1>,
     /// Snapshots retained on disk.
     pub retained: Vec<String>,
+    /// Every seller and deployer with the lookups the queries read.
+    pub index: AgentIndex,
     /// Filtered leaderboard views.
     pub leaderboard_views: ViewCache<LeaderboardKey>,
     /// History views shorter than the published series: (address, days).
     pub history_views: ViewCache<(String, u32)>,
 }
 
-/// Folders of one-file-per-wallet payloads.
-const WALLET_DIRS: &[&str] = &[layout::SCORE, layout::DEPLOYER, layout::BADGE];
-/// Keyed bundles of per-wallet payloads.
-const WALLET_BUNDLES: &[&str] = &[layout::PREFLIGHT, layout::SHIELD, layout::HISTORY];
-const WHOLE_FILES: &[&str] =
-    &[layout::LEADERBOARD, layout::SCORES_CSV, layout::SCORES_PARQUET, layout::HISTORY_PARQUET, layout::MOVERS];
-
 impl ServedSnapshot {
     /// Indexes a loaded snapshot.
     pub fn build(loaded: LoadedSnapshot, retained: Vec<String>) -> Self {
-        let LoadedSnapshot { id, manifest, leaderboard, counterparties, mut files, .. } = loaded;
+        let LoadedSnapshot { id, manifest, leaderboard, counterparties, agents, deployers, mut files, .. } = loaded;
         let sha: HashMap<&str, &str> = manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
-        let mut wallet_files: HashMap<&'static str, HashMap<String, Blob>> = HashMap::new();
+        let mut wallet_docs: HashMap<WalletDoc, HashMap<String, Blob>> = HashMap::new();
         let mut whole = HashMap::new();
         for (path, bytes) in files.drain() {
-            let hash = sha.get(path.as_str()).copied().unwrap_or_default().to_owned();
-            if let Some(name) = WHOLE_FILES.iter().find(|n| **n == path) {
-                whole.insert(*name, Blob::with_sha(Bytes::from(bytes), &hash));
-                continue;
-            }
-            if let Some(kind) = WALLET_BUNDLES.iter().find(|k| **k == path) {
-                let bundle = Bytes::from(bytes);
-                for (address, json) in keyed_lines(&bundle) {
-                    wallet_files
-                        .entry(*kind)
-                        .or_default()
-                        .insert(address.to_owned(), Blob::new(bundle.slice_ref(json)));
+            let hash = sha.get(path.as_str()).copied().unwrap_or_default();
+            match classify(&path) {
+                FileKind::Whole(doc) => {
+                    whole.insert(doc, Blob::with_sha(Bytes::from(bytes), hash));
                 }
-                continue;
+                FileKind::Bundle(doc) => {
+                    let bundle = Bytes::from(bytes);
+                    let docs = wallet_docs.entry(doc).or_default();
+                    for (address, json) in keyed_lines(&bundle) {
+                        docs.insert(address.to_owned(), Blob::new(bundle.slice_ref(json)));
+                    }
+                }
+                FileKind::Wallet(doc, address) => {
+                    let address = address.to_owned();
+                    wallet_docs.entry(doc).or_default().insert(address, Blob::with_sha(Bytes::from(bytes), hash));
+                }
+                FileKind::Data => {}
             }
-            let Some((dir, file)) = path.split_once('/') else { continue };
-            let Some(kind) = WALLET_DIRS.iter().find(|k| **k == dir) else { continue };
-            let address = file.rsplit_once('.').map_or(file, |(a, _)| a).to_owned();
-            wallet_files.entry(*kind).or_default().insert(address, Blob::with_sha(Bytes::from(bytes), &hash));
         }
         let entries = leaderboard
             .entries
@@ -185,20 +181,31 @@ impl ServedSnapshot {
         Self {
             id,
             manifest,
-            wallet_files,
-            files: whole,
+            wallet_docs,
+            whole,
             entries,
             stats: leaderboard.stats,
             generated_at: leaderboard.generated_at,
             counterparties: counterparties.into_iter().map(|c| (c.address.clone(), c)).collect(),
             retained,
+            index: AgentIndex::build(agents, deployers),
             leaderboard_views: ViewCache::new(512),
             history_views: ViewCache::new(16_384),
         }
     }
 
-    /// A per-wallet file.
-    pub fn wallet(&self, kind: &'static str, address: &str) -> Option<&Blob> {
-        self.wallet_files.get(kind)?.get(address)
+    /// A per-wallet document.
+    pub fn wallet(&self, doc: WalletDoc, address: &str) -> Option<&Blob> {
+        self.wallet_docs.get(&doc)?.get(address)
+    }
+
+    /// A whole-snapshot document.
+    pub fn document(&self, doc: WholeDoc) -> Option<&Blob> {
+        self.whole.get(&doc)
+    }
+
+    /// Snapshot day.
+    pub fn date(&self) -> &str {
+        &self.manifest.snapshot_date
     }
 }

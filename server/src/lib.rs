@@ -3,11 +3,13 @@
 //!
 //! This crate links neither polars nor DuckDB; it reads snapshots through `agentrep-publish`.
 
+mod app;
 mod error;
 pub mod handlers;
+pub mod http;
 mod index;
 pub mod openapi;
-mod respond;
+pub mod query;
 pub mod routes;
 
 use std::convert::Infallible;
@@ -15,27 +17,67 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::Mutex;
 use std::time::Duration;
 
-use agentrep_publish::wire::JobRunV1;
-use agentrep_publish::{LoadedSnapshot, SnapshotStore};
-use arc_swap::{ArcSwap, ArcSwapOption};
-use bytes::Bytes;
+use http_body_util::BodyExt;
+use hyper::Request;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
-use hyper::{Request, Response};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
-use tracing::{info, warn};
+use tracing::warn;
 
+pub use app::App;
 pub use error::ApiError;
+pub use http::Body;
 pub use index::ServedSnapshot;
-pub use respond::Body;
 
-/// Job runs `/status` lists.
-const RECENT_RUNS: usize = 20;
+/// The base path every API route lives under (the original service's, so its clients work).
+pub const DEFAULT_BASE_PATH: &str = "/api/agent";
+
+/// Who runs a deployment and how it presents itself (`/me`, `/status`, `/catalog`). Every field
+/// reads an `AGENTREP_*` environment variable; unset ones are null in the payloads, never invented.
+#[derive(Debug, Clone, Default)]
+pub struct ServiceIdentity {
+    /// Receiving address quoted in 402 terms (`AGENTREP_PAY_TO`).
+    pub pay_to: String,
+    /// Operator name (`AGENTREP_OPERATOR_NAME`).
+    pub operator_name: Option<String>,
+    /// Contact URL or e-mail (`AGENTREP_CONTACT`).
+    pub contact: Option<String>,
+    /// Public domain (`AGENTREP_DOMAIN`).
+    pub domain: Option<String>,
+    /// Basename of the operator wallet (`AGENTREP_BASENAME`).
+    pub basename: Option<String>,
+    /// The project's token contract (`AGENTREP_TOKEN`).
+    pub token: Option<String>,
+    /// How the token's source is verified, free text (`AGENTREP_TOKEN_VERIFIED`).
+    pub token_verified: Option<String>,
+    /// ERC-8004 agent id of the service (`AGENTREP_ERC8004_AGENT_ID`).
+    pub erc8004_agent_id: Option<u64>,
+}
+
+/// The receiving address used when none is configured: a recognisable placeholder no one holds
+/// the key of, so a misconfigured deployment cannot take money.
+pub const PLACEHOLDER_PAY_TO: &str = "0x0000000000000000000000000000000000000402";
+
+impl ServiceIdentity {
+    /// Reads the environment.
+    pub fn from_env() -> Self {
+        let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        Self {
+            pay_to: var("AGENTREP_PAY_TO").unwrap_or_else(|| PLACEHOLDER_PAY_TO.to_owned()),
+            operator_name: var("AGENTREP_OPERATOR_NAME"),
+            contact: var("AGENTREP_CONTACT"),
+            domain: var("AGENTREP_DOMAIN"),
+            basename: var("AGENTREP_BASENAME"),
+            token: var("AGENTREP_TOKEN"),
+            token_verified: var("AGENTREP_TOKEN_VERIFIED"),
+            erc8004_agent_id: var("AGENTREP_ERC8004_AGENT_ID").and_then(|v| v.parse().ok()),
+        }
+    }
+}
 
 /// How to serve.
 #[derive(Debug, Clone)]
@@ -46,140 +88,18 @@ pub struct ServerConfig {
     pub base_path: String,
     /// How often to look for a new snapshot.
     pub reload_interval: Duration,
-    /// Receiving address quoted in 402 terms.
-    pub pay_to: String,
+    /// Who runs it.
+    pub identity: ServiceIdentity,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
         Self {
             snapshots: PathBuf::from("snapshots"),
-            base_path: "/api/agent".to_owned(),
+            base_path: DEFAULT_BASE_PATH.to_owned(),
             reload_interval: Duration::from_millis(500),
-            pay_to: std::env::var("AGENTREP_PAY_TO")
-                .unwrap_or_else(|_| "0x0000000000000000000000000000000000000402".to_owned()),
+            identity: ServiceIdentity::from_env(),
         }
-    }
-}
-
-/// Shared state of the server: the current snapshot, swapped atomically.
-#[derive(Debug)]
-pub struct App {
-    base_path: String,
-    pay_to: String,
-    store: SnapshotStore,
-    current: ArcSwapOption<ServedSnapshot>,
-    loaded_dir: Mutex<Option<(PathBuf, u64)>>,
-    /// The last folder that failed to load; not retried until `current` moves again.
-    failed_dir: Mutex<Option<(PathBuf, u64)>>,
-    /// Recent job runs from the run log, refreshed on the reload tick when the log grows (a failed
-    /// rebuild publishes no snapshot but must still show in `/status`).
-    runs: ArcSwap<Vec<JobRunV1>>,
-    runs_log_len: Mutex<Option<u64>>,
-    /// The ingest sources' status, re-read on every reload tick when its file changed.
-    sources: ArcSwap<Vec<agentrep_publish::wire::SourceStatusV1>>,
-    sources_mtime: Mutex<Option<std::time::SystemTime>>,
-    loaded_at: Mutex<String>,
-    unindexed_badge: index::Blob,
-    openapi: index::Blob,
-}
-
-impl App {
-    /// State for a config; no snapshot is loaded yet.
-    pub fn new(config: &ServerConfig) -> Self {
-        let badge = agentrep_publish::svg::badge("not indexed", None);
-        Self {
-            base_path: config.base_path.trim_end_matches('/').to_owned(),
-            pay_to: config.pay_to.clone(),
-            store: SnapshotStore::new(&config.snapshots),
-            current: ArcSwapOption::empty(),
-            loaded_dir: Mutex::new(None),
-            failed_dir: Mutex::new(None),
-            runs: ArcSwap::from_pointee(Vec::new()),
-            runs_log_len: Mutex::new(None),
-            sources: ArcSwap::from_pointee(Vec::new()),
-            sources_mtime: Mutex::new(None),
-            loaded_at: Mutex::new(String::new()),
-            unindexed_badge: index::Blob::new(Bytes::from(badge)),
-            openapi: index::Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
-        }
-    }
-
-    /// The snapshot requests are answered from.
-    pub fn snapshot(&self) -> Option<Arc<ServedSnapshot>> {
-        self.current.load_full()
-    }
-
-    fn loaded_at(&self) -> String {
-        self.loaded_at.lock().expect("loaded_at lock").clone()
-    }
-
-    /// The recent job runs.
-    pub fn runs(&self) -> Arc<Vec<JobRunV1>> {
-        self.runs.load_full()
-    }
-
-    /// The ingest sources' status.
-    pub fn sources(&self) -> Arc<Vec<agentrep_publish::wire::SourceStatusV1>> {
-        self.sources.load_full()
-    }
-
-    /// Re-reads the run log when its length changed, and the sources' status when its file did.
-    fn refresh_runs(&self) {
-        let mtime =
-            std::fs::metadata(self.store.root().join(agentrep_publish::store::SOURCES)).and_then(|m| m.modified()).ok();
-        let mut seen_sources = self.sources_mtime.lock().expect("sources_mtime lock");
-        if *seen_sources != mtime {
-            self.sources.store(Arc::new(self.store.sources()));
-            *seen_sources = mtime;
-        }
-        drop(seen_sources);
-        let len = std::fs::metadata(self.store.root().join(agentrep_publish::store::RUNS)).map(|m| m.len()).ok();
-        let mut seen = self.runs_log_len.lock().expect("runs_log_len lock");
-        if *seen != len {
-            self.runs.store(Arc::new(self.store.recent_runs(RECENT_RUNS)));
-            *seen = len;
-        }
-    }
-
-    /// Loads the snapshot `current` points at if it is not the one being served; returns whether
-    /// a new snapshot was swapped in. A snapshot that fails to load is logged and skipped, and the
-    /// previous one stays served.
-    pub fn reload(&self) -> bool {
-        self.refresh_runs();
-        let Ok(dir) = self.store.current_dir() else { return false };
-        // A folder replaced under the same id (the same day rebuilt by another version) has a new
-        // inode, so the key is (path, inode).
-        let Ok(meta) = std::fs::metadata(&dir) else { return false };
-        let key = (dir.clone(), std::os::unix::fs::MetadataExt::ino(&meta));
-        if self.loaded_dir.lock().expect("loaded_dir lock").as_ref() == Some(&key)
-            || self.failed_dir.lock().expect("failed_dir lock").as_ref() == Some(&key)
-        {
-            return false;
-        }
-        match LoadedSnapshot::load(&dir) {
-            Ok(loaded) => {
-                let retained = self.store.list().unwrap_or_default();
-                let served = ServedSnapshot::build(loaded, retained);
-                info!(target: "server::reload", snapshot = %served.id, wallets = served.wallet_files.get(agentrep_publish::writer::layout::SCORE).map_or(0, |m| m.len()), "Snapshot loaded.");
-                self.current.store(Some(Arc::new(served)));
-                *self.loaded_dir.lock().expect("loaded_dir lock") = Some(key);
-                *self.loaded_at.lock().expect("loaded_at lock") =
-                    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-                true
-            }
-            Err(err) => {
-                warn!(target: "server::reload", dir = %dir.display(), %err, "Snapshot not loaded; keeping the current one.");
-                *self.failed_dir.lock().expect("failed_dir lock") = Some(key);
-                false
-            }
-        }
-    }
-
-    /// Answers one request.
-    pub fn respond(&self, req: &Request<impl Sized>) -> Response<Body> {
-        let parts = handlers::RequestParts { method: req.method(), uri: req.uri(), headers: req.headers() };
-        handlers::handle(self, &parts)
     }
 }
 
@@ -262,8 +182,9 @@ impl Server {
                     let _ = stream.set_nodelay(true);
                     let app = self.app.clone();
                     let service = service_fn(move |req: Request<Incoming>| {
+                        let req = req.map(|body| body.map_err(Into::into).boxed());
                         let app = app.clone();
-                        async move { Ok::<_, Infallible>(app.respond(&req)) }
+                        async move { Ok::<_, Infallible>(http::dispatch(app, req).await) }
                     });
                     let conn = auto::Builder::new(TokioExecutor::new()).serve_connection(TokioIo::new(stream), service).into_owned();
                     let conn = graceful.watch(conn);

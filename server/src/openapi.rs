@@ -1,19 +1,26 @@
-//! The OpenAPI 3.0 description, generated from the route table so it cannot drift from dispatch.
+//! The OpenAPI 3.1 description, generated from the route table (paths, parameters from the typed
+//! query structs, bodies, response schemas from the wire types) so it cannot drift from dispatch.
 
 use std::collections::BTreeMap;
 
+use schemars::generate::SchemaSettings;
+use schemars::{Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
+use serde_json::{Map, Value, json};
 
-use crate::routes::{Param, ROUTES, RouteDef};
+use crate::routes::{ROUTES, RouteDef};
 
 /// Version of the machine-readable description (seed §9).
 pub const API_VERSION: &str = "0.3.0";
+
+const COMPONENTS: &str = "#/components/schemas/";
 
 #[derive(Serialize)]
 struct Document {
     openapi: &'static str,
     info: Info,
     servers: Vec<ServerUrl>,
+    tags: Vec<Tag>,
     paths: BTreeMap<String, BTreeMap<String, Operation>>,
     components: Components,
 }
@@ -31,11 +38,19 @@ struct ServerUrl {
 }
 
 #[derive(Serialize)]
+struct Tag {
+    name: &'static str,
+}
+
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Operation {
     summary: &'static str,
     operation_id: String,
+    tags: Vec<&'static str>,
     parameters: Vec<Parameter>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_body: Option<RequestBody>,
     responses: BTreeMap<String, ResponseDoc>,
     #[serde(rename = "x-x402", skip_serializing_if = "Option::is_none")]
     x402: Option<PaidDoc>,
@@ -44,7 +59,7 @@ struct Operation {
 #[derive(Serialize)]
 struct PaidDoc {
     query: &'static str,
-    price: &'static str,
+    price: String,
     asset: &'static str,
     network: &'static str,
     purpose: &'static str,
@@ -52,28 +67,18 @@ struct PaidDoc {
 
 #[derive(Serialize)]
 struct Parameter {
-    name: &'static str,
+    name: String,
     #[serde(rename = "in")]
     location: &'static str,
     required: bool,
-    description: &'static str,
-    schema: Schema,
+    description: String,
+    schema: Value,
 }
 
-#[derive(Serialize, Default)]
-struct Schema {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pattern: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    minimum: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    maximum: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    default: Option<u32>,
-    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
-    values: Option<Vec<&'static str>>,
+#[derive(Serialize)]
+struct RequestBody {
+    required: bool,
+    content: BTreeMap<&'static str, MediaType>,
 }
 
 #[derive(Serialize)]
@@ -85,146 +90,198 @@ struct ResponseDoc {
 
 #[derive(Serialize)]
 struct MediaType {
-    schema: SchemaRef,
-}
-
-#[derive(Serialize)]
-struct SchemaRef {
-    #[serde(rename = "$ref", skip_serializing_if = "Option::is_none")]
-    reference: Option<&'static str>,
+    schema: Value,
 }
 
 #[derive(Serialize)]
 struct Components {
-    schemas: BTreeMap<&'static str, ErrorSchema>,
-}
-
-#[derive(Serialize)]
-struct ErrorSchema {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    description: &'static str,
-    example: agentrep_publish::wire::ErrorBodyV1,
+    schemas: Map<String, Value>,
 }
 
 fn status_text(status: u16) -> &'static str {
     match status {
-        400 => "bad input: an address not matching ^0x[a-fA-F0-9]{40}$ or a parameter out of range",
+        400 => "bad input: an address not matching ^0x[a-fA-F0-9]{40}$, or a parameter or body field out of range",
         402 => "payment required: x402 v1 terms in the body, v2 terms in the PAYMENT-REQUIRED header",
-        404 => "the address is not indexed in the current snapshot",
+        404 => "not in the current snapshot (address, category)",
         405 => "wrong method",
+        413 => "the body is larger than 64 KiB",
+        415 => "the body is not application/json",
         503 => "no snapshot is loaded yet (before the first rebuild)",
         _ => "error",
     }
 }
 
-fn operation(def: &RouteDef) -> Operation {
-    let mut parameters = Vec::new();
-    if def.path.contains("{address}") {
-        parameters.push(Parameter {
-            name: "address",
-            location: "path",
-            required: true,
-            description: "wallet address, any letter case (normalised to lowercase)",
-            schema: Schema { kind: "string", pattern: Some("^0x[a-fA-F0-9]{40}$"), ..Schema::default() },
-        });
+fn path_parameter(name: &str) -> Parameter {
+    let (description, schema) = match name {
+        "address" | "tokenAddress" => (
+            "wallet address, any letter case (normalised to lowercase)",
+            json!({ "type": "string", "pattern": "^0x[a-fA-F0-9]{40}$" }),
+        ),
+        "cat" => (
+            "category slug (GET /categories lists them)",
+            json!({ "type": "string", "enum": agentrep_publish::categories::CATEGORIES.iter().map(|c| c.slug).collect::<Vec<_>>() }),
+        ),
+        "tag" => ("tag, any letter case", json!({ "type": "string", "minLength": 2 })),
+        _ => ("path parameter", json!({ "type": "string" })),
+    };
+    Parameter { name: name.to_owned(), location: "path", required: true, description: description.to_owned(), schema }
+}
+
+/// The inline object schema behind a `$ref` the generator made.
+fn resolve(generator: &SchemaGenerator, schema: Schema) -> Value {
+    let value = schema.to_value();
+    match value.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(COMPONENTS)) {
+        Some(name) => generator.definitions().get(name).cloned().unwrap_or(value),
+        None => value,
     }
-    for param in def.query {
-        parameters.push(match *param {
-            Param::Int(p, description) => Parameter {
-                name: p.name,
-                location: "query",
-                required: false,
-                description,
-                schema: Schema {
-                    kind: "integer",
-                    minimum: Some(p.min),
-                    maximum: Some(p.max),
-                    default: Some(p.default),
-                    ..Schema::default()
-                },
-            },
-            Param::Flag(name, description) => Parameter {
-                name,
-                location: "query",
-                required: false,
-                description,
-                schema: Schema { kind: "string", values: Some(vec!["1"]), ..Schema::default() },
-            },
-            Param::Text(name, description) => Parameter {
-                name,
-                location: "query",
-                required: false,
-                description,
-                schema: Schema { kind: "string", ..Schema::default() },
-            },
-        });
+}
+
+/// An absent query parameter is not a null one: `["string", "null"]` becomes `"string"`, and
+/// `anyOf: [X, {"type": "null"}]` becomes X.
+fn drop_null(schema: &mut Value) {
+    let Some(obj) = schema.as_object_mut() else { return };
+    if let Some(Value::Array(types)) = obj.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types[0].clone();
+            obj.insert("type".to_owned(), only);
+        }
     }
+    if let Some(Value::Array(options)) = obj.get("anyOf").cloned() {
+        let kept: Vec<Value> = options.into_iter().filter(|o| o.get("type") != Some(&json!("null"))).collect();
+        if kept.len() == 1 {
+            obj.remove("anyOf");
+            if let Some(inner) = kept[0].as_object() {
+                for (k, v) in inner {
+                    obj.entry(k.clone()).or_insert(v.clone());
+                }
+            }
+        } else {
+            obj.insert("anyOf".to_owned(), Value::Array(kept));
+        }
+    }
+}
+
+fn query_parameters(params: &mut SchemaGenerator, def: &RouteDef) -> Vec<Parameter> {
+    let Some(query) = def.query else { return Vec::new() };
+    let schema = query(params);
+    let schema = resolve(params, schema);
+    let required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return Vec::new() };
+    properties
+        .iter()
+        .map(|(name, prop)| {
+            let mut prop = prop.clone();
+            let description =
+                prop.as_object_mut().and_then(|p| p.remove("description")).and_then(|d| d.as_str().map(str::to_owned));
+            drop_null(&mut prop);
+            Parameter {
+                name: name.clone(),
+                location: "query",
+                required: required.contains(&name.as_str()),
+                description: description.unwrap_or_default(),
+                schema: prop,
+            }
+        })
+        .collect()
+}
+
+fn json_content(schema: Value) -> BTreeMap<&'static str, MediaType> {
+    BTreeMap::from([("application/json", MediaType { schema })])
+}
+
+fn operation(generator: &mut SchemaGenerator, params: &mut SchemaGenerator, def: &RouteDef) -> Operation {
+    let mut parameters: Vec<Parameter> = def
+        .path
+        .split('/')
+        .filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.split_once('}')).map(|(name, _)| path_parameter(name)))
+        .collect();
+    parameters.extend(query_parameters(params, def));
+    let request_body =
+        def.body.map(|body| RequestBody { required: true, content: json_content(body(generator).to_value()) });
     let mut responses = BTreeMap::new();
-    let mut ok = BTreeMap::new();
-    ok.insert(def.content_type, MediaType { schema: SchemaRef { reference: None } });
-    responses.insert("200".to_owned(), ResponseDoc { description: def.purpose, content: Some(ok) });
-    // Every route but the two that need no snapshot can answer 503 before the first rebuild.
-    let needs_snapshot = !matches!(def.path, "/health" | "/openapi.json");
-    let always: &[u16] = if needs_snapshot { &[405, 503] } else { &[405] };
+    let ok_schema = def.response.map_or_else(
+        || match def.content_type {
+            "application/json" => json!({}),
+            _ => json!({ "type": "string" }),
+        },
+        |response| response(generator).to_value(),
+    );
+    responses.insert(
+        "200".to_owned(),
+        ResponseDoc {
+            description: def.purpose,
+            content: Some(BTreeMap::from([(def.content_type, MediaType { schema: ok_schema })])),
+        },
+    );
+    let error = generator.subschema_for::<agentrep_publish::wire::ErrorBodyV1>().to_value();
+    let always: &[u16] = if def.needs_snapshot { &[405, 503] } else { &[405] };
     for status in def.errors.iter().chain(always) {
-        let mut content = BTreeMap::new();
-        content.insert(
-            "application/json",
-            MediaType { schema: SchemaRef { reference: Some("#/components/schemas/Error") } },
+        responses.insert(
+            status.to_string(),
+            ResponseDoc { description: status_text(*status), content: Some(json_content(error.clone())) },
         );
-        responses.insert(status.to_string(), ResponseDoc { description: status_text(*status), content: Some(content) });
     }
     Operation {
         summary: def.purpose,
-        operation_id: def
-            .path
-            .trim_start_matches('/')
-            .replace(['/', '.', '{', '}'], "_")
-            .trim_end_matches('_')
-            .to_owned(),
+        operation_id: format!(
+            "{}{}",
+            if def.method == hyper::Method::POST { "post_" } else { "" },
+            def.path.trim_start_matches('/').replace(['/', '.', '{', '}', '-'], "_").trim_end_matches('_')
+        ),
+        tags: vec![def.group],
         parameters,
+        request_body,
         responses,
         x402: def.paid.map(|p| PaidDoc {
             query: p.query,
-            price: p.price,
+            price: p.price_text(),
             asset: "USDC",
-            network: "eip155:8453",
+            network: agentrep_model::chain::BASE_CAIP2,
             purpose: p.purpose,
         }),
     }
 }
 
+/// Generators: one for payloads (nullable options), one for query parameters (an absent
+/// parameter is not a null one).
+fn generators() -> (SchemaGenerator, SchemaGenerator) {
+    let payloads = SchemaSettings::draft2020_12().with(|s| s.definitions_path = COMPONENTS.into()).into_generator();
+    let params = SchemaSettings::draft2020_12().with(|s| s.definitions_path = COMPONENTS.into()).into_generator();
+    (payloads, params)
+}
+
 /// The OpenAPI document for routes under `base_path`.
 pub fn document(base_path: &str) -> Vec<u8> {
+    let (mut generator, mut params) = generators();
     let mut paths: BTreeMap<String, BTreeMap<String, Operation>> = BTreeMap::new();
+    let mut groups: Vec<&'static str> = Vec::new();
     for def in ROUTES {
-        paths.entry(def.path.to_owned()).or_default().insert(def.method.to_ascii_lowercase(), operation(def));
+        if !groups.contains(&def.group) {
+            groups.push(def.group);
+        }
+        let op = operation(&mut generator, &mut params, def);
+        paths.entry(def.path.to_owned()).or_default().insert(def.method.as_str().to_ascii_lowercase(), op);
     }
+    let schemas: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
     let doc = Document {
-        openapi: "3.0.3",
+        openapi: "3.1.0",
         info: Info {
             title: "agentrep",
             version: API_VERSION,
             description: "Reputation oracle for the agent economy: scores, trust shields and preflight decisions for x402 sellers, ERC-8004 agents and token deployers. Free reads come from the current daily snapshot. Every error is {\"error\": {\"code\", \"message\"}}.",
         },
         servers: vec![ServerUrl { url: base_path.to_owned() }],
+        tags: groups.into_iter().map(|name| Tag { name }).collect(),
         paths,
-        components: Components {
-            schemas: BTreeMap::from([(
-                "Error",
-                ErrorSchema {
-                    kind: "object",
-                    description: "error body with a stable machine-readable code",
-                    example: agentrep_publish::wire::ErrorBodyV1 {
-                        error: agentrep_publish::wire::ErrorV1 {
-                            code: "invalid_address".to_owned(),
-                            message: "'0x12' is not an address matching ^0x[a-fA-F0-9]{40}$".to_owned(),
-                        },
-                    },
-                },
-            )]),
-        },
+        components: Components { schemas },
     };
     serde_json::to_vec_pretty(&doc).expect("OpenAPI document serialises")
+}
+
+/// A schema that is one of two payloads (a 200 that differs for indexed and unknown wallets).
+pub fn either<A: schemars::JsonSchema, B: schemars::JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    let (a, b) = (generator.subschema_for::<A>(), generator.subschema_for::<B>());
+    json_schema!({ "anyOf": [a, b] })
 }

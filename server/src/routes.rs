@@ -1,69 +1,40 @@
-//! The one route table: it drives dispatch, the 405 answers and `/health`'s endpoint list.
+//! The one route table. Each row is the router's input (method, path template, handler), and
+//! the description `/health`, `/catalog` and `/openapi.json` publish (purpose, price, parameter,
+//! body and response schemas, error statuses): a route cannot exist in one and not the others.
 
 use hyper::Method;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-use crate::respond::mime;
+use crate::handler;
+use crate::handlers::{agents, deployers, exports, lists, ranking, service};
+use crate::http::Handler;
+use crate::http::respond::mime;
+use crate::{openapi, query};
+use agentrep_publish::wire;
 
-/// A route with its parameters parsed from the path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
-    /// `GET /leaderboard`.
-    Leaderboard,
-    /// `GET /score/{address}`.
-    Score(String),
-    /// `GET /preflight/{address}`.
-    Preflight(String),
-    /// `GET /trust-shield/{address}`.
-    TrustShield(String),
-    /// `GET /history/{address}`.
-    History(String),
-    /// `GET /deployer/{address}`.
-    Deployer(String),
-    /// `GET /badge/{address}.svg`.
-    Badge(String),
-    /// `GET /movers`.
-    Movers,
-    /// `GET /scores.csv`.
-    ScoresCsv,
-    /// `GET /exports/scores.parquet`.
-    ScoresParquet,
-    /// `GET /exports/history.parquet`.
-    HistoryParquet,
-    /// `GET /health`.
-    Health,
-    /// `GET /status`.
-    Status,
-    /// `GET /openapi.json`.
-    OpenApi,
+/// The methods routes use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// `GET` (also answers `HEAD`).
+    Get,
+    /// `POST`.
+    Post,
 }
 
-/// An integer query parameter's bounds; handlers and the OpenAPI description read the same value.
-#[derive(Debug, Clone, Copy)]
-pub struct IntParam {
-    /// Name.
-    pub name: &'static str,
-    /// Value when absent.
-    pub default: u32,
-    /// Smallest accepted.
-    pub min: u32,
-    /// Largest accepted.
-    pub max: u32,
+impl Verb {
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Get => "GET",
+            Verb::Post => "POST",
+        }
+    }
 }
 
-/// `GET /leaderboard?limit=`.
-pub const LEADERBOARD_LIMIT: IntParam = IntParam { name: "limit", default: 100, min: 1, max: 500 };
-/// `GET /history/{address}?days=`.
-pub const HISTORY_DAYS: IntParam = IntParam { name: "days", default: 30, min: 1, max: 90 };
-
-/// A query parameter of a route.
-#[derive(Debug, Clone, Copy)]
-pub enum Param {
-    /// Bounded integer.
-    Int(IntParam, &'static str),
-    /// `1` or absent.
-    Flag(&'static str, &'static str),
-    /// Free text.
-    Text(&'static str, &'static str),
+impl PartialEq<Method> for Verb {
+    fn eq(&self, other: &Method) -> bool {
+        self.as_str() == other.as_str()
+    }
 }
 
 /// A paid variant of a free route, selected by a query flag.
@@ -71,157 +42,390 @@ pub enum Param {
 pub struct PaidVariant {
     /// The query that selects it, e.g. `live=1`.
     pub query: &'static str,
-    /// Price in USDC.
-    pub price: &'static str,
+    /// Price in micro-USDC.
+    pub price: u64,
     /// What is bought.
     pub purpose: &'static str,
+}
+
+impl PaidVariant {
+    /// The price as USDC text, e.g. `0.05`.
+    pub fn price_text(&self) -> String {
+        let whole = self.price / 1_000_000;
+        let frac = format!("{:06}", self.price % 1_000_000);
+        let frac = frac.trim_end_matches('0');
+        let frac = if frac.len() < 2 { format!("{frac:0<2}") } else { frac.to_owned() };
+        format!("{whole}.{frac}")
+    }
+}
+
+/// Makes a schema of a type in a generator.
+pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
+
+fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    generator.subschema_for::<T>()
 }
 
 /// One row of the table.
 #[derive(Debug)]
 pub struct RouteDef {
-    /// Method (every route of this issue is a `GET`, which also answers `HEAD`).
-    pub method: &'static str,
-    /// Path template under the base path; `{address}` matches `^0x[a-fA-F0-9]{40}$`.
+    /// Method.
+    pub method: Verb,
+    /// Path template under the base path: literal segments and `{name}` parameters, which may
+    /// carry a suffix (`{address}.svg`). `{address}` must match `^0x[a-fA-F0-9]{40}$`.
     pub path: &'static str,
     /// What it answers.
     pub purpose: &'static str,
-    /// Query parameters.
-    pub query: &'static [Param],
+    /// The handler.
+    pub handler: Handler,
+    /// Resource group (the OpenAPI tag).
+    pub group: &'static str,
+    /// Query parameters, as the schema of their struct.
+    pub query: Option<SchemaFn>,
+    /// JSON body, as its schema.
+    pub body: Option<SchemaFn>,
+    /// Schema of a 200 JSON body (none for files, SVG and CSV).
+    pub response: Option<SchemaFn>,
     /// A paid variant, if any.
     pub paid: Option<PaidVariant>,
     /// Content type of a 200.
     pub content_type: &'static str,
     /// Statuses it can answer besides 200 (and 304 for cached reads).
     pub errors: &'static [u16],
+    /// Whether it answers 503 before the first snapshot loads.
+    pub needs_snapshot: bool,
 }
 
 impl RouteDef {
-    /// A free `GET` route with no query parameters that answers 200 (or 304) and 405 only.
-    const fn get(path: &'static str, purpose: &'static str, content_type: &'static str) -> Self {
-        Self { method: "GET", path, purpose, query: &[], paid: None, content_type, errors: &[] }
+    const fn new(
+        method: Verb,
+        path: &'static str,
+        group: &'static str,
+        handler: Handler,
+        purpose: &'static str,
+    ) -> Self {
+        Self {
+            method,
+            path,
+            purpose,
+            handler,
+            group,
+            query: None,
+            body: None,
+            response: None,
+            paid: None,
+            content_type: mime::JSON,
+            errors: &[],
+            needs_snapshot: true,
+        }
     }
 
-    /// The same route with query parameters.
-    const fn query(self, query: &'static [Param]) -> Self {
-        Self { query, ..self }
+    const fn get(path: &'static str, group: &'static str, handler: Handler, purpose: &'static str) -> Self {
+        Self::new(Verb::Get, path, group, handler, purpose)
     }
 
-    /// The same route with more error statuses.
+    const fn post(path: &'static str, group: &'static str, handler: Handler, purpose: &'static str) -> Self {
+        Self::new(Verb::Post, path, group, handler, purpose)
+    }
+
+    const fn query<T: JsonSchema>(self) -> Self {
+        Self { query: Some(schema_of::<T>), ..self }
+    }
+
+    const fn body<T: JsonSchema>(self) -> Self {
+        Self { body: Some(schema_of::<T>), ..self }
+    }
+
+    const fn returns<T: JsonSchema>(self) -> Self {
+        Self { response: Some(schema_of::<T>), ..self }
+    }
+
+    const fn returns_with(self, schema: SchemaFn) -> Self {
+        Self { response: Some(schema), ..self }
+    }
+
+    const fn serves(self, content_type: &'static str) -> Self {
+        Self { content_type, ..self }
+    }
+
     const fn errors(self, errors: &'static [u16]) -> Self {
         Self { errors, ..self }
     }
 
-    /// The same route with a paid variant.
     const fn paid(self, paid: PaidVariant) -> Self {
         Self { paid: Some(paid), ..self }
     }
-}
 
-/// Every route, in the order `/health` and `/openapi.json` list them.
-pub const ROUTES: &[RouteDef] = &[
-    RouteDef::get("/leaderboard", "ranked agents, score descending (seed 2.1)", mime::JSON)
-        .query(&[
-            Param::Int(LEADERBOARD_LIMIT, "entries to return"),
-            Param::Text("ecosystem", "only agents indexed from this marketplace"),
-            Param::Text("network", "all, base, eip155:8453, base-sepolia, polygon or solana"),
-            Param::Flag("sparkline", "add sparkline7d: the last 7 daily scores"),
-        ])
-        .errors(&[400]),
-    RouteDef::get(
-        "/score/{address}",
-        "free score preview (seed 2.4); unknown addresses get preliminary signals, never a null body",
-        mime::JSON,
-    )
-    .query(&[Param::Flag("live", "paid live re-score")])
-    .errors(&[400, 402])
-    .paid(PaidVariant {
-        query: "live=1",
-        price: "0.05",
-        purpose: "paid live re-score (answers 402 with x402 terms; settlement is not enabled yet)",
-    }),
-    RouteDef::get(
-        "/preflight/{address}",
-        "decision BLOCK / CAUTION / PROCEED / PROCEED_LOW_VALUE with score, shield and category",
-        mime::JSON,
-    )
-    .errors(&[400]),
-    RouteDef::get("/trust-shield/{address}", "shield colour and flags only", mime::JSON).errors(&[400, 404]),
-    RouteDef::get("/history/{address}", "daily score series", mime::JSON)
-        .query(&[Param::Int(HISTORY_DAYS, "days of history, newest last")])
-        .errors(&[400, 404]),
-    RouteDef::get("/deployer/{address}", "token-deployer score, verdict, outcomes and launches", mime::JSON)
-        .errors(&[400, 404]),
-    RouteDef::get("/badge/{address}.svg", "embeddable SVG badge (grey 'not indexed' for unknown addresses)", mime::SVG)
-        .errors(&[400]),
-    RouteDef::get("/movers", "top daily score gainers and losers", mime::JSON),
-    RouteDef::get("/scores.csv", "CSV export of every scored seller, ranked ones first", mime::CSV),
-    RouteDef::get("/exports/scores.parquet", "Parquet export of scores", mime::PARQUET),
-    RouteDef::get("/exports/history.parquet", "Parquet export of daily score history", mime::PARQUET),
-    RouteDef::get("/health", "every endpoint with auth and price", mime::JSON),
-    RouteDef::get("/status", "snapshot id and date, payment state, recent job runs", mime::JSON),
-    RouteDef::get("/openapi.json", "this API's OpenAPI 3.0 description, generated from the route table", mime::JSON),
-];
-
-/// What a path under the base path is.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Match {
-    /// A known route with an allowed method.
-    Found(Route),
-    /// A known path with another method; carries the allowed ones.
-    WrongMethod(&'static str),
-    /// No such path.
-    NotFound,
-}
-
-fn parse_path(path: &str) -> Option<Route> {
-    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    Some(match segments.as_slice() {
-        ["leaderboard"] => Route::Leaderboard,
-        ["score", a] => Route::Score((*a).to_owned()),
-        ["preflight", a] => Route::Preflight((*a).to_owned()),
-        ["trust-shield", a] => Route::TrustShield((*a).to_owned()),
-        ["history", a] => Route::History((*a).to_owned()),
-        ["deployer", a] => Route::Deployer((*a).to_owned()),
-        ["badge", file] => Route::Badge(file.strip_suffix(".svg")?.to_owned()),
-        ["movers"] => Route::Movers,
-        ["scores.csv"] => Route::ScoresCsv,
-        ["exports", "scores.parquet"] => Route::ScoresParquet,
-        ["exports", "history.parquet"] => Route::HistoryParquet,
-        ["health"] => Route::Health,
-        ["status"] => Route::Status,
-        ["openapi.json"] => Route::OpenApi,
-        _ => return None,
-    })
-}
-
-/// Matches a method and a path (already stripped of the base path).
-pub fn parse(method: &Method, path: &str) -> Match {
-    match parse_path(path) {
-        Some(route) if method == Method::GET || method == Method::HEAD => Match::Found(route),
-        Some(_) => Match::WrongMethod("GET, HEAD"),
-        None => Match::NotFound,
+    const fn without_snapshot(self) -> Self {
+        Self { needs_snapshot: false, ..self }
     }
 }
+
+/// Price of a live re-score (seed §4.1), micro-USDC.
+pub const LIVE_RESCORE: PaidVariant = PaidVariant {
+    query: "live=1",
+    price: 50_000,
+    purpose: "paid live re-score (answers 402 with x402 terms; settlement is not enabled yet)",
+};
+
+/// Every route, in the order `/health`, `/catalog` and `/openapi.json` list them.
+pub const ROUTES: &[RouteDef] = &[
+    // Scores of one wallet.
+    RouteDef::get(
+        "/score/{address}",
+        "scores",
+        handler!(agents::score),
+        "free score preview (seed 2.4); unknown addresses get preliminary signals, never a null body",
+    )
+    .query::<query::agents::ScoreQuery>()
+    .returns_with(openapi::either::<wire::ScorePayloadV1, wire::UnindexedScoreV1>)
+    .errors(&[400, 402])
+    .paid(LIVE_RESCORE),
+    RouteDef::get(
+        "/preflight/{address}",
+        "scores",
+        handler!(agents::preflight),
+        "decision BLOCK / CAUTION / PROCEED / PROCEED_LOW_VALUE with score, shield and category",
+    )
+    .returns_with(openapi::either::<wire::PreflightV1, wire::UnindexedPreflightV1>)
+    .errors(&[400]),
+    RouteDef::get("/trust-shield/{address}", "scores", handler!(agents::trust_shield), "shield colour and flags only")
+        .returns::<wire::ShieldPayloadV1>()
+        .errors(&[400, 404]),
+    RouteDef::get("/history/{address}", "scores", handler!(agents::history), "daily score series")
+        .query::<query::agents::HistoryQuery>()
+        .returns::<wire::HistoryV1>()
+        .errors(&[400, 404]),
+    RouteDef::get(
+        "/badge/{address}.svg",
+        "scores",
+        handler!(agents::badge),
+        "embeddable SVG badge (grey 'not indexed' for unknown addresses)",
+    )
+    .serves(mime::SVG)
+    .errors(&[400]),
+    RouteDef::get(
+        "/shield/{address}.json",
+        "scores",
+        handler!(agents::shields_badge),
+        "shields.io endpoint badge JSON for a README",
+    )
+    .returns::<wire::ShieldsEndpointV1>()
+    .errors(&[400]),
+    RouteDef::post(
+        "/scores",
+        "scores",
+        handler!(agents::batch_scores),
+        "agent score, deployer score, proof count and any-trust of up to 200 addresses",
+    )
+    .body::<query::agents::BatchScoresRequest>()
+    .returns::<wire::BatchScoresV1>()
+    .errors(&[400, 413, 415]),
+    // Ranking and discovery.
+    RouteDef::get(
+        "/leaderboard",
+        "ranking",
+        handler!(ranking::leaderboard),
+        "ranked agents, score descending (seed 2.1)",
+    )
+    .query::<query::ranking::LeaderboardQuery>()
+    .returns::<wire::LeaderboardV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/compare",
+        "ranking",
+        handler!(ranking::compare),
+        "two agents side by side: winner, margin, recommendation",
+    )
+    .query::<query::ranking::CompareQuery>()
+    .returns::<wire::CompareV1>()
+    .errors(&[400]),
+    RouteDef::get("/movers", "ranking", handler!(ranking::movers), "largest daily score rises and falls")
+        .query::<query::ranking::MoversQuery>()
+        .returns::<wire::MoversV1>()
+        .errors(&[400]),
+    RouteDef::get(
+        "/featured",
+        "ranking",
+        handler!(ranking::featured),
+        "four picks: trending, newcomer, volume leader, hidden gem",
+    )
+    .returns::<wire::FeaturedV1>(),
+    RouteDef::get("/trending", "ranking", handler!(ranking::trending), "largest 7-day score gains among ranked agents")
+        .query::<query::ranking::TrendingQuery>()
+        .returns::<wire::TrendingV1>()
+        .errors(&[400]),
+    RouteDef::get(
+        "/search",
+        "ranking",
+        handler!(ranking::search),
+        "agents by address prefix, tag or description words; relevance, then score",
+    )
+    .query::<query::search::SearchQuery>()
+    .returns::<wire::SearchV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/recommend",
+        "ranking",
+        handler!(ranking::recommend),
+        "payable agents like the given one (category and score band) with the rationale",
+    )
+    .query::<query::search::RecommendQuery>()
+    .returns::<wire::RecommendV1>()
+    .errors(&[400, 404]),
+    RouteDef::get("/tags", "ranking", handler!(ranking::tags), "the 100 most used tags with counts")
+        .returns::<wire::TagsV1>(),
+    RouteDef::get("/tags/{tag}", "ranking", handler!(ranking::tag), "agents with a tag, score descending")
+        .query::<query::search::TagQuery>()
+        .returns::<wire::TagV1>()
+        .errors(&[400]),
+    RouteDef::post(
+        "/match",
+        "ranking",
+        handler!(ranking::match_intent),
+        "payable agents for an intent, ranked by score × match strength, with how to pay",
+    )
+    .body::<query::search::MatchRequest>()
+    .returns::<wire::MatchResponseV1>()
+    .errors(&[400, 413, 415]),
+    RouteDef::get("/random", "ranking", handler!(ranking::random), "one ranked agent drawn at random")
+        .query::<query::ranking::RandomQuery>()
+        .returns::<wire::RandomV1>()
+        .errors(&[400]),
+    // Deployers.
+    RouteDef::get(
+        "/deployer/{address}",
+        "deployers",
+        handler!(deployers::deployer),
+        "token-deployer score, verdict, outcomes and launches",
+    )
+    .returns::<wire::DeployerV1>()
+    .errors(&[400, 404]),
+    RouteDef::get("/deployers/top", "deployers", handler!(deployers::top), "scored deployers, score descending")
+        .query::<query::deployers::DeployersQuery>()
+        .returns::<wire::DeployersTopV1>()
+        .errors(&[400]),
+    RouteDef::get(
+        "/deployers/sketchy",
+        "deployers",
+        handler!(deployers::sketchy),
+        "serial deployers (3+ launches) whose tokens mostly rugged",
+    )
+    .query::<query::deployers::DeployersQuery>()
+    .returns::<wire::DeployersSketchyV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/deployers/stats",
+        "deployers",
+        handler!(deployers::stats),
+        "per launch platform: sample size and rug rate",
+    )
+    .returns::<wire::DeployersStatsV1>(),
+    // Lists.
+    RouteDef::get("/categories", "lists", handler!(lists::categories), "the 30 categories with their agent counts")
+        .returns::<wire::CategoriesV1>(),
+    RouteDef::get(
+        "/by-category/{cat}",
+        "lists",
+        handler!(lists::by_category),
+        "agents of a category; safeOnly=1 drops red-shielded ones",
+    )
+    .query::<query::lists::ByCategoryQuery>()
+    .returns::<wire::ByCategoryV1>()
+    .errors(&[400, 404]),
+    RouteDef::get(
+        "/bazaar-scored",
+        "lists",
+        handler!(lists::bazaar_scored),
+        "every marketplace resource with its seller's trust score",
+    )
+    .query::<query::lists::BazaarQuery>()
+    .returns::<wire::BazaarScoredV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/health-summary",
+        "lists",
+        handler!(lists::health_summary),
+        "probe coverage: probed, alive, dead, uptime, best alive agents (seed 2.6)",
+    )
+    .returns::<wire::HealthSummaryV1>(),
+    // Exports.
+    RouteDef::get(
+        "/scores.csv",
+        "exports",
+        handler!(exports::scores_csv),
+        "CSV export of every scored seller, ranked ones first",
+    )
+    .serves(mime::CSV),
+    RouteDef::get("/exports/scores.parquet", "exports", handler!(exports::scores_parquet), "Parquet export of scores")
+        .serves(mime::PARQUET),
+    RouteDef::get(
+        "/exports/history.parquet",
+        "exports",
+        handler!(exports::history_parquet),
+        "Parquet export of daily score history",
+    )
+    .serves(mime::PARQUET),
+    // The service.
+    RouteDef::get("/health", "service", handler!(service::health), "every endpoint with auth and price")
+        .returns::<wire::HealthPayloadV1>()
+        .without_snapshot(),
+    RouteDef::get(
+        "/status",
+        "service",
+        handler!(service::status),
+        "snapshot, payment state, operator, token, recent job runs, ingest sources",
+    )
+    .returns::<wire::StatusV1>(),
+    RouteDef::get(
+        "/catalog",
+        "service",
+        handler!(service::catalog),
+        "free and paid routes with prices, tiers, transports (seed 2.7)",
+    )
+    .returns::<wire::CatalogV1>()
+    .without_snapshot(),
+    RouteDef::get(
+        "/discover",
+        "service",
+        handler!(service::discover),
+        "specs, capabilities, indexed sets and how to get indexed",
+    )
+    .returns::<wire::DiscoverV1>(),
+    RouteDef::get(
+        "/me",
+        "service",
+        handler!(service::me),
+        "who runs this deployment: operator, token, ERC-8004 registries, surfaces",
+    )
+    .returns::<wire::MeV1>(),
+    RouteDef::get(
+        "/openapi.json",
+        "service",
+        handler!(service::openapi),
+        "this API's OpenAPI 3.1 description, generated from the route table",
+    )
+    .without_snapshot(),
+];
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_table_path_parses() {
-        for def in ROUTES {
-            let path = def.path.replace("{address}", "0xab");
-            let method: Method = def.method.parse().unwrap();
-            assert!(matches!(parse(&method, &path), Match::Found(_)), "{path}");
-        }
+    fn prices_print_as_usdc() {
+        let p = |price| PaidVariant { query: "", price, purpose: "" }.price_text();
+        assert_eq!(
+            (p(50_000), p(250_000), p(1_000_000), p(5_000_000), p(2_500)),
+            ("0.05".into(), "0.25".into(), "1.00".into(), "5.00".into(), "0.0025".into())
+        );
     }
 
     #[test]
-    fn methods_and_unknown_paths() {
-        assert_eq!(parse(&Method::POST, "/leaderboard"), Match::WrongMethod("GET, HEAD"));
-        assert_eq!(parse(&Method::GET, "/nope"), Match::NotFound);
-        assert_eq!(parse(&Method::GET, "/badge/0xab"), Match::NotFound);
-        assert_eq!(parse(&Method::GET, "/badge/0xab.svg"), Match::Found(Route::Badge("0xab".into())));
+    fn paths_are_unique_per_method() {
+        let mut seen = std::collections::HashSet::new();
+        for r in ROUTES {
+            assert!(seen.insert((r.method.as_str(), r.path)), "{} {} twice", r.method.as_str(), r.path);
+        }
     }
 }

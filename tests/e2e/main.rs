@@ -3,6 +3,7 @@
 
 mod contracts;
 mod determinism;
+mod discovery;
 mod docs;
 mod eval_floors;
 mod robustness;

@@ -236,7 +236,8 @@ async fn exports_health_status_and_errors() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(api["info"]["version"], "0.3.0");
     assert_eq!(api["paths"].as_object().unwrap().len(), table.len());
-    let limit = &api["paths"]["/leaderboard"]["get"]["parameters"][0]["schema"];
+    let params = api["paths"]["/leaderboard"]["get"]["parameters"].as_array().unwrap();
+    let limit = &params.iter().find(|p| p["name"] == "limit").expect("limit is documented")["schema"];
     assert_eq!((limit["default"].as_u64(), limit["maximum"].as_u64()), (Some(100), Some(500)));
     assert_eq!(api["paths"]["/score/{address}"]["get"]["x-x402"]["price"], "0.05");
     assert!(api["paths"]["/leaderboard"]["get"]["responses"].get("503").is_some());

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use agentrep_model::chain;
 use alloy::primitives::{Address, address};
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
@@ -141,10 +142,10 @@ pub struct Contracts {
 impl Default for Contracts {
     fn default() -> Self {
         Self {
-            usdc: address!("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
+            usdc: chain::USDC_BASE.parse().expect("a valid address"),
             permit2_proxy: address!("0x402085c248EeA27D92E8b30b2C58ed07f9E20001"),
-            identity_registry: address!("0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"),
-            reputation_registry: address!("0x8004BAa17C55a88189AE136b182e5fdA19dE9b63"),
+            identity_registry: chain::ERC8004_IDENTITY_REGISTRY.parse().expect("a valid address"),
+            reputation_registry: chain::ERC8004_REPUTATION_REGISTRY.parse().expect("a valid address"),
             eas: address!("0x4200000000000000000000000000000000000021"),
             coinbase_attester: address!("0x357458739F90461b99789350868CD7CF330Dd7EE"),
             verified_account_schema: alloy::primitives::b256!(

@@ -6,6 +6,7 @@
 //! `SCORING.md` documents every formula and threshold found here; [`METHODOLOGY_VERSION`] names it.
 
 pub mod address;
+pub mod chain;
 pub mod decision;
 pub mod deployer;
 pub mod features;

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::index::Blob;
+use agentrep_model::chain::{BASE_CAIP2, BASE_V1_NAME, USDC_BASE, USDC_EIP712_NAME, USDC_EIP712_VERSION};
 use agentrep_publish::wire::{ErrorBodyV1, ErrorV1};
 
 /// The body type of every response.
@@ -27,6 +28,8 @@ pub mod mime {
     pub const CSV: &str = "text/csv; charset=utf-8";
     /// Parquet.
     pub const PARQUET: &str = "application/vnd.apache.parquet";
+    /// HTML.
+    pub const HTML: &str = "text/html; charset=utf-8";
 }
 
 fn base(status: StatusCode, content_type: &str) -> hyper::http::response::Builder {
@@ -75,6 +78,23 @@ pub fn blob(req_headers: &HeaderMap, blob: &Blob, content_type: &str, head: bool
     builder.body(if head { Body::default() } else { Body::new(body) }).expect("valid response")
 }
 
+/// A JSON body computed from the snapshot for this request: cacheable like the snapshot's files.
+pub fn computed(status: StatusCode, value: &impl Serialize) -> Response<Body> {
+    let bytes = serde_json::to_vec(value).expect("payload serialises");
+    base(status, mime::JSON)
+        .header(header::CACHE_CONTROL, CACHE_PUBLIC)
+        .body(Body::new(Bytes::from(bytes)))
+        .expect("valid response")
+}
+
+/// A body of another type computed for this request.
+pub fn text(content_type: &str, body: impl Into<Bytes>) -> Response<Body> {
+    base(StatusCode::OK, content_type)
+        .header(header::CACHE_CONTROL, CACHE_PUBLIC)
+        .body(Body::new(body.into()))
+        .expect("valid response")
+}
+
 /// A JSON body computed for this request (not cached by clients).
 pub fn json(status: StatusCode, value: &impl Serialize) -> Response<Body> {
     let bytes = serde_json::to_vec(value).expect("payload serialises");
@@ -88,8 +108,10 @@ pub fn json(status: StatusCode, value: &impl Serialize) -> Response<Body> {
 pub fn error(err: &ApiError) -> Response<Body> {
     let body = ErrorBodyV1 { error: ErrorV1 { code: err.code(), message: err.to_string() } };
     let mut resp = json(err.status(), &body);
-    if let ApiError::MethodNotAllowed(allowed) = err {
-        resp.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allowed));
+    if let ApiError::MethodNotAllowed(allowed) = err
+        && let Ok(value) = HeaderValue::from_str(allowed)
+    {
+        resp.headers_mut().insert(header::ALLOW, value);
     }
     resp
 }
@@ -167,17 +189,15 @@ struct PaymentRequiredV2<'a> {
     extensions: std::collections::BTreeMap<String, String>,
 }
 
-const USDC_BASE: &str = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-
 /// 402 for both x402 v1 (JSON body) and v2 (`PAYMENT-REQUIRED` header) buyers.
 pub fn payment_required(terms: &PaymentTerms) -> Response<Body> {
-    let extra = || ExtraV1 { name: "USD Coin", version: "2" };
+    let extra = || ExtraV1 { name: USDC_EIP712_NAME, version: USDC_EIP712_VERSION };
     let v1 = PaymentRequiredV1 {
         x402_version: 1,
         error: "X-PAYMENT header is required",
         accepts: vec![AcceptV1 {
             scheme: "exact",
-            network: "base",
+            network: BASE_V1_NAME,
             max_amount_required: terms.amount.to_string(),
             resource: &terms.resource,
             description: &terms.description,
@@ -194,7 +214,7 @@ pub fn payment_required(terms: &PaymentTerms) -> Response<Body> {
         resource: ResourceV2 { url: &terms.resource, description: &terms.description, mime_type: "application/json" },
         accepts: vec![AcceptV2 {
             scheme: "exact",
-            network: "eip155:8453",
+            network: BASE_CAIP2,
             amount: terms.amount.to_string(),
             asset: USDC_BASE,
             pay_to: &terms.pay_to,

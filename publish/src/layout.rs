@@ -1,0 +1,139 @@
+//! Where each file of a snapshot lives, and what a file is: the one definition shared by the
+//! writer, the reader and the server.
+//!
+//! Per-wallet files that static servers must serve (score, badge, deployer) are one file per
+//! wallet; the other per-wallet payloads are keyed bundles, one line per wallet
+//! (`<address> <json>`), because creating a file costs far more than writing one.
+
+/// Score previews: `score/<address>.json`.
+pub const SCORE: &str = "score";
+/// Deployers: `deployer/<address>.json`.
+pub const DEPLOYER: &str = "deployer";
+/// Badges: `badge/<address>.svg`.
+pub const BADGE: &str = "badge";
+/// Preflight decisions, keyed bundle.
+pub const PREFLIGHT: &str = "bundles/preflight.keyed.jsonl";
+/// Trust shields, keyed bundle.
+pub const SHIELD: &str = "bundles/trust-shield.keyed.jsonl";
+/// Histories (all retained days), keyed bundle.
+pub const HISTORY: &str = "bundles/history.keyed.jsonl";
+/// The manifest.
+pub const MANIFEST: &str = "manifest.json";
+/// Default leaderboard view.
+pub const LEADERBOARD: &str = "leaderboard.json";
+/// Every ranked entry with sparklines.
+pub const LEADERBOARD_FULL: &str = "leaderboard-full.json";
+/// CSV export of every seller, ranked ones first.
+pub const SCORES_CSV: &str = "scores.csv";
+/// Parquet export of scores.
+pub const SCORES_PARQUET: &str = "scores.parquet";
+/// Parquet export of history.
+pub const HISTORY_PARQUET: &str = "history.parquet";
+/// Daily movers (top 10 each way).
+pub const MOVERS: &str = "movers.json";
+/// Known non-seller wallets.
+pub const COUNTERPARTIES: &str = "counterparties.csv";
+/// Every indexed seller as the queries read it, one JSON object per line.
+pub const AGENTS_INDEX: &str = "index/agents.jsonl";
+/// Every scored deployer as the queries read it, one JSON object per line.
+pub const DEPLOYERS_INDEX: &str = "index/deployers.jsonl";
+
+/// Folders the writer creates.
+pub const FOLDERS: &[&str] = &[SCORE, BADGE, DEPLOYER, "bundles", "index"];
+
+/// A per-wallet document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WalletDoc {
+    /// `score/<address>.json`.
+    Score,
+    /// `deployer/<address>.json`.
+    Deployer,
+    /// `badge/<address>.svg`.
+    Badge,
+    /// A line of the preflight bundle.
+    Preflight,
+    /// A line of the trust-shield bundle.
+    Shield,
+    /// A line of the history bundle.
+    History,
+}
+
+/// A whole-snapshot document served as published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WholeDoc {
+    /// `leaderboard.json`.
+    Leaderboard,
+    /// `scores.csv`.
+    ScoresCsv,
+    /// `scores.parquet`.
+    ScoresParquet,
+    /// `history.parquet`.
+    HistoryParquet,
+    /// `movers.json`.
+    Movers,
+}
+
+/// What a file of a snapshot holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileKind<'a> {
+    /// One wallet's document, served as-is.
+    Wallet(WalletDoc, &'a str),
+    /// A keyed bundle of one wallet document per line.
+    Bundle(WalletDoc),
+    /// A whole-snapshot document.
+    Whole(WholeDoc),
+    /// Read by the loader, not served as a file (manifest, indexes, counterparties, full leaderboard).
+    Data,
+}
+
+/// Classifies a manifest path.
+pub fn classify(path: &str) -> FileKind<'_> {
+    match path {
+        PREFLIGHT => return FileKind::Bundle(WalletDoc::Preflight),
+        SHIELD => return FileKind::Bundle(WalletDoc::Shield),
+        HISTORY => return FileKind::Bundle(WalletDoc::History),
+        LEADERBOARD => return FileKind::Whole(WholeDoc::Leaderboard),
+        SCORES_CSV => return FileKind::Whole(WholeDoc::ScoresCsv),
+        SCORES_PARQUET => return FileKind::Whole(WholeDoc::ScoresParquet),
+        HISTORY_PARQUET => return FileKind::Whole(WholeDoc::HistoryParquet),
+        MOVERS => return FileKind::Whole(WholeDoc::Movers),
+        _ => {}
+    }
+    let Some((dir, file)) = path.split_once('/') else { return FileKind::Data };
+    let address = file.rsplit_once('.').map_or(file, |(a, _)| a);
+    match dir {
+        SCORE => FileKind::Wallet(WalletDoc::Score, address),
+        DEPLOYER => FileKind::Wallet(WalletDoc::Deployer, address),
+        BADGE => FileKind::Wallet(WalletDoc::Badge, address),
+        _ => FileKind::Data,
+    }
+}
+
+/// Splits a keyed bundle into `(address, json)` pairs.
+pub fn keyed_lines(bundle: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
+    bundle.split(|b| *b == b'\n').filter(|l| !l.is_empty()).filter_map(|line| {
+        let space = line.iter().position(|b| *b == b' ')?;
+        Some((std::str::from_utf8(&line[..space]).ok()?, &line[space + 1..]))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_every_kind() {
+        assert_eq!(classify("score/0xab.json"), FileKind::Wallet(WalletDoc::Score, "0xab"));
+        assert_eq!(classify("badge/0xab.svg"), FileKind::Wallet(WalletDoc::Badge, "0xab"));
+        assert_eq!(classify(SHIELD), FileKind::Bundle(WalletDoc::Shield));
+        assert_eq!(classify(MOVERS), FileKind::Whole(WholeDoc::Movers));
+        assert_eq!(classify(AGENTS_INDEX), FileKind::Data);
+        assert_eq!(classify(MANIFEST), FileKind::Data);
+    }
+
+    #[test]
+    fn keyed_lines_split_on_the_first_space() {
+        let lines: Vec<_> = keyed_lines(b"0xa {\"x\": 1}\n\n0xb {}\n").collect();
+        assert_eq!(lines, vec![("0xa", &b"{\"x\": 1}"[..]), ("0xb", &b"{}"[..])]);
+    }
+}

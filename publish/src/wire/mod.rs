@@ -1,0 +1,35 @@
+//! Wire types of every published payload, versioned (`agentrep-<name>-v1`). These structs are the
+//! only definition of the JSON, CSV and Parquet shapes: writers serialise them, the server's
+//! reader deserialises them.
+
+/// Service name in payload versions.
+pub const SERVICE: &str = "agentrep";
+
+mod agent;
+mod deployer;
+mod discovery;
+mod history;
+mod index;
+mod leaderboard;
+mod lists;
+mod preflight;
+mod score;
+mod service;
+mod snapshot;
+
+pub use agent::*;
+pub use deployer::*;
+pub use discovery::*;
+pub use history::*;
+pub use index::*;
+pub use leaderboard::*;
+pub use lists::*;
+pub use preflight::*;
+pub use score::*;
+pub use service::*;
+pub use snapshot::*;
+
+/// `agentrep-<name>-v1`.
+pub fn version(name: &str) -> String {
+    format!("{SERVICE}-{name}-v1")
+}

@@ -1,0 +1,112 @@
+//! The snapshot manifest and the CSV export rows.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// One file in a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ManifestFileV1 {
+    /// Path relative to the snapshot folder.
+    pub path: String,
+    /// Bytes.
+    pub size: u64,
+    /// SHA-256, hex.
+    pub sha256: String,
+}
+
+/// Counts of a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotCountsV1 {
+    /// Sellers.
+    pub sellers: u32,
+    /// Sellers on the leaderboard.
+    pub ranked: u32,
+    /// Deployers.
+    pub deployers: u32,
+    /// Other known wallets.
+    pub counterparties: u32,
+}
+
+/// The manifest of a snapshot folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ManifestV1 {
+    /// `agentrep-manifest-v1`.
+    pub version: String,
+    /// Snapshot id (also the folder name).
+    pub snapshot_id: String,
+    /// Snapshot day.
+    pub snapshot_date: String,
+    /// ISO 8601 UTC, derived from the day.
+    pub generated_at: String,
+    /// Methodology version.
+    pub methodology: String,
+    /// SHA-256 of the lake input.
+    pub input_digest: String,
+    /// Base path the payloads' links use.
+    pub base_path: String,
+    /// Counts.
+    pub counts: SnapshotCountsV1,
+    /// Every other file with size and hash, sorted by path.
+    pub files: Vec<ManifestFileV1>,
+}
+
+/// One row of `scores.csv` (the columns of the original service's CSV export plus ours).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreCsvRowV1 {
+    /// Leaderboard rank, empty when not ranked.
+    pub rank: Option<u32>,
+    /// Wallet.
+    pub address: String,
+    /// Score, empty when not measured.
+    pub score: Option<u8>,
+    /// Settled jobs.
+    pub job_count: u64,
+    /// Success rate.
+    pub success_rate: Option<f64>,
+    /// Volume, USDC.
+    pub usdc_volume: f64,
+    /// Days since the last settlement.
+    pub days_since_last_job: Option<u32>,
+    /// Description.
+    pub description: Option<String>,
+    /// Paid endpoint.
+    pub service_url: String,
+    /// Advertised price, USDC.
+    pub price_usdc: Option<f64>,
+    /// Network.
+    pub network: String,
+    /// Snapshot day.
+    pub snapshot_date: String,
+    /// Profile URL.
+    pub profile_url: String,
+    /// Preflight decision.
+    pub decision: String,
+    /// Shield colour.
+    pub shield: String,
+    /// Raised flag keys, `|`-separated.
+    pub flags: String,
+    /// `measured` or `degraded`.
+    pub score_basis: String,
+    /// Methodology version.
+    pub methodology: String,
+}
+
+/// Another known wallet (payer, funder, listed): the cross-references behind an unknown address's
+/// preliminary signals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CounterpartyCsvRowV1 {
+    /// Wallet.
+    pub address: String,
+    /// Settlements it paid.
+    pub payments: u64,
+    /// Distinct sellers it paid.
+    pub sellers_paid: u32,
+    /// Addresses it funded first.
+    pub funded: u32,
+    /// On the denylist.
+    pub denylisted: bool,
+}

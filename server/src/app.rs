@@ -1,0 +1,144 @@
+//! The server's shared state: the served snapshot, swapped atomically when a new one is
+//! published, the job-run log and source status `/status` shows, and the route table compiled
+//! into a router.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use agentrep_publish::wire::{JobRunV1, SourceStatusV1};
+use agentrep_publish::{LoadedSnapshot, SnapshotStore};
+use arc_swap::{ArcSwap, ArcSwapOption};
+use bytes::Bytes;
+use tracing::{info, warn};
+
+use crate::http::Router;
+use crate::index::{Blob, ServedSnapshot};
+use crate::routes::ROUTES;
+use crate::{ServerConfig, ServiceIdentity, openapi};
+
+/// Job runs `/status` lists.
+const RECENT_RUNS: usize = 20;
+
+/// Shared state of the server: the current snapshot, swapped atomically.
+#[derive(Debug)]
+pub struct App {
+    pub(crate) base_path: String,
+    store: SnapshotStore,
+    current: ArcSwapOption<ServedSnapshot>,
+    loaded_dir: Mutex<Option<(PathBuf, u64)>>,
+    /// The last folder that failed to load; not retried until `current` moves again.
+    failed_dir: Mutex<Option<(PathBuf, u64)>>,
+    /// Recent job runs from the run log, refreshed on the reload tick when the log grows (a failed
+    /// rebuild publishes no snapshot but must still show in `/status`).
+    runs: ArcSwap<Vec<JobRunV1>>,
+    runs_log_len: Mutex<Option<u64>>,
+    /// The ingest sources' status, re-read on every reload tick when its file changed.
+    sources: ArcSwap<Vec<SourceStatusV1>>,
+    sources_mtime: Mutex<Option<std::time::SystemTime>>,
+    loaded_at: Mutex<String>,
+    pub(crate) unindexed_badge: Blob,
+    pub(crate) openapi: Blob,
+    pub(crate) router: Router,
+    /// Who runs this deployment.
+    pub identity: ServiceIdentity,
+}
+
+impl App {
+    /// State for a config; no snapshot is loaded yet.
+    pub fn new(config: &ServerConfig) -> Self {
+        let badge = agentrep_publish::svg::badge("not indexed", None);
+        Self {
+            base_path: config.base_path.trim_end_matches('/').to_owned(),
+            store: SnapshotStore::new(&config.snapshots),
+            current: ArcSwapOption::empty(),
+            loaded_dir: Mutex::new(None),
+            failed_dir: Mutex::new(None),
+            runs: ArcSwap::from_pointee(Vec::new()),
+            runs_log_len: Mutex::new(None),
+            sources: ArcSwap::from_pointee(Vec::new()),
+            sources_mtime: Mutex::new(None),
+            loaded_at: Mutex::new(String::new()),
+            unindexed_badge: Blob::new(Bytes::from(badge)),
+            openapi: Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
+            router: Router::new(ROUTES),
+            identity: config.identity.clone(),
+        }
+    }
+
+    /// The snapshot requests are answered from.
+    pub fn snapshot(&self) -> Option<Arc<ServedSnapshot>> {
+        self.current.load_full()
+    }
+
+    /// The base path of every route.
+    pub fn base_path(&self) -> &str {
+        &self.base_path
+    }
+
+    /// When the current snapshot was loaded (server clock).
+    pub fn loaded_at(&self) -> String {
+        self.loaded_at.lock().expect("loaded_at lock").clone()
+    }
+
+    /// The recent job runs.
+    pub fn runs(&self) -> Arc<Vec<JobRunV1>> {
+        self.runs.load_full()
+    }
+
+    /// The ingest sources' status.
+    pub fn sources(&self) -> Arc<Vec<SourceStatusV1>> {
+        self.sources.load_full()
+    }
+
+    /// Re-reads the run log when its length changed, and the sources' status when its file did.
+    fn refresh_runs(&self) {
+        let mtime =
+            std::fs::metadata(self.store.root().join(agentrep_publish::store::SOURCES)).and_then(|m| m.modified()).ok();
+        let mut seen_sources = self.sources_mtime.lock().expect("sources_mtime lock");
+        if *seen_sources != mtime {
+            self.sources.store(Arc::new(self.store.sources()));
+            *seen_sources = mtime;
+        }
+        drop(seen_sources);
+        let len = std::fs::metadata(self.store.root().join(agentrep_publish::store::RUNS)).map(|m| m.len()).ok();
+        let mut seen = self.runs_log_len.lock().expect("runs_log_len lock");
+        if *seen != len {
+            self.runs.store(Arc::new(self.store.recent_runs(RECENT_RUNS)));
+            *seen = len;
+        }
+    }
+
+    /// Loads the snapshot `current` points at if it is not the one being served; returns whether
+    /// a new snapshot was swapped in. A snapshot that fails to load is logged and skipped, and the
+    /// previous one stays served.
+    pub fn reload(&self) -> bool {
+        self.refresh_runs();
+        let Ok(dir) = self.store.current_dir() else { return false };
+        // A folder replaced under the same id (the same day rebuilt by another version) has a new
+        // inode, so the key is (path, inode).
+        let Ok(meta) = std::fs::metadata(&dir) else { return false };
+        let key = (dir.clone(), std::os::unix::fs::MetadataExt::ino(&meta));
+        if self.loaded_dir.lock().expect("loaded_dir lock").as_ref() == Some(&key)
+            || self.failed_dir.lock().expect("failed_dir lock").as_ref() == Some(&key)
+        {
+            return false;
+        }
+        match LoadedSnapshot::load(&dir) {
+            Ok(loaded) => {
+                let retained = self.store.list().unwrap_or_default();
+                let served = ServedSnapshot::build(loaded, retained);
+                info!(target: "server::reload", snapshot = %served.id, sellers = served.index.rows.len(), "Snapshot loaded.");
+                self.current.store(Some(Arc::new(served)));
+                *self.loaded_dir.lock().expect("loaded_dir lock") = Some(key);
+                *self.loaded_at.lock().expect("loaded_at lock") =
+                    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+                true
+            }
+            Err(err) => {
+                warn!(target: "server::reload", dir = %dir.display(), %err, "Snapshot not loaded; keeping the current one.");
+                *self.failed_dir.lock().expect("failed_dir lock") = Some(key);
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The service itself: health, status, catalog, discovery, identity, OpenAPI.
+
+use std::sync::Arc;
+
+use hyper::StatusCode;
+
+use super::{computed, serve, snapshot};
+use crate::App;
+use crate::http::respond::{self, mime};
+use crate::http::{HandlerResult, Request};
+use crate::query::service as sq;
+
+/// `GET /health`: answers before the first snapshot too.
+pub async fn health(app: Arc<App>, _req: Request) -> HandlerResult {
+    Ok(respond::json(StatusCode::OK, &sq::health(&app, app.snapshot().as_deref())))
+}
+
+/// `GET /status`.
+pub async fn status(app: Arc<App>, _req: Request) -> HandlerResult {
+    Ok(respond::json(StatusCode::OK, &sq::status(&app, &*snapshot(&app)?)))
+}
+
+/// `GET /catalog`.
+pub async fn catalog(app: Arc<App>, _req: Request) -> HandlerResult {
+    computed(&sq::catalog(&app))
+}
+
+/// `GET /discover`.
+pub async fn discover(app: Arc<App>, _req: Request) -> HandlerResult {
+    computed(&sq::discover(&app, &*snapshot(&app)?))
+}
+
+/// `GET /me`.
+pub async fn me(app: Arc<App>, _req: Request) -> HandlerResult {
+    computed(&sq::me(&app, &*snapshot(&app)?))
+}
+
+/// `GET /openapi.json`.
+pub async fn openapi(app: Arc<App>, req: Request) -> HandlerResult {
+    serve(&req, &app.openapi, mime::JSON)
+}

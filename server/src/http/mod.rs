@@ -1,0 +1,180 @@
+//! HTTP transport: the request a handler sees, the router, typed parameters, responses, and the
+//! one dispatch function every connection calls.
+
+pub mod params;
+pub mod respond;
+pub mod router;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use http_body_util::combinators::BoxBody;
+use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::{Method, Response, StatusCode, Uri};
+use serde::de::DeserializeOwned;
+
+use crate::App;
+use crate::error::ApiError;
+use crate::index::ServedSnapshot;
+use crate::routes::{ROUTES, RouteDef};
+pub use respond::Body;
+pub use router::{Match, PathParams, Router};
+
+/// Largest request body any route reads (`POST /scores` with 200 addresses is about 9 KB).
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// A request body, boxed so tests and the server share one request type.
+pub type RequestBody = BoxBody<Bytes, Box<dyn std::error::Error + Send + Sync>>;
+
+/// What a handler answers.
+pub type HandlerResult = Result<Response<Body>, ApiError>;
+
+/// A handler's future.
+pub type HandlerFuture = Pin<Box<dyn Future<Output = HandlerResult> + Send>>;
+
+/// A route's handler: async, owns its request, may read a bounded body.
+pub type Handler = fn(Arc<App>, Request) -> HandlerFuture;
+
+/// Wraps an `async fn(Arc<App>, Request) -> HandlerResult` as a table [`Handler`].
+#[macro_export]
+macro_rules! handler {
+    ($f:path) => {
+        |app, req| -> $crate::http::HandlerFuture { Box::pin($f(app, req)) }
+    };
+}
+
+/// One request as a handler sees it.
+#[derive(Debug)]
+pub struct Request {
+    /// Method.
+    pub method: Method,
+    /// URI.
+    pub uri: Uri,
+    /// Headers.
+    pub headers: HeaderMap,
+    /// Path parameters of the matched template.
+    pub params: PathParams,
+    /// The matched row.
+    pub route: &'static RouteDef,
+    body: Option<RequestBody>,
+}
+
+impl Request {
+    /// Whether only headers are wanted.
+    pub fn is_head(&self) -> bool {
+        self.method == Method::HEAD
+    }
+
+    /// The query string parsed into `T`.
+    pub fn query<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        params::query(self.uri.query())
+    }
+
+    /// The path parameter `{name}` (the table guarantees it exists for the matched row).
+    pub fn param(&self, name: &str) -> &str {
+        self.params.get(name).unwrap_or_default()
+    }
+
+    /// The path parameter `{name}` as an address.
+    pub fn address(&self, name: &str) -> Result<agentrep_model::Address, ApiError> {
+        params::address(self.param(name))
+    }
+
+    /// Reads the body (at most [`MAX_BODY`] bytes) and parses it as JSON into `T`.
+    pub async fn json<T: DeserializeOwned>(&mut self) -> Result<T, ApiError> {
+        if let Some(ct) = self.headers.get(header::CONTENT_TYPE) {
+            let ct = ct.to_str().unwrap_or_default();
+            let essence = ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+            if essence != "application/json" && !essence.ends_with("+json") && essence != "text/plain" {
+                return Err(ApiError::UnsupportedMediaType(ct.to_owned()));
+            }
+        }
+        let declared = self
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > MAX_BODY) {
+            return Err(ApiError::PayloadTooLarge(MAX_BODY));
+        }
+        let Some(mut body) = self.body.take() else {
+            return Err(ApiError::InvalidBody("the body was already read".to_owned()));
+        };
+        let mut bytes = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| ApiError::InvalidBody(format!("the body could not be read: {e}")))?;
+            if let Ok(data) = frame.into_data() {
+                if bytes.len() + data.len() > MAX_BODY {
+                    return Err(ApiError::PayloadTooLarge(MAX_BODY));
+                }
+                bytes.extend_from_slice(&data);
+            }
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(ApiError::InvalidBody("the body is empty; send a JSON object".to_owned()));
+        }
+        params::json(&bytes)
+    }
+
+    /// The absolute URL of this request as the client addressed it.
+    pub fn absolute_url(&self) -> String {
+        let host = self.headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1");
+        format!("http://{host}{}", self.uri.path_and_query().map_or("/", |p| p.as_str()))
+    }
+}
+
+impl App {
+    /// The snapshot to answer from, or 503 before the first one loads.
+    pub fn require_snapshot(&self) -> Result<Arc<ServedSnapshot>, ApiError> {
+        self.snapshot().ok_or(ApiError::NoSnapshot)
+    }
+}
+
+/// Headers a browser may send on a cross-origin call.
+const CORS_ALLOW_HEADERS: &str = "content-type, accept, authorization, if-none-match, payment-signature, x-payment, mcp-protocol-version, mcp-session-id";
+
+fn preflight(allowed: &str) -> Response<Body> {
+    Response::builder()
+        .status(StatusCode::NO_CONTENT)
+        .header(header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")
+        .header(header::ACCESS_CONTROL_ALLOW_METHODS, format!("{allowed}, OPTIONS"))
+        .header(header::ACCESS_CONTROL_ALLOW_HEADERS, CORS_ALLOW_HEADERS)
+        .header(header::ACCESS_CONTROL_MAX_AGE, "86400")
+        .header(header::ALLOW, format!("{allowed}, OPTIONS"))
+        .body(Body::default())
+        .expect("valid response")
+}
+
+/// Answers one request: route, run the handler, map errors to their JSON body.
+pub async fn dispatch(app: Arc<App>, req: hyper::Request<RequestBody>) -> Response<Body> {
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path();
+    let Some(rest) = path.strip_prefix(app.base_path.as_str()).filter(|r| r.starts_with('/')) else {
+        return respond::error(&ApiError::NotFound(path.to_owned()));
+    };
+    let (route, params) = match app.router.route(&parts.method, rest) {
+        Match::Found(route, params) => (route, params),
+        Match::Options(allowed) => return preflight(&allowed),
+        Match::WrongMethod(allowed) => return respond::error(&ApiError::MethodNotAllowed(allowed)),
+        Match::NotFound => return respond::error(&ApiError::NotFound(path.to_owned())),
+    };
+    let def = &ROUTES[route];
+    let request =
+        Request { method: parts.method, uri: parts.uri, headers: parts.headers, params, route: def, body: Some(body) };
+    let path = request.uri.path().to_owned();
+    let head = request.is_head();
+    let mut response = (def.handler)(app, request).await.unwrap_or_else(|err| {
+        if err.status().is_server_error() && !matches!(err, ApiError::NoSnapshot) {
+            tracing::error!(target: "server::http", %path, %err, "Request failed.");
+        }
+        respond::error(&err)
+    });
+    if head {
+        *response.body_mut() = Body::default();
+    }
+    response.headers_mut().entry(header::ACCESS_CONTROL_ALLOW_ORIGIN).or_insert(HeaderValue::from_static("*"));
+    response
+}

@@ -1,0 +1,303 @@
+//! Typed parameters: query strings and JSON bodies parse into per-route structs (serde), and the
+//! types of their fields carry their own bounds, so the check and the OpenAPI schema are one
+//! definition.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use agentrep_model::Address;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+
+use crate::error::ApiError;
+
+/// Parses a query string into `T`; an error names the parameter (`invalid_<name>`).
+pub fn query<T: DeserializeOwned>(raw: Option<&str>) -> Result<T, ApiError> {
+    let parse = form_urlencoded::parse(raw.unwrap_or_default().as_bytes());
+    serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(parse)).map_err(|e| {
+        let message = e.inner().to_string();
+        let param = field_of(&e.path().to_string(), &message);
+        ApiError::param(&param, format!("{param}: {message}"))
+    })
+}
+
+/// Parses a JSON body into `T`; an error names the field.
+pub fn json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let message = e.inner().to_string();
+        let malformed = e.inner().is_syntax() || e.inner().is_eof();
+        match field_of(&e.path().to_string(), &message) {
+            _ if malformed => ApiError::InvalidBody(format!("the body is not valid JSON: {message}")),
+            field if field == "body" => {
+                ApiError::InvalidBody(format!("the body is not the JSON object this route reads: {message}"))
+            }
+            field => ApiError::param(&field, format!("{field}: {message}")),
+        }
+    })
+}
+
+/// The parameter an error is about: its path, or the name a "missing field" message quotes.
+fn field_of(path: &str, message: &str) -> String {
+    if path != "." && path != "?" && !path.is_empty() {
+        return path.split(['.', '[']).next().unwrap_or(path).to_owned();
+    }
+    message.split('`').nth(1).filter(|_| message.starts_with("missing field")).unwrap_or("body").to_owned()
+}
+
+/// A wallet address in a path segment or a body.
+pub fn address(raw: &str) -> Result<Address, ApiError> {
+    Address::parse(raw).map_err(|e| ApiError::InvalidAddress(e.to_string()))
+}
+
+/// An integer parameter within `MIN..=MAX`, `DEFAULT` when absent. Reads a query string's text or a
+/// JSON number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounded<const DEFAULT: u32, const MIN: u32, const MAX: u32>(pub u32);
+
+impl<const D: u32, const MIN: u32, const MAX: u32> Bounded<D, MIN, MAX> {
+    /// The value.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+
+    fn check(v: i128) -> Result<Self, String> {
+        if (i128::from(MIN)..=i128::from(MAX)).contains(&v) {
+            Ok(Self(v as u32))
+        } else {
+            Err(format!("must be an integer from {MIN} to {MAX}, got {v}"))
+        }
+    }
+}
+
+impl<const D: u32, const MIN: u32, const MAX: u32> Default for Bounded<D, MIN, MAX> {
+    fn default() -> Self {
+        Self(D)
+    }
+}
+
+impl<'de, const D: u32, const MIN: u32, const MAX: u32> serde::Deserialize<'de> for Bounded<D, MIN, MAX> {
+    fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+        struct V<const D: u32, const MIN: u32, const MAX: u32>;
+        impl<const D: u32, const MIN: u32, const MAX: u32> Visitor<'_> for V<D, MIN, MAX> {
+            type Value = Bounded<D, MIN, MAX>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "an integer from {MIN} to {MAX}")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Bounded::check(i128::from(v)).map_err(E::custom)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Bounded::check(i128::from(v)).map_err(E::custom)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                if v.fract() == 0.0 && v.is_finite() {
+                    Bounded::check(v as i128).map_err(E::custom)
+                } else {
+                    Err(E::custom(format!("must be an integer from {MIN} to {MAX}, got {v}")))
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                let n: i128 = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| E::custom(format!("must be an integer from {MIN} to {MAX}, got '{v}'")))?;
+                Bounded::check(n).map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_any(V::<D, MIN, MAX>)
+    }
+}
+
+impl<const D: u32, const MIN: u32, const MAX: u32> JsonSchema for Bounded<D, MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("Bounded_{D}_{MIN}_{MAX}").into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "integer", "minimum": MIN, "maximum": MAX, "default": D })
+    }
+}
+
+/// A `1`-or-absent switch (`0` also reads as off).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl<'de> serde::Deserialize<'de> for Flag {
+    fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+        let raw = String::deserialize(deserializer)?;
+        match raw.as_str() {
+            "1" | "true" => Ok(Flag(true)),
+            "0" | "false" | "" => Ok(Flag(false)),
+            other => Err(de::Error::custom(format!("must be 1 or 0, got '{other}'"))),
+        }
+    }
+}
+
+impl JsonSchema for Flag {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "Flag".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "enum": ["1", "0"] })
+    }
+}
+
+/// Text of at least `MIN` characters (after trimming), at most 200.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text<const MIN: usize>(pub String);
+
+/// Longest free-text parameter read.
+pub const MAX_TEXT: usize = 200;
+
+impl<'de, const MIN: usize> serde::Deserialize<'de> for Text<MIN> {
+    fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+        let raw = String::deserialize(deserializer)?;
+        let trimmed = raw.trim();
+        let chars = trimmed.chars().count();
+        if chars < MIN {
+            return Err(de::Error::custom(format!("must be at least {MIN} characters, got {chars}")));
+        }
+        if chars > MAX_TEXT {
+            return Err(de::Error::custom(format!("must be at most {MAX_TEXT} characters, got {chars}")));
+        }
+        Ok(Text(trimmed.to_owned()))
+    }
+}
+
+impl<const MIN: usize> JsonSchema for Text<MIN> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("Text_{MIN}").into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "minLength": MIN, "maxLength": MAX_TEXT })
+    }
+}
+
+/// A USDC amount given as `"0.05"`, `"$0.05"` or a number; held in micro-USDC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UsdcAmount(pub u64);
+
+impl UsdcAmount {
+    /// Parses decimal USDC text with at most 6 decimals.
+    pub fn parse(text: &str) -> Option<Self> {
+        let t = text.trim().trim_start_matches('$').trim();
+        let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+        if whole.is_empty() && frac.is_empty()
+            || !whole.bytes().all(|b| b.is_ascii_digit())
+            || !frac.bytes().all(|b| b.is_ascii_digit())
+            || frac.len() > 6
+        {
+            return None;
+        }
+        let whole: u64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+        let frac: u64 = format!("{frac:0<6}").parse().ok()?;
+        whole.checked_mul(1_000_000)?.checked_add(frac).map(Self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for UsdcAmount {
+    fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(f64),
+            Text(String),
+        }
+        let bad =
+            |shown: String| de::Error::custom(format!("must be a USDC amount like \"0.05\" or 0.05, got {shown}"));
+        match Raw::deserialize(deserializer).map_err(|_| bad("neither text nor a number".to_owned()))? {
+            Raw::Number(n) if (0.0..=1e12).contains(&n) => Ok(Self((n * 1e6).round() as u64)),
+            Raw::Number(n) => Err(bad(n.to_string())),
+            Raw::Text(t) => Self::parse(&t).ok_or_else(|| bad(format!("'{t}'"))),
+        }
+    }
+}
+
+impl JsonSchema for UsdcAmount {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "UsdcAmount".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "USDC amount: decimal text such as \"0.05\" (a leading $ is allowed) or a number",
+            "oneOf": [
+                { "type": "string", "pattern": "^\\s*\\$?\\s*([0-9]+(\\.[0-9]{0,6})?|\\.[0-9]{1,6})\\s*$" },
+                { "type": "number", "minimum": 0 }
+            ]
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Q {
+        #[serde(default)]
+        limit: Bounded<20, 1, 100>,
+        #[serde(default)]
+        sparkline: Flag,
+        q: Option<Text<2>>,
+    }
+
+    #[test]
+    fn queries_parse_with_defaults_and_named_errors() {
+        let q: Q = query(Some("limit=5&sparkline=1&q=%20ab%20")).unwrap();
+        assert_eq!((q.limit.get(), q.sparkline.0, q.q.unwrap().0.as_str()), (5, true, "ab"));
+        let q: Q = query(None).unwrap();
+        assert_eq!(q.limit.get(), 20);
+        let err = query::<Q>(Some("limit=0")).unwrap_err();
+        assert_eq!(err.code(), "invalid_limit");
+        assert!(err.to_string().contains("from 1 to 100"), "{err}");
+        assert_eq!(query::<Q>(Some("limit=abc")).unwrap_err().code(), "invalid_limit");
+        assert_eq!(query::<Q>(Some("q=a")).unwrap_err().code(), "invalid_q");
+        assert_eq!(query::<Q>(Some("sparkline=yes")).unwrap_err().code(), "invalid_sparkline");
+    }
+
+    #[test]
+    fn bodies_name_the_missing_field() {
+        #[derive(Debug, serde::Deserialize)]
+        struct B {
+            #[allow(dead_code)]
+            intent: Text<3>,
+        }
+        assert_eq!(json::<B>(b"{}").unwrap_err().code(), "invalid_intent");
+        assert_eq!(json::<B>(b"{\"intent\": \"ab\"}").unwrap_err().code(), "invalid_intent");
+        assert_eq!(json::<B>(b"not json").unwrap_err().code(), "invalid_body");
+        assert!(json::<B>(b"{\"intent\": \"weather\", \"other\": 1}").is_ok());
+    }
+
+    #[test]
+    fn usdc_amounts() {
+        assert_eq!(UsdcAmount::parse("0.05"), Some(UsdcAmount(50_000)));
+        assert_eq!(UsdcAmount::parse("$1"), Some(UsdcAmount(1_000_000)));
+        assert_eq!(UsdcAmount::parse(".5"), Some(UsdcAmount(500_000)));
+        assert_eq!(UsdcAmount::parse("0.0000001"), None);
+        assert_eq!(UsdcAmount::parse("-1"), None);
+        assert_eq!(UsdcAmount::parse("."), None);
+        assert_eq!(serde_json::from_str::<UsdcAmount>("0.05").unwrap(), UsdcAmount(50_000));
+        assert_eq!(serde_json::from_str::<UsdcAmount>("\"0.05\"").unwrap(), UsdcAmount(50_000));
+        assert!(serde_json::from_str::<UsdcAmount>("-3").is_err());
+    }
+}

@@ -1,0 +1,154 @@
+//! Matching a method and path against the route table. Templates are compiled once: literal
+//! segments and `{name}` parameters, which may carry a literal suffix (`{address}.svg`).
+
+use std::collections::HashMap;
+
+use hyper::Method;
+
+use crate::routes::RouteDef;
+
+#[derive(Debug)]
+enum Segment {
+    Literal(&'static str),
+    Param { name: &'static str, suffix: &'static str },
+}
+
+#[derive(Debug)]
+struct Compiled {
+    route: usize,
+    segments: Vec<Segment>,
+}
+
+/// Parameters taken from the path, in template order.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct PathParams(Vec<(&'static str, String)>);
+
+impl PathParams {
+    /// The value of `{name}`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// What a path under the base path is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Match {
+    /// A route (its index in the table) with an allowed method.
+    Found(usize, PathParams),
+    /// A known path with other methods; carries the allowed ones (`GET, HEAD, POST`).
+    WrongMethod(String),
+    /// A known path asked for `OPTIONS` (a CORS preflight); carries the allowed methods.
+    Options(String),
+    /// No such path.
+    NotFound,
+}
+
+/// The compiled table, bucketed by segment count for a short scan.
+#[derive(Debug)]
+pub struct Router {
+    table: &'static [RouteDef],
+    by_len: HashMap<usize, Vec<Compiled>>,
+}
+
+fn compile(template: &'static str) -> Vec<Segment> {
+    template
+        .trim_start_matches('/')
+        .split('/')
+        .map(|seg| match seg.strip_prefix('{').and_then(|s| s.split_once('}')) {
+            Some((name, suffix)) => Segment::Param { name, suffix },
+            None => Segment::Literal(seg),
+        })
+        .collect()
+}
+
+impl Router {
+    /// Compiles every row of `table`.
+    pub fn new(table: &'static [RouteDef]) -> Self {
+        let mut by_len: HashMap<usize, Vec<Compiled>> = HashMap::new();
+        for (route, def) in table.iter().enumerate() {
+            let segments = compile(def.path);
+            by_len.entry(segments.len()).or_default().push(Compiled { route, segments });
+        }
+        // Literal segments win over parameters at the same position, so a `{param}` template
+        // never shadows a literal sibling of the same length.
+        for bucket in by_len.values_mut() {
+            bucket.sort_by_key(|c| c.segments.iter().map(|s| matches!(s, Segment::Param { .. })).collect::<Vec<_>>());
+        }
+        Self { table, by_len }
+    }
+
+    fn params(compiled: &Compiled, segments: &[&str]) -> Option<PathParams> {
+        let mut params = Vec::new();
+        for (seg, raw) in compiled.segments.iter().zip(segments) {
+            match seg {
+                Segment::Literal(lit) if lit == raw => {}
+                Segment::Literal(_) => return None,
+                Segment::Param { name, suffix } => {
+                    let value = raw.strip_suffix(suffix)?;
+                    if value.is_empty() {
+                        return None;
+                    }
+                    params.push((*name, percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned()));
+                }
+            }
+        }
+        Some(PathParams(params))
+    }
+
+    /// Matches `path` (already stripped of the base path).
+    pub fn route(&self, method: &Method, path: &str) -> Match {
+        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let Some(bucket) = self.by_len.get(&segments.len()) else { return Match::NotFound };
+        let mut allowed: Vec<&'static str> = Vec::new();
+        for compiled in bucket {
+            let Some(params) = Self::params(compiled, &segments) else { continue };
+            let def = &self.table[compiled.route];
+            if def.method == *method || (def.method == Method::GET && method == Method::HEAD) {
+                return Match::Found(compiled.route, params);
+            }
+            allowed.push(def.method.as_str());
+            if def.method == Method::GET {
+                allowed.push("HEAD");
+            }
+        }
+        if allowed.is_empty() {
+            return Match::NotFound;
+        }
+        allowed.sort_unstable();
+        allowed.dedup();
+        let list = allowed.join(", ");
+        if method == Method::OPTIONS { Match::Options(list) } else { Match::WrongMethod(list) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routes::ROUTES;
+
+    #[test]
+    fn every_table_path_matches_its_own_row() {
+        let router = Router::new(ROUTES);
+        for (i, def) in ROUTES.iter().enumerate() {
+            let path = def.path.replace("{address}", "0xab").replace(['{', '}'], "");
+            let method: Method = def.method.as_str().parse().unwrap();
+            match router.route(&method, &path) {
+                Match::Found(found, _) => assert_eq!(found, i, "{path} matched {}", ROUTES[found].path),
+                other => panic!("{path}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn methods_suffixes_and_unknown_paths() {
+        let router = Router::new(ROUTES);
+        assert!(matches!(router.route(&Method::POST, "/leaderboard"), Match::WrongMethod(m) if m == "GET, HEAD"));
+        assert!(matches!(router.route(&Method::OPTIONS, "/leaderboard"), Match::Options(_)));
+        assert_eq!(router.route(&Method::GET, "/nope"), Match::NotFound);
+        assert_eq!(router.route(&Method::GET, "/badge/0xab"), Match::NotFound);
+        let Match::Found(i, params) = router.route(&Method::GET, "/badge/0xab.svg") else { panic!() };
+        assert_eq!((ROUTES[i].path, params.get("address")), ("/badge/{address}.svg", Some("0xab")));
+        let Match::Found(i, params) = router.route(&Method::GET, "/tags/web%20search") else { panic!() };
+        assert_eq!((ROUTES[i].path, params.get("tag")), ("/tags/{tag}", Some("web search")));
+    }
+}

@@ -1,0 +1,190 @@
+//! Per-wallet reads that are computed rather than served as published: the preliminary signals
+//! of an unknown address, batch lookups, and the shields.io badge.
+
+use agentrep_model::{Address, METHODOLOGY_VERSION};
+use agentrep_publish::wire::*;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use std::sync::Arc;
+
+use agentrep_publish::layout::WalletDoc;
+use bytes::Bytes;
+
+use crate::http::params::{Bounded, Flag, address};
+use crate::index::Blob;
+use crate::{ApiError, ServedSnapshot};
+
+/// `GET /score/{address}` query.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct ScoreQuery {
+    /// `1` asks for a paid live re-score (402 until paid).
+    #[serde(default)]
+    pub live: Flag,
+}
+
+/// `GET /history/{address}` query.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct HistoryQuery {
+    /// Days of history, newest last.
+    #[serde(default)]
+    pub days: Bounded<30, 1, 90>,
+}
+
+/// The last `days` days of an indexed seller's published history, kept until the snapshot is
+/// replaced.
+pub fn history(snap: &ServedSnapshot, a: &Address, q: &HistoryQuery) -> Result<Arc<Blob>, ApiError> {
+    let days = q.days.get();
+    let blob = snap.wallet(WalletDoc::History, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
+    Ok(snap.history_views.get_or_build(&(a.as_str().to_owned(), days), || {
+        let mut view: HistoryV1 = serde_json::from_slice(&blob.body).expect("published history parses");
+        let keep = view.series.len().min(days as usize);
+        view.series.drain(..view.series.len() - keep);
+        view.days = days;
+        view.count = view.series.len() as u32;
+        Blob::new(Bytes::from(serde_json::to_vec(&view).expect("serialises")))
+    }))
+}
+
+/// Largest `POST /scores` batch (seed §8).
+pub const MAX_BATCH: usize = 200;
+
+/// The known facts about an address that is not an indexed seller.
+pub fn cross_references(snap: &ServedSnapshot, a: &Address) -> CrossReferencesV1 {
+    let c = snap.counterparties.get(a.as_str());
+    CrossReferencesV1 {
+        payments_made: c.map_or(0, |c| c.payments),
+        sellers_paid: c.map_or(0, |c| c.sellers_paid),
+        addresses_funded: c.map_or(0, |c| c.funded),
+        denylisted: c.is_some_and(|c| c.denylisted),
+        deployer: snap.index.deployer(a.as_str()).is_some(),
+    }
+}
+
+/// The score read of an address that is not an indexed seller: preliminary signals, never null.
+pub fn unindexed_score(snap: &ServedSnapshot, base: &str, a: &Address) -> UnindexedScoreV1 {
+    let xref = cross_references(snap, a);
+    let mut next_actions = vec!["not a low score: this wallet sells nothing agentrep has indexed".to_owned()];
+    if xref.deployer {
+        next_actions.push(format!("see the deployer profile at {base}/deployer/{a}"));
+    }
+    if xref.denylisted {
+        next_actions.push("do not pay: the address is on the denylist".to_owned());
+    } else {
+        next_actions.push("a paid live re-score (?live=1, 0.05 USDC) reads its sources now".to_owned());
+    }
+    UnindexedScoreV1 {
+        version: version("score"),
+        agent_address: a.to_string(),
+        score: None,
+        score_basis: "not-indexed".to_owned(),
+        decision: if xref.denylisted { "BLOCK" } else { "CAUTION" }.to_owned(),
+        preliminary: PreliminaryV1 {
+            address_class: None,
+            proxy_implementation: None,
+            code_check:
+                "EOA/contract detection and ERC-1167 unwrap need a chain RPC, which this deployment does not configure"
+                    .to_owned(),
+            cross_references: xref,
+            next_actions,
+        },
+        snapshot_date: snap.date().to_owned(),
+        source: snap.id.clone(),
+        billed: "free".to_owned(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// The preflight read of an address that is not an indexed seller.
+pub fn unindexed_preflight(snap: &ServedSnapshot, a: &Address) -> UnindexedPreflightV1 {
+    let xref = cross_references(snap, a);
+    let mut signals = vec!["not indexed: no score (not a low score)".to_owned()];
+    if xref.payments_made > 0 {
+        signals.push(format!("paid {} settlements to {} indexed sellers", xref.payments_made, xref.sellers_paid));
+    }
+    if xref.denylisted {
+        signals.push("denylisted".to_owned());
+    }
+    UnindexedPreflightV1 {
+        version: version("preflight"),
+        address: a.to_string(),
+        decision: if xref.denylisted { "BLOCK" } else { "CAUTION" }.to_owned(),
+        score: None,
+        score_basis: "not-indexed".to_owned(),
+        color: if xref.denylisted { "red" } else { "yellow" }.to_owned(),
+        signals,
+        snapshot_date: snap.date().to_owned(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// `POST /scores` body.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct BatchScoresRequest {
+    /// Addresses to look up (1 to 200; duplicates and letter case are folded).
+    pub addresses: Vec<String>,
+}
+
+/// Scores of up to 200 addresses at once.
+pub fn batch_scores(snap: &ServedSnapshot, req: &BatchScoresRequest) -> Result<BatchScoresV1, ApiError> {
+    if req.addresses.is_empty() || req.addresses.len() > MAX_BATCH {
+        return Err(ApiError::param(
+            "addresses",
+            format!("addresses must hold 1 to {MAX_BATCH} addresses, got {}", req.addresses.len()),
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut results = Vec::with_capacity(req.addresses.len());
+    for (i, raw) in req.addresses.iter().enumerate() {
+        let a = address(raw).map_err(|e| ApiError::param("addresses", format!("addresses[{i}]: {e}")))?;
+        if !seen.insert(a.as_str().to_owned()) {
+            continue;
+        }
+        let agent = snap.index.agent(a.as_str());
+        let deployer = snap.index.deployer(a.as_str());
+        let proofs: std::collections::BTreeSet<&str> = agent
+            .map(|r| r.proofs.iter().map(String::as_str).collect::<Vec<_>>())
+            .into_iter()
+            .chain(deployer.map(|d| d.proofs.iter().map(String::as_str).collect()))
+            .flatten()
+            .collect();
+        let registered = agent.is_some_and(|r| r.erc8004_registered);
+        results.push(BatchScoreV1 {
+            address: a.to_string(),
+            agent_score: agent.and_then(|r| r.score),
+            deployer_score: deployer.and_then(|d| d.score),
+            proof_count: proofs.len() as u32,
+            has_any_trust: !proofs.is_empty() || registered || agent.is_some_and(super::payable),
+            decision: agent.map(|r| r.decision.clone()),
+        });
+    }
+    Ok(BatchScoresV1 {
+        version: version("scores"),
+        count: results.len() as u32,
+        results,
+        snapshot_date: snap.date().to_owned(),
+    })
+}
+
+/// The shields.io endpoint badge of an address.
+pub fn shields_badge(snap: &ServedSnapshot, a: &Address) -> ShieldsEndpointV1 {
+    let (message, color) = match snap.index.agent(a.as_str()) {
+        Some(row) => (
+            row.score.map_or_else(|| "unscored".to_owned(), |s| format!("{s}/100")),
+            match row.shield.color.as_str() {
+                "green" => "brightgreen",
+                "yellow" => "yellow",
+                "red" => "red",
+                _ => "lightgrey",
+            },
+        ),
+        None => ("not indexed".to_owned(), "lightgrey"),
+    };
+    ShieldsEndpointV1 {
+        schema_version: 1,
+        label: "agentrep".to_owned(),
+        message,
+        color: color.to_owned(),
+        cache_seconds: 300,
+    }
+}

@@ -1,0 +1,20 @@
+//! Reading, split from transport: pure functions from a served snapshot (and typed parameters)
+//! to typed payloads. The HTTP handlers and the MCP tools call the same functions.
+
+pub mod agents;
+pub mod deployers;
+pub mod index;
+pub mod lists;
+pub mod ranking;
+pub mod search;
+pub mod service;
+pub mod text;
+
+pub use index::AgentIndex;
+
+use agentrep_publish::wire::AgentRowV1;
+
+/// Whether a buyer may pay this seller at all: measured, and `PROCEED` or `PROCEED_LOW_VALUE`.
+pub fn payable(row: &AgentRowV1) -> bool {
+    row.rank.is_some()
+}

@@ -1,0 +1,362 @@
+//! The ranking, discovery, deployer, list and service reads of issue 7 against the real server
+//! on a random loopback port: seed fields, limits, and clear errors.
+
+use agentrep_tests::{RunningServer, shared_world};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+fn server() -> RunningServer {
+    RunningServer::start(&shared_world().snapshots())
+}
+
+async fn get(url: &str) -> (StatusCode, Value) {
+    let resp = reqwest::get(url).await.unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+async fn post(url: &str, body: &Value) -> (StatusCode, Value) {
+    let resp = reqwest::Client::new().post(url).json(body).send().await.unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+fn assert_error(status: StatusCode, v: &Value, expected: StatusCode, code: &str) {
+    assert_eq!(status, expected, "{v}");
+    assert_eq!(v["error"]["code"], code, "{v}");
+    assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+}
+
+async fn ranked(base: &str, n: u32) -> Vec<Value> {
+    let (_, lb) = get(&format!("{base}/leaderboard?limit={n}")).await;
+    lb["results"].as_array().unwrap().clone()
+}
+
+const UNKNOWN: &str = "0x00000000000000000000000000000000000000aa";
+
+#[tokio::test]
+async fn compare_featured_trending_movers_random() {
+    let s = server();
+    let top = ranked(&s.base, 500).await;
+    let (a, b) = (top[0]["payTo"].as_str().unwrap(), top[1]["payTo"].as_str().unwrap());
+    let (status, v) = get(&format!("{}/compare?a={a}&b={b}", s.base)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["version"], "agentrep-compare-v1");
+    assert!(["a", "tie"].contains(&v["winner"].as_str().unwrap()), "the leader wins or ties: {v}");
+    assert_eq!(v["margin"].as_u64().unwrap(), top[0]["score"].as_u64().unwrap() - top[1]["score"].as_u64().unwrap());
+    assert!(v["a"]["indexed"].as_bool().unwrap() && v["a"]["metrics"].is_object());
+    let (_, v) = get(&format!("{}/compare?a={a}&b={UNKNOWN}", s.base)).await;
+    assert_eq!((v["winner"].clone(), v["b"]["indexed"].clone()), (Value::Null, json!(false)));
+    let (status, v) = get(&format!("{}/compare?a=0x12&b={b}", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_a");
+    let (status, v) = get(&format!("{}/compare?a={a}", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_b");
+
+    let ranked_set: std::collections::HashSet<&str> = top.iter().map(|e| e["payTo"].as_str().unwrap()).collect();
+    let (_, v) = get(&format!("{}/featured", s.base)).await;
+    let picks = v["picks"].as_array().unwrap();
+    assert!(!picks.is_empty() && picks.len() <= 4);
+    let mut seen = std::collections::HashSet::new();
+    for p in picks {
+        assert!(["trending", "newcomer", "volume", "gem"].contains(&p["label"].as_str().unwrap()));
+        assert!(ranked_set.contains(p["payTo"].as_str().unwrap()), "picks are ranked agents");
+        assert!(seen.insert(p["payTo"].as_str().unwrap().to_owned()), "no agent is picked twice");
+    }
+
+    let (_, v) = get(&format!("{}/trending?limit=3", s.base)).await;
+    let results = v["results"].as_array().unwrap();
+    assert!(results.len() <= 3 && v["days"] == 7);
+    let deltas: Vec<i64> = results.iter().map(|r| r["delta"].as_i64().unwrap()).collect();
+    assert!(deltas.iter().all(|d| *d > 0) && deltas.windows(2).all(|w| w[0] >= w[1]), "{deltas:?}");
+
+    let (_, v) = get(&format!("{}/movers?limit=2", s.base)).await;
+    assert!(v["gainers"].as_array().unwrap().len() <= 2 && v["losers"].as_array().unwrap().len() <= 2);
+    assert_eq!(v["limit"], 2);
+    assert!(v["withDelta"].as_u64().unwrap() > 0, "the shared world has several days");
+    assert_eq!(v["note"], Value::Null, "note only when there is no data");
+    let (status, v) = get(&format!("{}/movers?limit=0", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_limit");
+
+    let (_, lb) = get(&format!("{}/leaderboard?limit=1", s.base)).await;
+    let (_, v) = get(&format!("{}/random", s.base)).await;
+    assert_eq!(v["pool"], lb["rankedToday"], "drawn from every ranked agent");
+    assert!(["PROCEED", "PROCEED_LOW_VALUE"].contains(&v["agent"]["decision"].as_str().unwrap()));
+    let (status, v) = get(&format!("{}/random?network=mars", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_network");
+}
+
+#[tokio::test]
+async fn search_tags_and_recommend() {
+    let s = server();
+    let top = ranked(&s.base, 50).await;
+    let leader = top[0]["payTo"].as_str().unwrap();
+    let (_, v) = get(&format!("{}/search?q={}", s.base, &leader[..12])).await;
+    assert_eq!(v["results"][0]["address"], leader, "an address prefix finds the address: {v}");
+    assert_eq!(v["results"][0]["type"], "agent");
+
+    let word = top
+        .iter()
+        .filter_map(|e| e["description"].as_str())
+        .flat_map(|d| d.split(|c: char| !c.is_ascii_alphanumeric()))
+        .find(|w| w.len() >= 5)
+        .expect("a description word")
+        .to_lowercase();
+    let (_, v) = get(&format!("{}/search?q={word}&limit=3", s.base)).await;
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty() && results.len() <= 3, "{v}");
+    assert!(v["total"].as_u64().unwrap() >= results.len() as u64);
+    for r in results {
+        let text = format!("{} {}", r["description"].as_str().unwrap_or_default(), r["tags"]).to_lowercase();
+        assert!(text.contains(&word), "{word} in {text}");
+    }
+    let relevance: Vec<u64> = results.iter().map(|r| r["relevance"].as_u64().unwrap()).collect();
+    assert!(relevance.windows(2).all(|w| w[0] >= w[1]));
+    let (_, v) = get(&format!("{}/search?q=%25%25", s.base)).await;
+    assert_eq!(v["total"], 0, "LIKE wildcards are literal: {v}");
+    assert!(v["note"].is_string());
+    let (status, v) = get(&format!("{}/search?q=a", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_q");
+    let (status, v) = get(&format!("{}/search", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_q");
+
+    let (_, v) = get(&format!("{}/tags", s.base)).await;
+    let tags = v["tags"].as_array().unwrap();
+    assert!(!tags.is_empty() && tags.len() <= 100);
+    assert!(tags.windows(2).all(|w| w[0]["count"].as_u64() >= w[1]["count"].as_u64()));
+    let tag = tags[0]["tag"].as_str().unwrap();
+    let (_, v) = get(&format!("{}/tags/{tag}?limit=5", s.base)).await;
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty() && results.len() <= 5);
+    assert!(
+        results.iter().all(|r| r["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t.as_str().unwrap().eq_ignore_ascii_case(tag)))
+    );
+    let (status, v) = get(&format!("{}/tags/x", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_tag");
+    let (status, v) = get(&format!("{}/tags/{tag}?limit=101", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_limit");
+
+    let (status, v) = get(&format!("{}/recommend?for={leader}&limit=3", s.base)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["basis"]["address"], leader);
+    for r in v["results"].as_array().unwrap() {
+        assert_ne!(r["payTo"], leader);
+        assert!(r["sameCategory"].as_bool().unwrap() || !r["sharedTags"].as_array().unwrap().is_empty());
+        assert!(!r["rationale"].as_str().unwrap().is_empty());
+    }
+    let (status, v) = get(&format!("{}/recommend?for={UNKNOWN}", s.base)).await;
+    assert_error(status, &v, StatusCode::NOT_FOUND, "not_indexed");
+    let (status, v) = get(&format!("{}/recommend?for=nobody", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_for");
+}
+
+#[tokio::test]
+async fn batch_scores_and_match_read_bounded_json_bodies() {
+    let s = server();
+    let top = ranked(&s.base, 20).await;
+    let leader = top[0]["payTo"].as_str().unwrap();
+    let body = json!({ "addresses": [leader, UNKNOWN, leader.to_uppercase().replace("0X", "0x")] });
+    let (status, v) = post(&format!("{}/scores", s.base), &body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "duplicates and letter case fold");
+    assert_eq!(results[0]["agentScore"], top[0]["score"]);
+    assert_eq!(results[0]["hasAnyTrust"], true);
+    assert_eq!((results[1]["agentScore"].clone(), results[1]["hasAnyTrust"].clone()), (Value::Null, json!(false)));
+    for key in ["deployerScore", "proofCount"] {
+        assert!(results[1].get(key).is_some());
+    }
+    let many: Vec<String> = (0..201).map(|i| format!("0x{i:040x}")).collect();
+    let (status, v) = post(&format!("{}/scores", s.base), &json!({ "addresses": many })).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_addresses");
+    let (status, v) = post(&format!("{}/scores", s.base), &json!({ "addresses": ["0x12"] })).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_addresses");
+    let (status, v) = post(&format!("{}/scores", s.base), &json!({})).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_addresses");
+    let client = reqwest::Client::new();
+    let raw = |body: &'static str, ct: &'static str| {
+        client.post(format!("{}/scores", s.base)).header("content-type", ct).body(body).send()
+    };
+    let resp = raw("{not json", "application/json").await.unwrap();
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(resp.json::<Value>().await.unwrap()["error"]["code"], "invalid_body");
+    let resp = raw("<xml/>", "application/xml").await.unwrap();
+    assert_eq!(resp.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let huge = format!("{{\"addresses\": [\"{}\"]}}", "a".repeat(100_000));
+    let resp = client
+        .post(format!("{}/scores", s.base))
+        .header("content-type", "application/json")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let resp = client.get(format!("{}/scores", s.base)).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+
+    let description = top.iter().find_map(|e| e["description"].as_str()).unwrap();
+    let (status, v) = post(&format!("{}/match", s.base), &json!({ "intent": description, "limit": 3 })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let matches = v["matches"].as_array().unwrap();
+    assert!(!matches.is_empty() && matches.len() <= 3, "a listing's own description matches it: {v}");
+    assert_eq!(v["noStrongMatch"], false);
+    for key in ["tokens", "stems", "filters", "note"] {
+        assert!(v.get(key).is_some());
+    }
+    for m in matches {
+        for key in [
+            "payTo",
+            "score",
+            "matchScore",
+            "serviceUrl",
+            "price",
+            "callExample",
+            "verify",
+            "verified",
+            "erc8004Registered",
+        ] {
+            assert!(m.get(key).is_some(), "match misses {key}");
+        }
+    }
+    let rank = |m: &Value| m["score"].as_f64().unwrap() * m["matchScore"].as_f64().unwrap();
+    assert!(matches.windows(2).all(|w| rank(&w[0]) >= rank(&w[1]) - 1e-9));
+    let (_, v) =
+        post(&format!("{}/match", s.base), &json!({ "intent": description, "limit": 10, "maxPrice": "0.000001" }))
+            .await;
+    for m in v["matches"].as_array().unwrap() {
+        assert!(m["price"]["amountRaw"].as_str().unwrap().parse::<u64>().unwrap() <= 1);
+    }
+    let (_, v) = post(&format!("{}/match", s.base), &json!({ "intent": "zzzqqq xxyyzz", "limit": 10 })).await;
+    assert_eq!((v["count"].clone(), v["noStrongMatch"].clone()), (json!(0), json!(true)));
+    let (status, v) = post(&format!("{}/match", s.base), &json!({ "intent": "ab" })).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_intent");
+    let (status, v) = post(&format!("{}/match", s.base), &json!({ "intent": "weather", "minScore": 101 })).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_minScore");
+    let (status, v) = post(&format!("{}/match", s.base), &json!({ "intent": "weather", "limit": 11 })).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_limit");
+    let (status, v) = post(&format!("{}/match", s.base), &json!({ "intent": "weather", "maxPrice": "cheap" })).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_maxPrice");
+}
+
+#[tokio::test]
+async fn deployers_categories_and_lists() {
+    let s = server();
+    let (_, v) = get(&format!("{}/deployers/top?limit=5", s.base)).await;
+    let deployers = v["deployers"].as_array().unwrap();
+    assert!(!deployers.is_empty() && deployers.len() <= 5);
+    assert!(deployers.windows(2).all(|w| w[0]["score"].as_u64() >= w[1]["score"].as_u64()));
+    assert!(deployers.iter().all(|d| d["proofCount"].is_u64()));
+    let (_, v) = get(&format!("{}/deployers/sketchy", s.base)).await;
+    for d in v["sketchy"].as_array().unwrap() {
+        assert!(d["launches"].as_u64().unwrap() >= 3);
+        assert!(d["rugRatePct"].as_f64().unwrap() > 50.0);
+    }
+    let (status, v) = get(&format!("{}/deployers/top?limit=101", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_limit");
+    let (_, stats) = get(&format!("{}/deployers/stats", s.base)).await;
+    let (_, status_doc) = get(&format!("{}/status", s.base)).await;
+    assert_eq!(stats["total"], status_doc["counts"]["deployers"]);
+    for p in stats["platforms"].as_array().unwrap() {
+        assert!(p["sampleSize"].as_u64().unwrap() <= p["launches"].as_u64().unwrap());
+        assert!(p.get("rugRatePct").is_some());
+    }
+
+    let (_, cats) = get(&format!("{}/categories", s.base)).await;
+    let list = cats["categories"].as_array().unwrap();
+    assert_eq!(list.len(), 30);
+    let sum: u64 = list.iter().map(|c| c["count"].as_u64().unwrap()).sum();
+    assert_eq!(sum, cats["totalIndexed"].as_u64().unwrap(), "every agent is in exactly one category");
+    let busiest = list.iter().max_by_key(|c| c["count"].as_u64()).unwrap()["slug"].as_str().unwrap();
+    let (_, v) = get(&format!("{}/by-category/{busiest}?limit=500", s.base)).await;
+    assert_error(StatusCode::BAD_REQUEST, &v, StatusCode::BAD_REQUEST, "invalid_limit");
+    let (_, all) = get(&format!("{}/by-category/{busiest}?limit=200", s.base)).await;
+    let (_, safe) = get(&format!("{}/by-category/{busiest}?safeOnly=1&limit=200", s.base)).await;
+    assert!(safe["results"].as_array().unwrap().iter().all(|r| r["trustShield"]["color"] != "red"));
+    assert!(safe["total"].as_u64() <= all["total"].as_u64());
+    let (status, v) = get(&format!("{}/by-category/nonsense", s.base)).await;
+    assert_error(status, &v, StatusCode::NOT_FOUND, "unknown_name");
+    let (_, score) = get(&format!("{}/score/{}", s.base, all["results"][0]["payTo"].as_str().unwrap())).await;
+    assert_eq!(score["category"]["primary"], busiest);
+    let browse = score["category"]["browse"].as_str().unwrap().to_owned();
+    let (status, _) = get(&format!("http://{}{browse}", s.addr)).await;
+    assert_eq!(status, StatusCode::OK, "category.browse points at a route that answers");
+
+    let (_, v) = get(&format!("{}/bazaar-scored?limit=5&offset=2", s.base)).await;
+    assert_eq!((v["count"].clone(), v["offset"].clone()), (json!(5), json!(2)));
+    assert!(v["items"].as_array().unwrap().iter().all(|i| i["payTo"].is_string() && i["color"].is_string()));
+
+    let (_, v) = get(&format!("{}/health-summary", s.base)).await;
+    assert_eq!(v["version"], "agentrep-health-summary-v1");
+    let (probed, alive, dead) =
+        (v["totalProbed"].as_u64().unwrap(), v["alive"].as_u64().unwrap(), v["dead"].as_u64().unwrap());
+    assert_eq!(alive + dead, probed);
+    assert!(v["uptimePct"].as_u64().unwrap() <= 100 && v["aliveTop"].as_array().unwrap().len() <= 10);
+}
+
+#[tokio::test]
+async fn service_routes_badges_and_cors() {
+    let s = server();
+    let (_, v) = get(&format!("{}/catalog", s.base)).await;
+    assert_eq!(v["version"], "agentrep-catalog-v1");
+    assert_eq!(v["free"].as_array().unwrap().len(), agentrep_server::routes::ROUTES.len());
+    assert!(v["paid"].as_array().unwrap().iter().any(|p| p["price"] == json!(0.05)));
+    assert_eq!(v["tierExplanation"].as_object().unwrap().len(), 4);
+    assert_eq!(v["agent"]["asset"], "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
+    let (_, v) = get(&format!("{}/status", s.base)).await;
+    assert!(v["operator"]["address"].is_string() && v["token"].is_object());
+    let (_, v) = get(&format!("{}/me", s.base)).await;
+    assert!(v["erc8004"]["identityRegistry"].is_string() && v["surfaces"]["api"] == "/api/agent");
+    let (_, v) = get(&format!("{}/discover", s.base)).await;
+    assert!(v["indexed"]["sellers"].as_u64().unwrap() > 0);
+
+    let leader = ranked(&s.base, 1).await[0]["payTo"].as_str().unwrap().to_owned();
+    let (_, v) = get(&format!("{}/shield/{leader}.json", s.base)).await;
+    assert_eq!(v["schemaVersion"], 1);
+    assert!(v["message"].as_str().unwrap().ends_with("/100"));
+    let (_, v) = get(&format!("{}/shield/{UNKNOWN}.json", s.base)).await;
+    assert_eq!(v["message"], "not indexed");
+
+    let client = reqwest::Client::new();
+    let resp = client
+        .request(reqwest::Method::OPTIONS, format!("{}/scores", s.base))
+        .header("origin", "https://example.org")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::NO_CONTENT);
+    assert_eq!(resp.headers()["access-control-allow-origin"], "*");
+    assert!(resp.headers()["access-control-allow-methods"].to_str().unwrap().contains("POST"));
+    assert!(resp.headers()["access-control-allow-headers"].to_str().unwrap().contains("content-type"));
+    let resp = client.request(reqwest::Method::OPTIONS, format!("{}/nope", s.base)).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn every_route_of_the_table_answers() {
+    let s = server();
+    let leader = ranked(&s.base, 1).await[0]["payTo"].as_str().unwrap().to_owned();
+    let (_, top) = get(&format!("{}/deployers/top?limit=1", s.base)).await;
+    let deployer = top["deployers"][0]["address"].as_str().unwrap().to_owned();
+    let client = reqwest::Client::new();
+    for def in agentrep_server::routes::ROUTES {
+        let wallet = if def.path.starts_with("/deployer/") { &deployer } else { &leader };
+        let path = def.path.replace("{address}", wallet).replace("{tag}", "data").replace("{cat}", "other");
+        let url = format!("{}{path}", s.base);
+        let resp = match def.method.as_str() {
+            "GET" => client
+                .get(&url)
+                .query(&[("q", "data"), ("a", leader.as_str()), ("b", leader.as_str()), ("for", leader.as_str())])
+                .send()
+                .await
+                .unwrap(),
+            _ => client.post(&url).json(&json!({ "addresses": [leader], "intent": "data feed" })).send().await.unwrap(),
+        };
+        assert_eq!(resp.status(), StatusCode::OK, "{} {path}", def.method.as_str());
+        assert_eq!(resp.headers()["access-control-allow-origin"], "*", "{path}");
+    }
+}
