@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use agentrep_lake::datasets::{LaunchObservationRow, LaunchRow, ListingRow, ProbeRow, SettlementRow};
+use agentrep_lake::datasets::{
+    AgentCardRow, CrawlRunRow, LaunchObservationRow, LaunchRow, ListingRow, ProbeRow, RegistrationRow, SettlementRow,
+};
 use agentrep_lake::{Lake, LakeError, Row, Timestamp};
 use chrono::NaiveDate;
 use rand::Rng;
@@ -103,6 +105,7 @@ pub(crate) fn write_static(
     stats: &mut WorldStats,
 ) -> Result<(), LakeError> {
     let StaticRows { events: all, launches, observations } = static_rows(world);
+    write_by_day(lake, agent_cards(world.config.seed, &all.registrations), days)?;
     write_by_day(lake, all.registrations, days)?;
     write_by_day(lake, all.proofs, days)?;
     stats.funding_edges = write_by_day(lake, all.funding, days)?;
@@ -113,6 +116,61 @@ pub(crate) fn write_static(
     stats.launches = write_by_day(lake, launches, days)?;
     stats.observations = write_by_day(lake, observations, days)?;
     Ok(())
+}
+
+/// Share of registration files that link back to this service, in tenths.
+const CARD_LINKS_BACK_TENTHS: u64 = 3;
+/// Share of registration files whose fetch fails, in hundredths.
+const CARD_FAILS_HUNDREDTHS: u64 = 5;
+
+/// The fetch of each registration's file ten minutes after it was registered, as the agent-card
+/// job records it. Derived from hashes of the agent id, so no other stream of the world moves.
+fn agent_cards(seed: u64, registrations: &[(i64, RegistrationRow)]) -> Vec<(i64, AgentCardRow)> {
+    registrations
+        .iter()
+        .map(|(at, reg)| {
+            let fetched = at + 600;
+            let h = key(seed, "agent-card", &[reg.agent_id]);
+            let failed = h % 100 < CARD_FAILS_HUNDREDTHS;
+            let card = AgentCardRow {
+                agent_id: reg.agent_id,
+                uri: reg.registration_uri.clone(),
+                fetched_at: Timestamp::from_secs(fetched),
+                name: (!failed).then(|| format!("agent-{}", reg.agent_id)),
+                description: None,
+                endpoints: Vec::new(),
+                wallets: if failed { Vec::new() } else { reg.agent_wallet.iter().cloned().collect() },
+                links_back: !failed && (h / 100) % 10 < CARD_LINKS_BACK_TENTHS,
+                digest: (!failed).then(|| rng::hex_bytes(h, 32)[2..].to_owned()),
+                error: failed.then(|| "timeout".to_owned()),
+            };
+            (fetched, card)
+        })
+        .collect()
+}
+
+/// One crawl run per marketplace on a crawl day, as the marketplace job records it.
+fn crawl_runs(listings: &[ListingRow]) -> Vec<CrawlRunRow> {
+    let mut by_ecosystem: BTreeMap<&str, (u32, i64)> = BTreeMap::new();
+    for l in listings {
+        let e = by_ecosystem.entry(l.ecosystem.as_str()).or_insert((0, 0));
+        e.0 += 1;
+        e.1 = e.1.max(l.last_seen.secs());
+    }
+    by_ecosystem
+        .into_iter()
+        .map(|(ecosystem, (items, at))| CrawlRunRow {
+            source_url: format!("https://{ecosystem}.example/discovery/resources"),
+            ecosystem: ecosystem.to_owned(),
+            started_at: Timestamp::from_secs(at - 600),
+            finished_at: Timestamp::from_secs(at),
+            pages: items.div_ceil(100),
+            items,
+            listings: items,
+            skipped: Vec::new(),
+            error: None,
+        })
+        .collect()
 }
 
 /// One day of listings (on crawl days), settlements and probes.
@@ -127,6 +185,7 @@ pub(crate) fn write_day(
     if let Some(listings) = rows.listings {
         stats.listings += listings.len() as u64;
         lake.write_partition(date, &listings)?;
+        lake.write_partition(date, &crawl_runs(&listings))?;
     }
     stats.settlements += rows.settlements.len() as u64;
     lake.write_partition(date, &rows.settlements)?;

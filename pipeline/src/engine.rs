@@ -77,6 +77,7 @@ impl Engine {
         let epoch = |d: NaiveDate| d.and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp().to_string();
         text.replace("{day_end_epoch}", &epoch(day_end))
             .replace("{d30_epoch}", &epoch(day_end - Duration::days(30)))
+            .replace("{d7_epoch}", &epoch(day_end - Duration::days(7)))
             .replace("{day_end}", &ts(day_end))
             .replace("{d30}", &ts(day_end - Duration::days(30)))
             .replace("{d7}", &ts(day_end - Duration::days(7)))

@@ -7,6 +7,7 @@
 
 mod demand;
 mod deployers;
+mod directory;
 mod engine;
 mod freshness;
 mod graph;
@@ -101,6 +102,10 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     timings.record("counterparties", t);
 
     let t = Instant::now();
+    let directory = directory::read(&db, &mut sellers, &deployers)?;
+    timings.record("directory", t);
+
+    let t = Instant::now();
     let rows: Vec<DailyScoreRow> = sellers
         .iter()
         .map(|s| DailyScoreRow {
@@ -115,7 +120,19 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     lake.write_partition(day, &rows)?;
     timings.record("daily_scores", t);
 
-    let input = SnapshotInput { date: day.to_string(), input_digest, sellers, deployers, counterparties };
+    let directory::Directory { proofs, lists, identities, crawlers, funding } = directory;
+    let input = SnapshotInput {
+        date: day.to_string(),
+        input_digest,
+        sellers,
+        deployers,
+        counterparties,
+        proofs,
+        lists,
+        identities,
+        crawlers,
+        funding,
+    };
     Ok((input, timings))
 }
 

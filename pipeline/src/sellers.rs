@@ -237,6 +237,7 @@ pub(crate) fn assess(
             listing: raw.listing,
             features: raw.features,
             history: Vec::new(),
+            profile: Default::default(),
         })
         .collect())
 }
@@ -252,6 +253,10 @@ pub(crate) fn counterparties(db: &Engine) -> Result<Vec<Counterparty>, PipelineE
                 sellers_paid: r.get(2)?,
                 funded: r.get(3)?,
                 denylisted: r.get(4)?,
+                spent: r.get(5)?,
+                spent_7d: r.get(6)?,
+                payments_7d: r.get(7)?,
+                sellers_paid_7d: r.get(8)?,
             })
         })
         .map_err(err)?

@@ -37,6 +37,16 @@ pub const COUNTERPARTIES: &str = "counterparties.csv";
 pub const AGENTS_INDEX: &str = "index/agents.jsonl";
 /// Every scored deployer as the queries read it, one JSON object per line.
 pub const DEPLOYERS_INDEX: &str = "index/deployers.jsonl";
+/// Identity proofs, one per line.
+pub const PROOFS_INDEX: &str = "index/proofs.jsonl";
+/// Denylist and allowlist entries, one per line.
+pub const LISTS_INDEX: &str = "index/lists.jsonl";
+/// ERC-8004 registered agents, one per line.
+pub const IDENTITIES_INDEX: &str = "index/identities.jsonl";
+/// Marketplace crawl sources, one per line.
+pub const CRAWLERS_INDEX: &str = "index/crawlers.jsonl";
+/// First fundings of sellers, deployers and their funders (4 hops), one per line.
+pub const FUNDING_INDEX: &str = "index/funding.jsonl";
 
 /// Folders the writer creates.
 pub const FOLDERS: &[&str] = &[SCORE, BADGE, DEPLOYER, "bundles", "index"];

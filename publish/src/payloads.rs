@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use agentrep_model::decision::ScoreBasis;
 use agentrep_model::{
-    Assessment, DeployerRecord, LaunchOutcome, METHODOLOGY_VERSION, OutcomeCounts, ProofType, SellerFeatures,
-    SellerRecord, usdc,
+    AgentIdentity, Assessment, CrawlerRecord, DeployerRecord, FundingRecord, LaunchOutcome, ListedAddress,
+    METHODOLOGY_VERSION, OutcomeCounts, ProofRecord, ProofType, SellerFeatures, SellerRecord, usdc,
 };
 
 use crate::wire::*;
@@ -167,6 +167,29 @@ fn outcome_history(o: &OutcomeCounts) -> OutcomeHistoryV1 {
     }
 }
 
+/// ISO 8601 UTC of Unix seconds.
+pub fn iso(secs: i64) -> String {
+    chrono::DateTime::from_timestamp(secs, 0)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
+}
+
+fn health(s: &SellerRecord) -> HealthV1 {
+    let last = s.profile.last_probe.as_ref();
+    HealthV1 {
+        alive: s.features.sla.last_ok.unwrap_or(false),
+        samples: s.features.sla.samples,
+        status: match s.features.sla.last_ok {
+            Some(true) => "alive",
+            Some(false) => "dead",
+            None => "unprobed",
+        }
+        .to_owned(),
+        http_status: last.and_then(|p| p.status),
+        probed_at: last.map(|p| iso(p.probed_at)),
+    }
+}
+
 /// The free score preview of a seller.
 pub fn score_payload(
     ctx: &PayloadContext,
@@ -206,7 +229,7 @@ pub fn score_payload(
         },
         description: s.listing.description.clone().unwrap_or_default(),
         snapshot_date: ctx.date.clone(),
-        health: HealthV1 { alive: f.sla.last_ok.unwrap_or(false), samples: f.sla.samples },
+        health: health(s),
         source: ctx.snapshot_id.clone(),
         billed: "free".to_owned(),
         gated: true,
@@ -491,6 +514,74 @@ pub fn agent_row(s: &SellerRecord, rank: Option<u32>, categories: &CategoryIndex
             .map(|p| SparkPointV1 { snapshot_date: p.date.clone(), score: p.score })
             .collect(),
         sources: s.sources.clone(),
+        name: s.profile.identity.as_ref().and_then(|i| i.name.clone()),
+        agent_id: s.profile.identity.as_ref().map(|i| i.agent_id),
+        earned_7d: usdc(s.profile.earned_7d),
+        settlements_7d: s.profile.settlements_7d,
+        buyers_7d: s.profile.buyers_7d,
+        last_settlement_at: s.profile.last_settlement_at.map(iso),
+        probed_at: s.profile.last_probe.as_ref().map(|p| iso(p.probed_at)),
+        probe_status: s.profile.last_probe.as_ref().and_then(|p| p.status),
+    }
+}
+
+/// The index row of a proof.
+pub fn proof_row(p: &ProofRecord) -> ProofRowV1 {
+    ProofRowV1 {
+        address: p.address.clone(),
+        kind: p.proof_type.clone(),
+        source: p.source.clone(),
+        verified_at: iso(p.verified_at),
+    }
+}
+
+/// The index row of a list entry.
+pub fn list_row(l: &ListedAddress) -> ListRowV1 {
+    ListRowV1 {
+        address: l.address.clone(),
+        list: l.list.clone(),
+        source: l.source.clone(),
+        category: l.category.clone(),
+        added_at: iso(l.added_at),
+    }
+}
+
+/// The index row of a registered agent.
+pub fn identity_row(i: &AgentIdentity) -> IdentityRowV1 {
+    IdentityRowV1 {
+        agent_id: i.agent_id,
+        owner: i.owner.clone(),
+        agent_wallet: i.agent_wallet.clone(),
+        uri: i.uri.clone(),
+        registered_at: iso(i.registered_at),
+        name: i.name.clone(),
+        links_back: i.links_back,
+        card_fetched_at: i.card_fetched_at.map(iso),
+        card_error: i.card_error.clone(),
+    }
+}
+
+/// The index row of a crawl source.
+pub fn crawler_row(c: &CrawlerRecord) -> CrawlerRowV1 {
+    CrawlerRowV1 {
+        source_url: c.source_url.clone(),
+        ecosystem: c.ecosystem.clone(),
+        runs: c.runs,
+        failed_runs: c.failed_runs,
+        last_run_at: iso(c.last_run_at),
+        last_error: c.last_error.clone(),
+        last_items: c.last_items,
+        addresses: c.addresses,
+    }
+}
+
+/// The index row of a first funding.
+pub fn funding_row(f: &FundingRecord) -> FundingRowV1 {
+    FundingRowV1 {
+        funded: f.funded.clone(),
+        funder: f.funder.clone(),
+        amount_usdc: usdc(f.amount),
+        first_funded_at: iso(f.first_funded_at),
     }
 }
 

@@ -10,7 +10,25 @@ use sha2::{Digest, Sha256};
 
 use crate::PublishError;
 use crate::layout;
-use crate::wire::{AgentRowV1, CounterpartyCsvRowV1, DeployerRowV1, LeaderboardFileV1, ManifestV1};
+use crate::wire::{
+    AgentRowV1, CounterpartyCsvRowV1, CrawlerRowV1, DeployerRowV1, FundingRowV1, IdentityRowV1, LeaderboardFileV1,
+    ListRowV1, ManifestV1, ProofRowV1,
+};
+
+/// The snapshot's directory indexes.
+#[derive(Debug, Default)]
+pub struct DirectoryRows {
+    /// Identity proofs.
+    pub proofs: Vec<ProofRowV1>,
+    /// Denylist and allowlist entries.
+    pub lists: Vec<ListRowV1>,
+    /// ERC-8004 registered agents.
+    pub identities: Vec<IdentityRowV1>,
+    /// Marketplace crawl sources.
+    pub crawlers: Vec<CrawlerRowV1>,
+    /// First fundings of sellers, deployers and their funders.
+    pub funding: Vec<FundingRowV1>,
+}
 
 /// A snapshot held in memory.
 #[derive(Debug)]
@@ -31,6 +49,8 @@ pub struct LoadedSnapshot {
     pub agents: Vec<AgentRowV1>,
     /// Every scored deployer, in address order.
     pub deployers: Vec<DeployerRowV1>,
+    /// Directory rows the directory reads serve.
+    pub directory: DirectoryRows,
     /// Every file listed in the manifest, by relative path.
     pub files: HashMap<String, Vec<u8>>,
 }
@@ -72,6 +92,13 @@ impl LoadedSnapshot {
             serde_json::from_slice(required(layout::LEADERBOARD_FULL)?).map_err(PublishError::Encode)?;
         let agents = json_lines(required(layout::AGENTS_INDEX)?)?;
         let deployers = json_lines(required(layout::DEPLOYERS_INDEX)?)?;
+        let directory = DirectoryRows {
+            proofs: json_lines(required(layout::PROOFS_INDEX)?)?,
+            lists: json_lines(required(layout::LISTS_INDEX)?)?,
+            identities: json_lines(required(layout::IDENTITIES_INDEX)?)?,
+            crawlers: json_lines(required(layout::CRAWLERS_INDEX)?)?,
+            funding: json_lines(required(layout::FUNDING_INDEX)?)?,
+        };
         let counterparties = match files.get(layout::COUNTERPARTIES) {
             Some(bytes) => csv::Reader::from_reader(bytes.as_slice())
                 .deserialize()
@@ -88,6 +115,7 @@ impl LoadedSnapshot {
             counterparties,
             agents,
             deployers,
+            directory,
             files,
         })
     }

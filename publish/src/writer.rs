@@ -329,6 +329,16 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
     files.push(out.write(AGENTS_INDEX, &json_lines(&agent_rows)?)?);
     let deployer_rows: Vec<DeployerRowV1> = input.deployers.iter().map(payloads::deployer_row).collect();
     files.push(out.write(DEPLOYERS_INDEX, &json_lines(&deployer_rows)?)?);
+    let proofs: Vec<ProofRowV1> = input.proofs.iter().map(payloads::proof_row).collect();
+    files.push(out.write(PROOFS_INDEX, &json_lines(&proofs)?)?);
+    let lists: Vec<ListRowV1> = input.lists.iter().map(payloads::list_row).collect();
+    files.push(out.write(LISTS_INDEX, &json_lines(&lists)?)?);
+    let identities: Vec<IdentityRowV1> = input.identities.iter().map(payloads::identity_row).collect();
+    files.push(out.write(IDENTITIES_INDEX, &json_lines(&identities)?)?);
+    let crawlers: Vec<CrawlerRowV1> = input.crawlers.iter().map(payloads::crawler_row).collect();
+    files.push(out.write(CRAWLERS_INDEX, &json_lines(&crawlers)?)?);
+    let funding: Vec<FundingRowV1> = input.funding.iter().map(payloads::funding_row).collect();
+    files.push(out.write(FUNDING_INDEX, &json_lines(&funding)?)?);
     let mut csv_order: Vec<&SellerRecord> = ranked.clone();
     csv_order.extend(input.sellers.iter().filter(|s| !rank_of.contains_key(s.address.as_str())));
     files.push(out.write(
@@ -346,6 +356,10 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
             sellers_paid: c.sellers_paid,
             funded: c.funded,
             denylisted: c.denylisted,
+            spent: c.spent,
+            spent_7d: c.spent_7d,
+            payments_7d: c.payments_7d,
+            sellers_paid_7d: c.sellers_paid_7d,
         }))?,
     )?);
 

@@ -126,6 +126,8 @@ pub struct ServedSnapshot {
     pub retained: Vec<String>,
     /// Every seller and deployer with the lookups the queries read.
     pub index: AgentIndex,
+    /// Proofs, lists, identities, crawl sources, funding chains and top buyers.
+    pub directory: crate::query::directory::DirectoryIndex,
     /// Filtered leaderboard views.
     pub leaderboard_views: ViewCache<LeaderboardKey>,
     /// History views shorter than the published series: (address, days).
@@ -135,7 +137,9 @@ pub struct ServedSnapshot {
 impl ServedSnapshot {
     /// Indexes a loaded snapshot.
     pub fn build(loaded: LoadedSnapshot, retained: Vec<String>) -> Self {
-        let LoadedSnapshot { id, manifest, leaderboard, counterparties, agents, deployers, mut files, .. } = loaded;
+        let LoadedSnapshot {
+            id, manifest, leaderboard, counterparties, agents, deployers, directory, mut files, ..
+        } = loaded;
         let sha: HashMap<&str, &str> = manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
         let mut wallet_docs: HashMap<WalletDoc, HashMap<String, Blob>> = HashMap::new();
         let mut whole = HashMap::new();
@@ -178,9 +182,14 @@ impl ServedSnapshot {
         for blob in whole.values() {
             blob.gzip();
         }
+        let directory = {
+            let rows: Vec<&CounterpartyCsvRowV1> = counterparties.iter().collect();
+            crate::query::directory::DirectoryIndex::build(directory, &rows)
+        };
         Self {
             id,
             manifest,
+            directory,
             wallet_docs,
             whole,
             entries,

@@ -8,7 +8,7 @@ use schemars::{Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::routes::{ROUTES, RouteDef};
+use crate::routes::{ROUTES, RouteDef, Scope};
 
 /// Version of the machine-readable description (seed §9).
 pub const API_VERSION: &str = "0.3.0";
@@ -21,7 +21,7 @@ struct Document {
     info: Info,
     servers: Vec<ServerUrl>,
     tags: Vec<Tag>,
-    paths: BTreeMap<String, BTreeMap<String, Operation>>,
+    paths: BTreeMap<String, Map<String, Value>>,
     components: Components,
 }
 
@@ -255,14 +255,19 @@ fn generators() -> (SchemaGenerator, SchemaGenerator) {
 /// The OpenAPI document for routes under `base_path`.
 pub fn document(base_path: &str) -> Vec<u8> {
     let (mut generator, mut params) = generators();
-    let mut paths: BTreeMap<String, BTreeMap<String, Operation>> = BTreeMap::new();
+    let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     let mut groups: Vec<&'static str> = Vec::new();
     for def in ROUTES {
         if !groups.contains(&def.group) {
             groups.push(def.group);
         }
-        let op = operation(&mut generator, &mut params, def);
-        paths.entry(def.path.to_owned()).or_default().insert(def.method.as_str().to_ascii_lowercase(), op);
+        let op = serde_json::to_value(operation(&mut generator, &mut params, def)).expect("operation serialises");
+        let item = paths.entry(def.path.to_owned()).or_default();
+        if def.scope == Scope::Origin {
+            // Origin routes (pages, /mcp) are not under the API's base path.
+            item.insert("servers".to_owned(), json!([{ "url": "/" }]));
+        }
+        item.insert(def.method.as_str().to_ascii_lowercase(), op);
     }
     let schemas: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
     let doc = Document {

@@ -6,7 +6,7 @@ use hyper::Method;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 use crate::handler;
-use crate::handlers::{agents, deployers, exports, lists, ranking, service};
+use crate::handlers::{agents, deployers, directory, exports, lists, ranking, service};
 use crate::http::Handler;
 use crate::http::respond::mime;
 use crate::{openapi, query};
@@ -35,6 +35,15 @@ impl PartialEq<Method> for Verb {
     fn eq(&self, other: &Method) -> bool {
         self.as_str() == other.as_str()
     }
+}
+
+/// Where a route's path lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Under the base path (`/api/agent`): the API.
+    Api,
+    /// At the origin: pages for people, and `/mcp` where the original service hosts it.
+    Origin,
 }
 
 /// A paid variant of a free route, selected by a query flag.
@@ -94,6 +103,8 @@ pub struct RouteDef {
     pub errors: &'static [u16],
     /// Whether it answers 503 before the first snapshot loads.
     pub needs_snapshot: bool,
+    /// Under the base path, or at the origin.
+    pub scope: Scope,
 }
 
 impl RouteDef {
@@ -117,6 +128,7 @@ impl RouteDef {
             content_type: mime::JSON,
             errors: &[],
             needs_snapshot: true,
+            scope: Scope::Api,
         }
     }
 
@@ -158,6 +170,11 @@ impl RouteDef {
 
     const fn without_snapshot(self) -> Self {
         Self { needs_snapshot: false, ..self }
+    }
+
+    #[allow(dead_code, reason = "the first origin routes (pages, /mcp) come with their modules")]
+    const fn at_origin(self) -> Self {
+        Self { scope: Scope::Origin, ..self }
     }
 }
 
@@ -349,6 +366,90 @@ pub const ROUTES: &[RouteDef] = &[
         "probe coverage: probed, alive, dead, uptime, best alive agents (seed 2.6)",
     )
     .returns::<wire::HealthSummaryV1>(),
+    RouteDef::get(
+        "/proofs",
+        "lists",
+        handler!(directory::proofs),
+        "identity proof types with counts; with type, one page of the addresses holding it",
+    )
+    .query::<query::directory::ProofsQuery>()
+    .returns::<wire::ProofsV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/denylist",
+        "lists",
+        handler!(directory::denylist),
+        "known-bad addresses with their sources; forced red in score and preflight",
+    )
+    .query::<query::directory::DenylistQuery>()
+    .returns::<wire::DenylistV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/top-buyers",
+        "lists",
+        handler!(directory::top_buyers),
+        "wallets that spent the most on indexed sellers",
+    )
+    .query::<query::directory::TopBuyersQuery>()
+    .returns::<wire::TopBuyersV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/agents-of-interest",
+        "lists",
+        handler!(directory::agents_of_interest),
+        "shortlists: high-activity-low-trust, recent-newcomers, top-by-proofs (seed 2.5)",
+    )
+    .query::<query::directory::AgentsOfInterestQuery>()
+    .returns::<wire::AgentsOfInterestV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/crawlers",
+        "lists",
+        handler!(directory::crawlers),
+        "marketplace crawl sources ranked by crawler score",
+    )
+    .returns::<wire::CrawlersV1>(),
+    // One wallet's directory entries.
+    RouteDef::get(
+        "/funded-by/{address}",
+        "wallets",
+        handler!(directory::funded_by),
+        "the address's first USDC funder and the funding chain behind it",
+    )
+    .returns::<wire::FundedByV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/recent-activity/{address}",
+        "wallets",
+        handler!(directory::recent_activity),
+        "last 7 days of earnings, spend and unique buyers",
+    )
+    .returns::<wire::RecentActivityV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/canonical-id/{address}",
+        "wallets",
+        handler!(directory::canonical_id),
+        "basename, ERC-8004 id, agent description URL, tier",
+    )
+    .returns::<wire::CanonicalIdV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/has-mainstreet-ref/{address}",
+        "wallets",
+        handler!(directory::has_ref),
+        "whether the agent's registration file links back to this service",
+    )
+    .returns::<wire::HasRefV1>()
+    .errors(&[400]),
+    RouteDef::get(
+        "/snippet/{address}",
+        "wallets",
+        handler!(directory::snippet),
+        "the JSON block an agent adds to its registration file to link here",
+    )
+    .returns::<wire::SnippetV1>()
+    .errors(&[400]),
     // Exports.
     RouteDef::get(
         "/scores.csv",

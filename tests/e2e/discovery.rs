@@ -360,3 +360,113 @@ async fn every_route_of_the_table_answers() {
         assert_eq!(resp.headers()["access-control-allow-origin"], "*", "{path}");
     }
 }
+
+#[tokio::test]
+async fn directory_reads_proofs_lists_funding_activity_identity() {
+    let s = server();
+    let (_, v) = get(&format!("{}/proofs", s.base)).await;
+    let types = v["availableTypes"].as_array().unwrap();
+    assert_eq!(types.len(), 6, "every proof type of the seed, with counts");
+    assert!(v["proofs"].as_array().unwrap().is_empty(), "no page without a type");
+    let busiest = types.iter().max_by_key(|t| t["count"].as_u64()).unwrap();
+    let kind = busiest["type"].as_str().unwrap();
+    let (_, page) = get(&format!("{}/proofs?type={kind}&limit=3&offset=1", s.base)).await;
+    assert_eq!(page["total"], busiest["count"]);
+    let proofs = page["proofs"].as_array().unwrap();
+    assert!(!proofs.is_empty() && proofs.len() <= 3);
+    assert!(proofs.iter().all(|p| p["type"] == kind && p["address"].as_str().unwrap().starts_with("0x")));
+    let (status, v) = get(&format!("{}/proofs?type=passport", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_type");
+    let (status, v) = get(&format!("{}/proofs?type={kind}&limit=501", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_limit");
+
+    let (_, deny) = get(&format!("{}/denylist", s.base)).await;
+    let entries = deny["addresses"].as_array().unwrap();
+    assert!(!entries.is_empty(), "the world denylists some wallets");
+    let sum: u64 = deny["sources"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(sum, deny["total"].as_u64().unwrap());
+    let listed = entries[0]["address"].as_str().unwrap();
+    let (_, pre) = get(&format!("{}/preflight/{listed}", s.base)).await;
+    assert_eq!(pre["decision"], "BLOCK", "a denylisted address is blocked: {pre}");
+
+    let (_, v) = get(&format!("{}/top-buyers?limit=5", s.base)).await;
+    let buyers = v["buyers"].as_array().unwrap();
+    assert_eq!(buyers.len(), 5);
+    assert!(buyers.windows(2).all(|w| w[0]["spentUsdc"].as_f64() >= w[1]["spentUsdc"].as_f64()));
+    let buyer = buyers[0]["address"].as_str().unwrap();
+    let (_, act) = get(&format!("{}/recent-activity/{buyer}", s.base)).await;
+    assert_eq!((act["days"].clone(), act["asSeller"].clone()), (json!(7), Value::Null));
+    assert!(act["asBuyer"]["spentUsdc"].is_number());
+
+    let leader = ranked(&s.base, 1).await[0]["payTo"].as_str().unwrap().to_owned();
+    let (_, act) = get(&format!("{}/recent-activity/{leader}", s.base)).await;
+    assert!(act["asSeller"]["settlements"].as_u64().unwrap() > 0, "the leader sold this week: {act}");
+    let (_, funded) = get(&format!("{}/funded-by/{buyer}", s.base)).await;
+    assert!(funded["note"].is_string() && funded["chain"].is_array());
+    let (_, funded) = get(&format!("{}/funded-by/{leader}", s.base)).await;
+    if let Some(first) = funded["firstFunder"].as_object() {
+        assert_eq!(first["hop"], 1);
+        assert_eq!(funded["chain"][0]["funded"], leader.as_str());
+        assert!(funded["chain"].as_array().unwrap().len() <= 4);
+    }
+
+    for filter in ["high-activity-low-trust", "recent-newcomers", "top-by-proofs"] {
+        let (status, v) = get(&format!("{}/agents-of-interest?filter={filter}&limit=4", s.base)).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            (v["version"].clone(), v["filter"].clone()),
+            (json!("agentrep-agents-of-interest-v1"), json!(filter))
+        );
+        assert_eq!(v["filters"].as_object().unwrap().len(), 3);
+        for a in v["agents"].as_array().unwrap() {
+            for key in [
+                "address",
+                "name",
+                "score",
+                "lastSeenAt",
+                "settlementCount",
+                "proofCount",
+                "auditUrl",
+                "auditPrice",
+                "freeScoreUrl",
+            ] {
+                assert!(a.get(key).is_some(), "{filter} entry misses {key}");
+            }
+            let seen = a["lastSeenAt"].as_str().unwrap();
+            assert!(chrono::NaiveDateTime::parse_from_str(seen, "%Y-%m-%d %H:%M:%S").is_ok(), "{seen}");
+        }
+    }
+    let (status, v) = get(&format!("{}/agents-of-interest?filter=everyone", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_filter");
+
+    let (_, with_ids) = get(&format!("{}/agents-of-interest?filter=top-by-proofs&limit=100", s.base)).await;
+    let registered: Vec<String> =
+        with_ids["agents"].as_array().unwrap().iter().map(|a| a["address"].as_str().unwrap().to_owned()).collect();
+    let mut found_identity = false;
+    for address in registered.iter().chain(std::iter::once(&leader)) {
+        let (_, id) = get(&format!("{}/canonical-id/{address}", s.base)).await;
+        assert_eq!(id["address"], address.as_str());
+        let (_, r) = get(&format!("{}/has-mainstreet-ref/{address}", s.base)).await;
+        assert!(r["hasRef"].is_boolean() && !r["reason"].as_str().unwrap().is_empty());
+        if let Some(agent_id) = id["erc8004AgentId"].as_u64() {
+            found_identity = true;
+            assert!(id["agentDescriptionUrl"].as_str().unwrap().starts_with("ipfs://"));
+            assert_eq!(r["agentId"], agent_id);
+        }
+    }
+    assert!(found_identity, "some indexed seller is ERC-8004 registered");
+    let (_, snip) = get(&format!("{}/snippet/{leader}", s.base)).await;
+    let score_url = snip["reputation"]["score"].as_str().unwrap();
+    let (status, _) = get(&format!("http://{}{score_url}", s.addr)).await;
+    assert_eq!(status, StatusCode::OK, "the snippet's links answer");
+
+    let (_, v) = get(&format!("{}/crawlers", s.base)).await;
+    let crawlers = v["crawlers"].as_array().unwrap();
+    assert!(!crawlers.is_empty(), "the world records its marketplace crawls");
+    assert!(crawlers.windows(2).all(|w| w[0]["score"].as_i64() >= w[1]["score"].as_i64()));
+    assert!(crawlers.iter().all(|c| c["address_count"].as_u64().unwrap() > 0));
+
+    let (_, score) = get(&format!("{}/score/{leader}", s.base)).await;
+    assert!(["alive", "dead", "unprobed"].contains(&score["health"]["status"].as_str().unwrap()));
+    assert!(score["health"]["probedAt"].is_string(), "{}", score["health"]);
+}

@@ -26,7 +26,10 @@ pub use deployer::{
 };
 pub use features::{DemandStats, ProofType, ReputationStats, SellerFeatures, SlaStats};
 pub use flags::{FLAGS, FlagDef, FlagHit, FlagKey, Origin, Severity, evaluate_flags};
-pub use records::{Counterparty, DeployerRecord, HistoryPoint, ListingInfo, SellerRecord, SnapshotInput};
+pub use records::{
+    AgentIdentity, Counterparty, CrawlerRecord, DeployerRecord, FundingRecord, HistoryPoint, ListedAddress,
+    ListingInfo, ProbeSummary, ProofRecord, SellerProfile, SellerRecord, SnapshotInput,
+};
 pub use score::{Component, ComponentScore, ScoreBreakdown, score_seller, success_rate};
 
 /// Version of the methodology in `SCORING.md`; every published payload carries it.

@@ -58,6 +58,121 @@ pub struct SellerRecord {
     pub history: Vec<HistoryPoint>,
     /// Evidence sources, with `BASIS:` and `DEGRADED:` annotations.
     pub sources: Vec<String>,
+    /// What the directory reads show beside the score (not model input).
+    pub profile: SellerProfile,
+}
+
+/// Facts about a seller the free reads show and the model does not read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SellerProfile {
+    /// Qualifying volume in the 7 days up to the scoring day, micro-USDC.
+    pub earned_7d: MicroUsdc,
+    /// Qualifying settlements in those 7 days.
+    pub settlements_7d: u64,
+    /// Distinct qualifying payers in those 7 days.
+    pub buyers_7d: u32,
+    /// Unix seconds of the last qualifying settlement.
+    pub last_settlement_at: Option<i64>,
+    /// The most recent probe of a current endpoint, if any.
+    pub last_probe: Option<ProbeSummary>,
+    /// The ERC-8004 registration whose agentWallet is the seller, with its card.
+    pub identity: Option<AgentIdentity>,
+}
+
+/// The most recent probe of an endpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeSummary {
+    /// Unix seconds.
+    pub probed_at: i64,
+    /// HTTP status, `None` when no answer came.
+    pub status: Option<u32>,
+    /// Error class when it failed.
+    pub error: Option<String>,
+}
+
+/// An ERC-8004 registered agent and what its registration file says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentIdentity {
+    /// Agent id in the IdentityRegistry.
+    pub agent_id: u64,
+    /// Owner of the agent NFT (lowercase).
+    pub owner: String,
+    /// Declared agent wallet (lowercase).
+    pub agent_wallet: Option<String>,
+    /// The registration file's URI.
+    pub uri: String,
+    /// Unix seconds of the registration.
+    pub registered_at: i64,
+    /// Name in the registration file.
+    pub name: Option<String>,
+    /// Whether the registration file links back to this service.
+    pub links_back: bool,
+    /// Unix seconds the file was last fetched, `None` when never.
+    pub card_fetched_at: Option<i64>,
+    /// Why the last fetch failed.
+    pub card_error: Option<String>,
+}
+
+/// One identity proof of an address.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProofRecord {
+    /// Lowercase address.
+    pub address: String,
+    /// Proof type (wire name).
+    pub proof_type: String,
+    /// Where it was read.
+    pub source: String,
+    /// Unix seconds it was first verified.
+    pub verified_at: i64,
+}
+
+/// An address on the denylist or the allowlist.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListedAddress {
+    /// Lowercase address.
+    pub address: String,
+    /// `deny` or `allow`.
+    pub list: String,
+    /// Where the entry comes from.
+    pub source: String,
+    /// Category, e.g. `scam:scammer`.
+    pub category: String,
+    /// Unix seconds it was added.
+    pub added_at: i64,
+}
+
+/// A marketplace crawl source and its record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrawlerRecord {
+    /// Discovery URL.
+    pub source_url: String,
+    /// Marketplace name.
+    pub ecosystem: String,
+    /// Runs up to the day.
+    pub runs: u32,
+    /// Runs that ended in an error.
+    pub failed_runs: u32,
+    /// Unix seconds the last run finished.
+    pub last_run_at: i64,
+    /// The last run's error, `None` when it succeeded.
+    pub last_error: Option<String>,
+    /// Items the last run read.
+    pub last_items: u32,
+    /// Distinct sellers among the current listings of its marketplace.
+    pub addresses: u32,
+}
+
+/// The first USDC funding of a wallet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FundingRecord {
+    /// The funded wallet.
+    pub funded: String,
+    /// Its first funder.
+    pub funder: String,
+    /// Amount, micro-USDC.
+    pub amount: MicroUsdc,
+    /// Unix seconds.
+    pub first_funded_at: i64,
 }
 
 /// A deployer with its launches and assessment.
@@ -91,6 +206,14 @@ pub struct Counterparty {
     pub funded: u32,
     /// On the denylist.
     pub denylisted: bool,
+    /// Qualifying volume it paid, micro-USDC.
+    pub spent: MicroUsdc,
+    /// Qualifying volume it paid in the 7 days up to the day.
+    pub spent_7d: MicroUsdc,
+    /// Qualifying settlements it paid in those 7 days.
+    pub payments_7d: u64,
+    /// Distinct sellers it paid in those 7 days.
+    pub sellers_paid_7d: u32,
 }
 
 /// Everything one day's snapshot is made of.
@@ -106,4 +229,14 @@ pub struct SnapshotInput {
     pub deployers: Vec<DeployerRecord>,
     /// Other known wallets, in address order.
     pub counterparties: Vec<Counterparty>,
+    /// Identity proofs up to the day, by type then address.
+    pub proofs: Vec<ProofRecord>,
+    /// Denylist and allowlist entries, by list then address.
+    pub lists: Vec<ListedAddress>,
+    /// ERC-8004 registered agents, by agent id.
+    pub identities: Vec<AgentIdentity>,
+    /// Marketplace crawl sources.
+    pub crawlers: Vec<CrawlerRecord>,
+    /// First fundings of sellers and deployers, and of their funders up to `MAX_FUNDING_HOPS` back.
+    pub funding: Vec<FundingRecord>,
 }

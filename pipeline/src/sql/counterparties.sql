@@ -1,13 +1,18 @@
--- Known wallets that are not sellers: payers, non-hub funders, listed addresses. Uses the
--- temporary tables of sellers.sql.
-SELECT address, sum(payments)::UBIGINT, sum(sellers_paid)::UINTEGER, sum(funded)::UINTEGER, bool_or(denylisted)
+-- Known wallets that are not sellers: payers (with their qualifying spend, overall and in the
+-- last 7 days), non-hub funders, listed addresses. Uses the temporary tables of sellers.sql.
+SELECT address, sum(payments)::UBIGINT, sum(sellers_paid)::UINTEGER, sum(funded)::UINTEGER, bool_or(denylisted),
+       sum(spent)::UBIGINT, sum(spent_7d)::UBIGINT, sum(payments_7d)::UBIGINT, sum(sellers_7d)::UINTEGER
 FROM (
-    SELECT payer AS address, sum(n) AS payments, count(*) AS sellers_paid, 0 AS funded, false AS denylisted
+    SELECT payer AS address, sum(n) AS payments, count(*) AS sellers_paid, 0 AS funded, false AS denylisted,
+           sum(spend) AS spent, 0 AS spent_7d, 0 AS payments_7d, 0 AS sellers_7d
     FROM pp GROUP BY 1
     UNION ALL
-    SELECT funder, 0, 0, count(*), false FROM first_funder GROUP BY 1
+    SELECT payer, 0, 0, 0, false, 0, sum(value), count(*), count(DISTINCT sid)
+    FROM s WHERE q AND t >= {d7_epoch} GROUP BY 1
     UNION ALL
-    SELECT address, 0, 0, 0, denylisted FROM lists
+    SELECT funder, 0, 0, count(*), false, 0, 0, 0, 0 FROM first_funder GROUP BY 1
+    UNION ALL
+    SELECT address, 0, 0, 0, denylisted, 0, 0, 0, 0 FROM lists
 )
 WHERE address NOT IN (SELECT address FROM seller_listing)
 GROUP BY 1 ORDER BY 1

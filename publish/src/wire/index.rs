@@ -68,6 +68,22 @@ pub struct AgentRowV1 {
     pub recent_scores: Vec<SparkPointV1>,
     /// Evidence sources with `BASIS:`/`DEGRADED:` annotations.
     pub sources: Vec<String>,
+    /// Name in the agent's ERC-8004 registration file.
+    pub name: Option<String>,
+    /// ERC-8004 agent id whose agentWallet is this seller.
+    pub agent_id: Option<u64>,
+    /// Qualifying volume in the last 7 days, USDC.
+    pub earned_7d: f64,
+    /// Qualifying settlements in the last 7 days.
+    pub settlements_7d: u64,
+    /// Distinct qualifying payers in the last 7 days.
+    pub buyers_7d: u32,
+    /// ISO 8601 time of the last qualifying settlement.
+    pub last_settlement_at: Option<String>,
+    /// ISO 8601 time of the last probe.
+    pub probed_at: Option<String>,
+    /// HTTP status of the last probe.
+    pub probe_status: Option<u32>,
 }
 
 /// One scored deployer.
@@ -98,4 +114,95 @@ pub struct DeployerRowV1 {
     pub proofs: Vec<String>,
     /// `YYYY-MM-DD` of the first launch.
     pub first_launch: String,
+}
+
+/// One identity proof (`index/proofs.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProofRowV1 {
+    /// Lowercase address.
+    pub address: String,
+    /// Proof type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Where it was read.
+    pub source: String,
+    /// ISO 8601 time it was first verified.
+    pub verified_at: String,
+}
+
+/// One denylist or allowlist entry (`index/lists.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListRowV1 {
+    /// Lowercase address.
+    pub address: String,
+    /// `deny` or `allow`.
+    pub list: String,
+    /// Where the entry comes from.
+    pub source: String,
+    /// Category, e.g. `scam:scammer`.
+    pub category: String,
+    /// ISO 8601 time it was added.
+    pub added_at: String,
+}
+
+/// One ERC-8004 registered agent (`index/identities.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityRowV1 {
+    /// Agent id.
+    pub agent_id: u64,
+    /// Owner of the agent NFT.
+    pub owner: String,
+    /// Declared agent wallet.
+    pub agent_wallet: Option<String>,
+    /// Registration file URI.
+    pub uri: String,
+    /// ISO 8601 registration time.
+    pub registered_at: String,
+    /// Name in the registration file.
+    pub name: Option<String>,
+    /// The registration file links back to this service.
+    pub links_back: bool,
+    /// ISO 8601 time of the last fetch of the file, null when never fetched.
+    pub card_fetched_at: Option<String>,
+    /// Why the last fetch failed.
+    pub card_error: Option<String>,
+}
+
+/// One marketplace crawl source (`index/crawlers.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CrawlerRowV1 {
+    /// Discovery URL.
+    pub source_url: String,
+    /// Marketplace.
+    pub ecosystem: String,
+    /// Runs up to the day.
+    pub runs: u32,
+    /// Runs that failed.
+    pub failed_runs: u32,
+    /// ISO 8601 end of the last run.
+    pub last_run_at: String,
+    /// The last run's error.
+    pub last_error: Option<String>,
+    /// Items the last run read.
+    pub last_items: u32,
+    /// Distinct sellers among its marketplace's current listings.
+    pub addresses: u32,
+}
+
+/// A first USDC funding (`index/funding.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FundingRowV1 {
+    /// The funded wallet.
+    pub funded: String,
+    /// Its first funder.
+    pub funder: String,
+    /// Amount, USDC.
+    pub amount_usdc: f64,
+    /// ISO 8601 time.
+    pub first_funded_at: String,
 }

@@ -32,6 +32,12 @@ pub struct HealthV1 {
     pub alive: bool,
     /// Probes in the window.
     pub samples: u32,
+    /// `alive`, `dead` (the last probe failed) or `unprobed`.
+    pub status: String,
+    /// HTTP status of the last probe, null when none answered.
+    pub http_status: Option<u32>,
+    /// ISO 8601 time of the last probe, null when never probed.
+    pub probed_at: Option<String>,
 }
 
 /// Verification hints (seed §2.4).

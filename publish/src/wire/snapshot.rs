@@ -109,4 +109,16 @@ pub struct CounterpartyCsvRowV1 {
     pub funded: u32,
     /// On the denylist.
     pub denylisted: bool,
+    /// Qualifying volume it paid, micro-USDC.
+    #[serde(default)]
+    pub spent: u64,
+    /// Qualifying volume it paid in the last 7 days, micro-USDC.
+    #[serde(default)]
+    pub spent_7d: u64,
+    /// Qualifying settlements it paid in the last 7 days.
+    #[serde(default)]
+    pub payments_7d: u64,
+    /// Distinct sellers it paid in the last 7 days.
+    #[serde(default)]
+    pub sellers_paid_7d: u32,
 }

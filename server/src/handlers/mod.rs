@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod deployers;
+pub mod directory;
 pub mod exports;
 pub mod lists;
 pub mod ranking;

@@ -152,10 +152,8 @@ fn preflight(allowed: &str) -> Response<Body> {
 pub async fn dispatch(app: Arc<App>, req: hyper::Request<RequestBody>) -> Response<Body> {
     let (parts, body) = req.into_parts();
     let path = parts.uri.path();
-    let Some(rest) = path.strip_prefix(app.base_path.as_str()).filter(|r| r.starts_with('/')) else {
-        return respond::error(&ApiError::NotFound(path.to_owned()));
-    };
-    let (route, params) = match app.router.route(&parts.method, rest) {
+    let rest = path.strip_prefix(app.base_path.as_str()).filter(|r| r.starts_with('/'));
+    let (route, params) = match app.router.route(&parts.method, rest, path) {
         Match::Found(route, params) => (route, params),
         Match::Options(allowed) => return preflight(&allowed),
         Match::WrongMethod(allowed) => return respond::error(&ApiError::MethodNotAllowed(allowed)),

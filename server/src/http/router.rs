@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use hyper::Method;
 
-use crate::routes::RouteDef;
+use crate::routes::{RouteDef, Scope};
 
 #[derive(Debug)]
 enum Segment {
@@ -43,11 +43,13 @@ pub enum Match {
     NotFound,
 }
 
-/// The compiled table, bucketed by segment count for a short scan.
+/// The compiled table: API routes (under the base path) and origin routes (pages, `/mcp`), each
+/// bucketed by segment count for a short scan.
 #[derive(Debug)]
 pub struct Router {
     table: &'static [RouteDef],
-    by_len: HashMap<usize, Vec<Compiled>>,
+    api: HashMap<usize, Vec<Compiled>>,
+    origin: HashMap<usize, Vec<Compiled>>,
 }
 
 fn compile(template: &'static str) -> Vec<Segment> {
@@ -64,17 +66,19 @@ fn compile(template: &'static str) -> Vec<Segment> {
 impl Router {
     /// Compiles every row of `table`.
     pub fn new(table: &'static [RouteDef]) -> Self {
-        let mut by_len: HashMap<usize, Vec<Compiled>> = HashMap::new();
+        let mut api: HashMap<usize, Vec<Compiled>> = HashMap::new();
+        let mut origin: HashMap<usize, Vec<Compiled>> = HashMap::new();
         for (route, def) in table.iter().enumerate() {
             let segments = compile(def.path);
-            by_len.entry(segments.len()).or_default().push(Compiled { route, segments });
+            let scope = if def.scope == Scope::Origin { &mut origin } else { &mut api };
+            scope.entry(segments.len()).or_default().push(Compiled { route, segments });
         }
         // Literal segments win over parameters at the same position, so a `{param}` template
         // never shadows a literal sibling of the same length.
-        for bucket in by_len.values_mut() {
+        for bucket in api.values_mut().chain(origin.values_mut()) {
             bucket.sort_by_key(|c| c.segments.iter().map(|s| matches!(s, Segment::Param { .. })).collect::<Vec<_>>());
         }
-        Self { table, by_len }
+        Self { table, api, origin }
     }
 
     fn params(compiled: &Compiled, segments: &[&str]) -> Option<PathParams> {
@@ -95,10 +99,21 @@ impl Router {
         Some(PathParams(params))
     }
 
-    /// Matches `path` (already stripped of the base path).
-    pub fn route(&self, method: &Method, path: &str) -> Match {
+    /// Matches a request path: API routes against `api_path` (the path without the base path,
+    /// when it was under it), origin routes against the whole path.
+    pub fn route(&self, method: &Method, api_path: Option<&str>, path: &str) -> Match {
+        if let Some(rest) = api_path {
+            match self.route_in(&self.api, method, rest) {
+                Match::NotFound => {}
+                found => return found,
+            }
+        }
+        self.route_in(&self.origin, method, path)
+    }
+
+    fn route_in(&self, scope: &HashMap<usize, Vec<Compiled>>, method: &Method, path: &str) -> Match {
         let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-        let Some(bucket) = self.by_len.get(&segments.len()) else { return Match::NotFound };
+        let Some(bucket) = scope.get(&segments.len()) else { return Match::NotFound };
         let mut allowed: Vec<&'static str> = Vec::new();
         for compiled in bucket {
             let Some(params) = Self::params(compiled, &segments) else { continue };
@@ -132,7 +147,8 @@ mod tests {
         for (i, def) in ROUTES.iter().enumerate() {
             let path = def.path.replace("{address}", "0xab").replace(['{', '}'], "");
             let method: Method = def.method.as_str().parse().unwrap();
-            match router.route(&method, &path) {
+            let api = (def.scope == Scope::Api).then_some(path.as_str());
+            match router.route(&method, api, &path) {
                 Match::Found(found, _) => assert_eq!(found, i, "{path} matched {}", ROUTES[found].path),
                 other => panic!("{path}: {other:?}"),
             }
@@ -142,13 +158,19 @@ mod tests {
     #[test]
     fn methods_suffixes_and_unknown_paths() {
         let router = Router::new(ROUTES);
-        assert!(matches!(router.route(&Method::POST, "/leaderboard"), Match::WrongMethod(m) if m == "GET, HEAD"));
-        assert!(matches!(router.route(&Method::OPTIONS, "/leaderboard"), Match::Options(_)));
-        assert_eq!(router.route(&Method::GET, "/nope"), Match::NotFound);
-        assert_eq!(router.route(&Method::GET, "/badge/0xab"), Match::NotFound);
-        let Match::Found(i, params) = router.route(&Method::GET, "/badge/0xab.svg") else { panic!() };
+        let api = |method: &Method, path: &str| router.route(method, Some(path), &format!("/api/agent{path}"));
+        assert!(matches!(api(&Method::POST, "/leaderboard"), Match::WrongMethod(m) if m == "GET, HEAD"));
+        assert!(matches!(api(&Method::OPTIONS, "/leaderboard"), Match::Options(_)));
+        assert_eq!(api(&Method::GET, "/nope"), Match::NotFound);
+        assert_eq!(
+            router.route(&Method::GET, None, "/leaderboard"),
+            Match::NotFound,
+            "API routes live under the base path"
+        );
+        assert_eq!(api(&Method::GET, "/badge/0xab"), Match::NotFound);
+        let Match::Found(i, params) = api(&Method::GET, "/badge/0xab.svg") else { panic!() };
         assert_eq!((ROUTES[i].path, params.get("address")), ("/badge/{address}.svg", Some("0xab")));
-        let Match::Found(i, params) = router.route(&Method::GET, "/tags/web%20search") else { panic!() };
+        let Match::Found(i, params) = api(&Method::GET, "/tags/web%20search") else { panic!() };
         assert_eq!((ROUTES[i].path, params.get("tag")), ("/tags/{tag}", Some("web search")));
     }
 }

@@ -7,11 +7,15 @@ use agentrep_model::METHODOLOGY_VERSION;
 use agentrep_model::chain::{BASE_CAIP2, ERC8004_IDENTITY_REGISTRY, ERC8004_REPUTATION_REGISTRY, USDC_BASE};
 use agentrep_publish::wire::*;
 
-use crate::routes::{ROUTES, RouteDef};
+use crate::routes::{ROUTES, RouteDef, Scope};
 use crate::{App, ServedSnapshot};
 
-fn route_path(app: &App, def: &RouteDef) -> String {
-    format!("{}{}", app.base_path(), def.path)
+/// The path a client calls: under the base path, or at the origin.
+pub fn route_path(app: &App, def: &RouteDef) -> String {
+    match def.scope {
+        Scope::Api => format!("{}{}", app.base_path(), def.path),
+        Scope::Origin => def.path.to_owned(),
+    }
 }
 
 /// The URL of a table route, if the table has it.

@@ -1,0 +1,198 @@
+//! The directory pass: what the free reads show beside scores (7-day activity, the last probe,
+//! ERC-8004 identities and cards, identity proofs, the lists, crawl sources, first fundings).
+//! Read after the seller pass, from its temporary tables and the lake views; nothing here feeds
+//! the model.
+
+use std::collections::HashMap;
+
+use agentrep_model::trust::MAX_FUNDING_HOPS;
+use agentrep_model::{
+    AgentIdentity, CrawlerRecord, DeployerRecord, FundingRecord, ListedAddress, ProbeSummary, ProofRecord,
+    SellerProfile, SellerRecord,
+};
+
+use crate::PipelineError;
+use crate::engine::Engine;
+
+/// Everything the directory pass reads, besides the per-seller profiles it attaches.
+#[derive(Debug, Default)]
+pub(crate) struct Directory {
+    pub proofs: Vec<ProofRecord>,
+    pub lists: Vec<ListedAddress>,
+    pub identities: Vec<AgentIdentity>,
+    pub crawlers: Vec<CrawlerRecord>,
+    pub funding: Vec<FundingRecord>,
+}
+
+const PROFILE_SQL: &str = "
+SELECT i.address, coalesce(a.earned_7d, 0)::UBIGINT, coalesce(a.settlements_7d, 0)::UBIGINT,
+       coalesce(a.buyers_7d, 0)::UINTEGER, a.last_t, lp.probed_at, lp.status, lp.error
+FROM seller_ids i
+LEFT JOIN (
+    SELECT sid, sum(value) FILTER (WHERE t >= {d7_epoch}) AS earned_7d,
+           count(*) FILTER (WHERE t >= {d7_epoch}) AS settlements_7d,
+           count(DISTINCT payer_h) FILTER (WHERE t >= {d7_epoch}) AS buyers_7d, max(t) AS last_t
+    FROM s WHERE q GROUP BY 1
+) a USING (sid)
+LEFT JOIN (
+    SELECT lower(c.pay_to) AS address,
+           epoch(max(p.probed_at))::BIGINT AS probed_at,
+           arg_max(p.status, (p.probed_at, p.resource)) AS status,
+           arg_max(p.error, (p.probed_at, p.resource)) AS error
+    FROM probes p JOIN cur c USING (resource)
+    WHERE p.probed_at < {day_end} GROUP BY 1
+) lp USING (address)
+ORDER BY i.address";
+
+const IDENTITIES_SQL: &str = "
+SELECT r.agent_id, lower(r.owner), lower(r.agent_wallet), r.registration_uri, epoch(r.registered_at)::BIGINT,
+       c.name, coalesce(c.links_back, false), c.fetched_at, c.error
+FROM (
+    SELECT * EXCLUDE (rn) FROM (
+        SELECT *, row_number() OVER (PARTITION BY agent_id ORDER BY registered_at DESC, registration_uri DESC) AS rn
+        FROM erc8004_registrations WHERE registered_at < {day_end}
+    ) WHERE rn = 1
+) r
+LEFT JOIN (
+    SELECT agent_id, arg_max(name, (fetched_at, uri)) AS name, arg_max(links_back, (fetched_at, uri)) AS links_back,
+           epoch(max(fetched_at))::BIGINT AS fetched_at, arg_max(error, (fetched_at, uri)) AS error
+    FROM agent_cards WHERE fetched_at < {day_end} GROUP BY 1
+) c USING (agent_id)
+ORDER BY r.agent_id";
+
+const PROOFS_SQL: &str = "
+SELECT lower(address), proof_type, arg_min(source, (verified_at, source)), epoch(min(verified_at))::BIGINT
+FROM identity_proofs WHERE verified_at < {day_end}
+GROUP BY 1, 2 ORDER BY 2, 1";
+
+const LISTS_SQL: &str = "
+SELECT lower(address), list, arg_min(source, (added_at, source)), arg_min(category, (added_at, category)),
+       epoch(min(added_at))::BIGINT
+FROM address_lists WHERE added_at < {day_end}
+GROUP BY 1, 2 ORDER BY 2, 1";
+
+const CRAWLERS_SQL: &str = "
+SELECT r.source_url, r.ecosystem, r.runs::UINTEGER, r.failed::UINTEGER, r.last_run, r.last_error, r.last_items,
+       coalesce(a.addresses, 0)::UINTEGER
+FROM (
+    SELECT source_url, arg_max(ecosystem, finished_at) AS ecosystem, count(*) AS runs,
+           count(*) FILTER (WHERE error IS NOT NULL) AS failed, epoch(max(finished_at))::BIGINT AS last_run,
+           arg_max(error, finished_at) AS last_error, arg_max(items, finished_at) AS last_items
+    FROM crawl_runs WHERE finished_at < {day_end} GROUP BY 1
+) r
+LEFT JOIN (SELECT ecosystem, count(DISTINCT lower(pay_to)) AS addresses FROM cur GROUP BY 1) a USING (ecosystem)
+ORDER BY 1";
+
+const FUNDING_SQL: &str = "SELECT funded, funder, amount, t FROM first_funder";
+
+fn query<T>(
+    db: &Engine,
+    pass: &'static str,
+    sql: &str,
+    row: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
+) -> Result<Vec<T>, PipelineError> {
+    let err = |source| PipelineError::Duckdb { pass, source };
+    let mut stmt = db.conn.prepare(&db.sql(sql)).map_err(err)?;
+    let rows = stmt.query_map([], row).map_err(err)?.collect::<Result<Vec<T>, _>>().map_err(err)?;
+    Ok(rows)
+}
+
+/// Reads the directory and attaches each seller's profile.
+pub(crate) fn read(
+    db: &Engine,
+    sellers: &mut [SellerRecord],
+    deployers: &[DeployerRecord],
+) -> Result<Directory, PipelineError> {
+    let identities = query(db, "identities", IDENTITIES_SQL, |r| {
+        Ok(AgentIdentity {
+            agent_id: r.get(0)?,
+            owner: r.get(1)?,
+            agent_wallet: r.get(2)?,
+            uri: r.get(3)?,
+            registered_at: r.get(4)?,
+            name: r.get(5)?,
+            links_back: r.get(6)?,
+            card_fetched_at: r.get(7)?,
+            card_error: r.get(8)?,
+        })
+    })?;
+    let by_wallet: HashMap<&str, &AgentIdentity> = identities
+        .iter()
+        .filter_map(|i| Some((i.agent_wallet.as_deref()?, i)))
+        .fold(HashMap::new(), |mut m, (w, i)| {
+            // The lowest agent id names a wallet that several registrations declare.
+            m.entry(w).or_insert(i);
+            m
+        });
+    let profiles = query(db, "profiles", PROFILE_SQL, |r| {
+        let probed_at: Option<i64> = r.get(5)?;
+        Ok((
+            r.get::<_, String>(0)?,
+            SellerProfile {
+                earned_7d: r.get(1)?,
+                settlements_7d: r.get(2)?,
+                buyers_7d: r.get(3)?,
+                last_settlement_at: r.get(4)?,
+                last_probe: match probed_at {
+                    Some(probed_at) => Some(ProbeSummary { probed_at, status: r.get(6)?, error: r.get(7)? }),
+                    None => None,
+                },
+                identity: None,
+            },
+        ))
+    })?;
+    let mut profiles: HashMap<String, SellerProfile> = profiles.into_iter().collect();
+    for s in sellers.iter_mut() {
+        let mut profile = profiles.remove(&s.address).unwrap_or_default();
+        profile.identity = by_wallet.get(s.address.as_str()).map(|i| (*i).clone());
+        s.profile = profile;
+    }
+    let proofs = query(db, "proofs", PROOFS_SQL, |r| {
+        Ok(ProofRecord { address: r.get(0)?, proof_type: r.get(1)?, source: r.get(2)?, verified_at: r.get(3)? })
+    })?;
+    let lists = query(db, "lists", LISTS_SQL, |r| {
+        Ok(ListedAddress {
+            address: r.get(0)?,
+            list: r.get(1)?,
+            source: r.get(2)?,
+            category: r.get(3)?,
+            added_at: r.get(4)?,
+        })
+    })?;
+    let crawlers = query(db, "crawlers", CRAWLERS_SQL, |r| {
+        Ok(CrawlerRecord {
+            source_url: r.get(0)?,
+            ecosystem: r.get(1)?,
+            runs: r.get(2)?,
+            failed_runs: r.get(3)?,
+            last_run_at: r.get(4)?,
+            last_error: r.get(5)?,
+            last_items: r.get(6)?,
+            addresses: r.get(7)?,
+        })
+    })?;
+    let all_funding = query(db, "funding", FUNDING_SQL, |r| {
+        Ok(FundingRecord { funded: r.get(0)?, funder: r.get(1)?, amount: r.get(2)?, first_funded_at: r.get(3)? })
+    })?;
+    let roots = sellers.iter().map(|s| s.address.as_str()).chain(deployers.iter().map(|d| d.address.as_str()));
+    let funding = funding_chains(all_funding, roots);
+    Ok(Directory { proofs, lists, identities, crawlers, funding })
+}
+
+/// The first fundings of `roots` and of their funders, `MAX_FUNDING_HOPS` steps back, in funded
+/// order: what `/funded-by` answers without publishing every wallet's funding.
+fn funding_chains<'a>(all: Vec<FundingRecord>, roots: impl Iterator<Item = &'a str>) -> Vec<FundingRecord> {
+    let index: HashMap<&str, usize> = all.iter().enumerate().map(|(i, f)| (f.funded.as_str(), i)).collect();
+    let mut keep = vec![false; all.len()];
+    for root in roots {
+        let mut at = root;
+        for _ in 0..MAX_FUNDING_HOPS {
+            let Some(&i) = index.get(at) else { break };
+            keep[i] = true;
+            at = &all[i].funder;
+        }
+    }
+    let mut out: Vec<FundingRecord> = all.iter().zip(keep).filter(|(_, k)| *k).map(|(f, _)| f.clone()).collect();
+    out.sort_by(|a, b| a.funded.cmp(&b.funded));
+    out
+}
