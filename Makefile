@@ -11,10 +11,10 @@ ADDR ?= 127.0.0.1:8402
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
 
-setup: ## Install what a fresh machine lacks: prebuilt libduckdb, anvil and solc (npm), the mold linker (Debian)
+setup: ## Install what a fresh machine lacks: prebuilt libduckdb, anvil and solc (npm), the mold linker, headless Chromium and its fonts (Debian)
 	@./scripts/fetch-duckdb.sh
 	@./scripts/fetch-chain-tools.sh
-	@./scripts/install-debian.sh mold
+	@./scripts/install-debian.sh mold chromium fonts-dejavu-core
 
 # The same package and target selection as `make test`, so both resolve the same features and
 # share every compiled artifact (building one package alone would rebuild serde, arrow, DuckDB…).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: rebuild + publish at benchmark scale (wall time, peak RSS, ratio to DuckDB's bare
-# GROUP BY), then the server against nginx serving the same snapshot files, on loopback, then the
+# GROUP BY), then the server against nginx serving the same snapshot files, on loopback, the
+# computed reads (search, match, batch scores) at a fixed rate, then the
 # ingest (`scripts/bench-ingest.sh`: settlements from a local node against its bare eth_getLogs
 # rate, and probes of 1,000 loopback endpoints).
 # Every load run is bounded in time; servers started here are stopped on exit.
@@ -140,6 +141,25 @@ for _ in $(seq 1 "$runs"); do
   p99s+=("$(echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["latencyPercentiles"]["p99"]*1000, 3), round(d["summary"]["requestsPerSec"]))')")
 done
 log "/preflight/{addr} at 10k req/s (oha -q 10000 -c 32, ${duration}s): p99 ms and achieved req/s per run: ${p99s[*]}"
+
+# 4b. The computed reads at a fixed 1,000 req/s (open loop): search, intent match, and a batch of
+#     200 addresses. Each request is answered from the in-memory index (nothing is cached per query).
+word=$(curl -sf "http://127.0.0.1:18402/api/agent/leaderboard?limit=1" | python3 -c 'import json,sys,re; d=json.load(sys.stdin)["results"][0]["description"] or "data"; print(max(re.findall(r"[a-z]{4,}", d.lower()) or ["data"], key=len))')
+intent=$(curl -sf "http://127.0.0.1:18402/api/agent/leaderboard?limit=1" | python3 -c 'import json,sys; d=json.load(sys.stdin)["results"][0]; print(json.dumps({"intent": d["description"] or "data feed", "limit": 5}))')
+echo "$intent" > "$out/match.json"
+head -n 200 "$addrs" | python3 -c 'import json,sys; print(json.dumps({"addresses": [l.strip() for l in sys.stdin if l.strip()]}))' > "$out/scores.json"
+computed_run() { # label, oha args... → "p99ms rps" per run
+  local label="$1"; shift
+  local results=()
+  for _ in $(seq 1 "$runs"); do
+    json=$("$oha" --no-tui --output-format json --latency-correction -z "${duration}s" -q 1000 -c 16 "$@")
+    results+=("$(echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["statusCodeDistribution"]; print(round(d["latencyPercentiles"]["p99"]*1000, 3), round(d["summary"]["requestsPerSec"]), "ok" if list(s) == ["200"] else s)')")
+  done
+  log "$label at 1k req/s (oha -q 1000 -c 16, ${duration}s): p99 ms, achieved req/s, statuses per run: ${results[*]}"
+}
+computed_run "/search?q=$word" "http://127.0.0.1:18402/api/agent/search?q=$word"
+computed_run "POST /match" -m POST -T application/json -D "$out/match.json" "http://127.0.0.1:18402/api/agent/match"
+computed_run "POST /scores (200 addresses)" -m POST -T application/json -D "$out/scores.json" "http://127.0.0.1:18402/api/agent/scores"
 
 # 5. Ingest.
 cleanup

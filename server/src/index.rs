@@ -132,6 +132,8 @@ pub struct ServedSnapshot {
     pub leaderboard_views: ViewCache<LeaderboardKey>,
     /// History views shorter than the published series: (address, days).
     pub history_views: ViewCache<(String, u32)>,
+    /// Rendered pages by path and query.
+    pub page_views: ViewCache<String>,
 }
 
 impl ServedSnapshot {
@@ -200,6 +202,7 @@ impl ServedSnapshot {
             index: AgentIndex::build(agents, deployers),
             leaderboard_views: ViewCache::new(512),
             history_views: ViewCache::new(16_384),
+            page_views: ViewCache::new(4_096),
         }
     }
 

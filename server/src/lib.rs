@@ -9,6 +9,7 @@ pub mod handlers;
 pub mod http;
 mod index;
 pub mod openapi;
+mod pages;
 pub mod query;
 pub mod routes;
 

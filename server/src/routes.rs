@@ -6,7 +6,7 @@ use hyper::Method;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 use crate::handler;
-use crate::handlers::{agents, deployers, directory, exports, lists, ranking, service};
+use crate::handlers::{agents, deployers, directory, exports, lists, pages, ranking, service};
 use crate::http::Handler;
 use crate::http::respond::mime;
 use crate::{openapi, query};
@@ -172,7 +172,6 @@ impl RouteDef {
         Self { needs_snapshot: false, ..self }
     }
 
-    #[allow(dead_code, reason = "the first origin routes (pages, /mcp) come with their modules")]
     const fn at_origin(self) -> Self {
         Self { scope: Scope::Origin, ..self }
     }
@@ -450,6 +449,45 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .returns::<wire::SnippetV1>()
     .errors(&[400]),
+    // Presentation.
+    RouteDef::get(
+        "/embed/widget/{address}",
+        "pages",
+        handler!(pages::widget),
+        "embeddable HTML reputation card (for an iframe)",
+    )
+    .serves(mime::HTML)
+    .errors(&[400]),
+    RouteDef::get(
+        "/og.png",
+        "pages",
+        handler!(pages::og),
+        "social image (SVG body): the leaderboard's top 5, or one agent with addr",
+    )
+    .query::<query::pages::OgQuery>()
+    .serves(mime::SVG)
+    .errors(&[400]),
+    RouteDef::get(
+        "/frame/leaderboard",
+        "pages",
+        handler!(pages::frame),
+        "HTML with frame metadata around the leaderboard image",
+    )
+    .serves(mime::HTML),
+    RouteDef::get("/", "pages", handler!(pages::leaderboard), "the leaderboard page, 50 ranked agents a page")
+        .query::<query::pages::LeaderboardPageQuery>()
+        .serves(mime::HTML)
+        .errors(&[400])
+        .at_origin(),
+    RouteDef::get(
+        "/agent/{address}",
+        "pages",
+        handler!(pages::agent),
+        "an agent's profile page: score, shield, breakdown, history, metrics, data links",
+    )
+    .serves(mime::HTML)
+    .errors(&[400, 404])
+    .at_origin(),
     // Exports.
     RouteDef::get(
         "/scores.csv",

@@ -346,7 +346,10 @@ async fn every_route_of_the_table_answers() {
     for def in agentrep_server::routes::ROUTES {
         let wallet = if def.path.starts_with("/deployer/") { &deployer } else { &leader };
         let path = def.path.replace("{address}", wallet).replace("{tag}", "data").replace("{cat}", "other");
-        let url = format!("{}{path}", s.base);
+        let url = match def.scope {
+            agentrep_server::routes::Scope::Api => format!("{}{path}", s.base),
+            agentrep_server::routes::Scope::Origin => format!("http://{}{path}", s.addr),
+        };
         let resp = match def.method.as_str() {
             "GET" => client
                 .get(&url)

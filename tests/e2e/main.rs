@@ -6,6 +6,7 @@ mod determinism;
 mod discovery;
 mod docs;
 mod eval_floors;
+mod pages;
 mod robustness;
 mod routes;
 mod swap;

@@ -6,6 +6,7 @@ pub mod deployers;
 pub mod directory;
 pub mod exports;
 pub mod lists;
+pub mod pages;
 pub mod ranking;
 pub mod service;
 
