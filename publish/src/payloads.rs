@@ -179,13 +179,13 @@ fn health(s: &SellerRecord) -> HealthV1 {
     HealthV1 {
         alive: s.features.sla.last_ok.unwrap_or(false),
         samples: s.features.sla.samples,
-        status: match s.features.sla.last_ok {
+        status: last.and_then(|p| p.status),
+        state: match s.features.sla.last_ok {
             Some(true) => "alive",
             Some(false) => "dead",
             None => "unprobed",
         }
         .to_owned(),
-        http_status: last.and_then(|p| p.status),
         probed_at: last.map(|p| iso(p.probed_at)),
     }
 }

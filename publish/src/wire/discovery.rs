@@ -293,16 +293,6 @@ pub struct MatchPriceV1 {
     pub asset: String,
 }
 
-/// How to verify a match before paying.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MatchVerifyV1 {
-    /// Free preflight decision.
-    pub preflight: String,
-    /// Free score preview.
-    pub score: String,
-}
-
 /// One matched agent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -329,8 +319,10 @@ pub struct MatchV1 {
     pub sla: SlaV1,
     /// How to pay: the x402 flow against the service URL.
     pub call_example: String,
-    /// Where to verify before paying.
-    pub verify: MatchVerifyV1,
+    /// The free preflight URL to check before paying (a string, as the original's clients read it).
+    pub verify: String,
+    /// The free score preview URL.
+    pub score_url: String,
     /// Has an identity proof.
     pub verified: bool,
     /// ERC-8004 registered.

@@ -32,10 +32,11 @@ pub struct HealthV1 {
     pub alive: bool,
     /// Probes in the window.
     pub samples: u32,
+    /// HTTP status of the last probe, null when it got no answer or there was none (the
+    /// original's `number|null`).
+    pub status: Option<u32>,
     /// `alive`, `dead` (the last probe failed) or `unprobed`.
-    pub status: String,
-    /// HTTP status of the last probe, null when none answered.
-    pub http_status: Option<u32>,
+    pub state: String,
     /// ISO 8601 time of the last probe, null when never probed.
     pub probed_at: Option<String>,
 }

@@ -283,6 +283,8 @@ pub struct MeMetricsV1 {
     pub scored_today: u32,
     /// Deployers scored.
     pub deployers_scored: u32,
+    /// Badges claimed with a signature; null until this deployment runs the write store.
+    pub badges_claimed: Option<u32>,
 }
 
 /// `GET /me`: the project's proof of who runs it and where it answers.

@@ -281,10 +281,8 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
                     "GET {} → 402 with x402 terms; sign the USDC payment to {} and repeat the call with the PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) header",
                     row.resource_path, row.address
                 ),
-                verify: MatchVerifyV1 {
-                    preflight: format!("{base}/preflight/{}", row.address),
-                    score: format!("{base}/score/{}", row.address),
-                },
+                verify: format!("{base}/preflight/{}", row.address),
+                score_url: format!("{base}/score/{}", row.address),
                 verified: !row.proofs.is_empty(),
                 erc8004_registered: row.erc8004_registered,
                 decision: row.decision.clone(),

@@ -214,6 +214,7 @@ pub fn me(app: &App, snap: &ServedSnapshot) -> MeV1 {
             bazaar_indexed: snap.manifest.counts.sellers,
             scored_today: snap.index.rows.iter().filter(|r| r.score.is_some()).count() as u32,
             deployers_scored: snap.index.deployers.iter().filter(|d| d.score.is_some()).count() as u32,
+            badges_claimed: None,
         },
         surfaces,
         methodology: METHODOLOGY_VERSION.to_owned(),
