@@ -8,6 +8,7 @@ use schemars::{Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::http::respond::mime;
 use crate::routes::{ROUTES, RouteDef, Scope};
 
 /// Version of the machine-readable description (seed §9).
@@ -109,6 +110,37 @@ fn status_text(status: u16) -> &'static str {
         503 => "no snapshot is loaded yet (before the first rebuild)",
         _ => "error",
     }
+}
+
+/// The x402 v1 body of a 402 (v2 buyers read the `PAYMENT-REQUIRED` header).
+fn payment_required_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["x402Version", "error", "accepts"],
+        "properties": {
+            "x402Version": { "type": "integer", "const": 1 },
+            "error": { "type": "string" },
+            "accepts": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["scheme", "network", "maxAmountRequired", "resource", "payTo", "asset"],
+                    "properties": {
+                        "scheme": { "type": "string" },
+                        "network": { "type": "string" },
+                        "maxAmountRequired": { "type": "string", "pattern": "^[0-9]+$" },
+                        "resource": { "type": "string" },
+                        "description": { "type": "string" },
+                        "mimeType": { "type": "string" },
+                        "payTo": { "type": "string" },
+                        "maxTimeoutSeconds": { "type": "integer" },
+                        "asset": { "type": "string" },
+                        "extra": { "type": "object" }
+                    }
+                }
+            }
+        }
+    })
 }
 
 fn path_parameter(name: &str) -> Parameter {
@@ -218,10 +250,16 @@ fn operation(generator: &mut SchemaGenerator, params: &mut SchemaGenerator, def:
     let error = generator.subschema_for::<agentrep_publish::wire::ErrorBodyV1>().to_value();
     let always: &[u16] = if def.needs_snapshot { &[405, 503] } else { &[405] };
     for status in def.errors.iter().chain(always) {
-        responses.insert(
-            status.to_string(),
-            ResponseDoc { description: status_text(*status), content: Some(json_content(error.clone())) },
-        );
+        let content = match *status {
+            // x402's terms, not the error body.
+            402 => json_content(payment_required_schema()),
+            // A page for an unknown address is still a page.
+            404 if def.content_type == mime::HTML => {
+                BTreeMap::from([(mime::HTML, MediaType { schema: json!({ "type": "string" }) })])
+            }
+            _ => json_content(error.clone()),
+        };
+        responses.insert(status.to_string(), ResponseDoc { description: status_text(*status), content: Some(content) });
     }
     Operation {
         summary: def.purpose,

@@ -1,6 +1,6 @@
 //! The score payload (seed §2.4), its breakdown, and the preliminary signals of an unknown address.
 
-use super::agent::{CategoryV1, MetricsV1, OutcomeHistoryV1, PriceV1, TrustShieldV1};
+use super::agent::{CategoryV1, MetricsV1, OutcomeHistoryV1, PriceV1, SettlementsV1, SlaV1, TrustShieldV1};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -263,6 +263,16 @@ pub struct UnindexedScoreV1 {
     pub decision: String,
     /// Preliminary signals.
     pub preliminary: PreliminaryV1,
+    /// Every metric null: nothing is measured (the fields the original's clients read).
+    pub metrics: UnmeasuredMetricsV1,
+    /// Null: no listing.
+    pub description: Option<String>,
+    /// Null: no listed endpoint.
+    pub resource_path: Option<String>,
+    /// Null: no advertised price.
+    pub price: Option<PriceV1>,
+    /// Null: never probed.
+    pub health: Option<HealthV1>,
     /// Snapshot day.
     pub snapshot_date: String,
     /// Snapshot id.
@@ -271,4 +281,22 @@ pub struct UnindexedScoreV1 {
     pub billed: String,
     /// Methodology version.
     pub methodology: String,
+}
+
+/// The metrics of an unmeasured wallet: present, every value null.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UnmeasuredMetricsV1 {
+    /// Null.
+    pub success_rate: Option<f64>,
+    /// Null.
+    pub job_count: Option<u64>,
+    /// Null.
+    pub usdc_volume: Option<f64>,
+    /// Null.
+    pub days_since_last_job: Option<u32>,
+    /// Null.
+    pub settlements: Option<SettlementsV1>,
+    /// Null.
+    pub sla: Option<SlaV1>,
 }

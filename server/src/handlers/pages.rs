@@ -63,7 +63,7 @@ pub async fn widget(app: Arc<App>, req: Request) -> HandlerResult {
 /// `GET /og.png`: the social image (an SVG body, as the original serves it).
 pub async fn og(app: Arc<App>, req: Request) -> HandlerResult {
     let query: pq::OgQuery = req.query()?;
-    let agent = match query.addr.as_deref().filter(|a| !a.is_empty()) {
+    let agent = match query.addr.as_deref() {
         Some(raw) => Some(address(raw).map_err(|e| crate::ApiError::param("addr", format!("addr: {e}")))?),
         None => None,
     };

@@ -15,7 +15,7 @@ use crate::query::{ranking as rq, search as sq};
 /// `GET /leaderboard`: filtered views are built once per snapshot and kept.
 pub async fn leaderboard(app: Arc<App>, req: Request) -> HandlerResult {
     let query: rq::LeaderboardQuery = req.query()?;
-    let (key, prefix) = query.key()?;
+    let (key, prefix) = query.key();
     let snap = snapshot(&app)?;
     let view = snap.leaderboard_views.get_or_build(&key, || {
         let doc = rq::leaderboard(&snap, &key, prefix);

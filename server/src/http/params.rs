@@ -127,14 +127,17 @@ impl<const D: u32, const MIN: u32, const MAX: u32> JsonSchema for Bounded<D, MIN
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Flag(pub bool);
 
+/// The values a [`Flag`] reads.
+const FLAG_VALUES: [(&str, bool); 4] = [("1", true), ("0", false), ("true", true), ("false", false)];
+
 impl<'de> serde::Deserialize<'de> for Flag {
     fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
         let raw = String::deserialize(deserializer)?;
-        match raw.as_str() {
-            "1" | "true" => Ok(Flag(true)),
-            "0" | "false" | "" => Ok(Flag(false)),
-            other => Err(de::Error::custom(format!("must be 1 or 0, got '{other}'"))),
-        }
+        FLAG_VALUES
+            .iter()
+            .find(|(text, _)| *text == raw)
+            .map(|(_, on)| Flag(*on))
+            .ok_or_else(|| de::Error::custom(format!("must be 1 or 0, got '{raw}'")))
     }
 }
 
@@ -148,7 +151,86 @@ impl JsonSchema for Flag {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string", "enum": ["1", "0"] })
+        let values: Vec<&str> = FLAG_VALUES.iter().map(|(text, _)| *text).collect();
+        json_schema!({ "type": "string", "enum": values })
+    }
+}
+
+/// A network filter: `all`, or a network of [`agentrep_model::chain::NETWORKS`] by short name or
+/// CAIP-2 id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkFilter {
+    /// The value as given.
+    pub given: String,
+    /// The CAIP-2 id or prefix it selects; `None` for `all`.
+    pub prefix: Option<&'static str>,
+}
+
+fn network_names() -> Vec<&'static str> {
+    let mut names = vec!["all"];
+    for n in agentrep_model::chain::NETWORKS {
+        names.extend(n.names.iter().copied());
+        if !n.caip2.ends_with(':') {
+            names.push(n.caip2);
+        }
+    }
+    names
+}
+
+impl<'de> serde::Deserialize<'de> for NetworkFilter {
+    fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+        let raw = String::deserialize(deserializer)?;
+        if raw == "all" {
+            return Ok(Self { given: raw, prefix: None });
+        }
+        match agentrep_model::chain::filter_prefix(&raw) {
+            Some(prefix) => Ok(Self { given: raw, prefix: Some(prefix) }),
+            None => Err(de::Error::custom(format!("must be one of {}, got '{raw}'", network_names().join(", ")))),
+        }
+    }
+}
+
+impl JsonSchema for NetworkFilter {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "NetworkFilter".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "enum": network_names() })
+    }
+}
+
+/// An identity proof type by its wire name ([`agentrep_model::ProofType::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProofTypeParam(pub agentrep_model::ProofType);
+
+impl<'de> serde::Deserialize<'de> for ProofTypeParam {
+    fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+        use agentrep_model::ProofType;
+        let raw = String::deserialize(deserializer)?;
+        ProofType::parse(raw.trim()).map(Self).ok_or_else(|| {
+            let names: Vec<&str> = ProofType::ALL.iter().map(|t| t.as_str()).collect();
+            de::Error::custom(format!("must be one of {}, got '{raw}'", names.join(", ")))
+        })
+    }
+}
+
+impl JsonSchema for ProofTypeParam {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "ProofType".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let names: Vec<&str> = agentrep_model::ProofType::ALL.iter().map(|t| t.as_str()).collect();
+        json_schema!({ "type": "string", "enum": names })
     }
 }
 
@@ -156,19 +238,32 @@ impl JsonSchema for Flag {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Text<const MIN: usize>(pub String);
 
+/// White space as the schema's pattern (`\\s`, ECMAScript) reads it, so the check and the
+/// published schema agree on every string.
+fn is_pattern_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
 /// Longest free-text parameter read.
 pub const MAX_TEXT: usize = 200;
 
 impl<'de, const MIN: usize> serde::Deserialize<'de> for Text<MIN> {
     fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
         let raw = String::deserialize(deserializer)?;
-        let trimmed = raw.trim();
+        let total = raw.chars().count();
+        if total > MAX_TEXT {
+            return Err(de::Error::custom(format!("must be at most {MAX_TEXT} characters, got {total}")));
+        }
+        let trimmed = raw.trim_matches(is_pattern_space);
         let chars = trimmed.chars().count();
         if chars < MIN {
-            return Err(de::Error::custom(format!("must be at least {MIN} characters, got {chars}")));
-        }
-        if chars > MAX_TEXT {
-            return Err(de::Error::custom(format!("must be at most {MAX_TEXT} characters, got {chars}")));
+            return Err(de::Error::custom(format!(
+                "must be at least {MIN} characters besides surrounding spaces, got {chars}"
+            )));
         }
         Ok(Text(trimmed.to_owned()))
     }
@@ -184,9 +279,18 @@ impl<const MIN: usize> JsonSchema for Text<MIN> {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string", "minLength": MIN, "maxLength": MAX_TEXT })
+        // At least MIN characters once surrounding white space is trimmed.
+        let pattern = match MIN {
+            0 => "^[\\s\\S]*$".to_owned(),
+            1 => "\\S".to_owned(),
+            n => format!("^\\s*\\S[\\s\\S]{{{},}}\\S\\s*$", n - 2),
+        };
+        json_schema!({ "type": "string", "minLength": MIN, "maxLength": MAX_TEXT, "pattern": pattern })
     }
 }
+
+/// The largest USDC amount a parameter reads.
+pub const MAX_USDC: f64 = 1e12;
 
 /// A USDC amount given as `"0.05"`, `"$0.05"` or a number; held in micro-USDC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,6 +302,7 @@ impl UsdcAmount {
         let t = text.trim().trim_start_matches('$').trim();
         let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
         if whole.is_empty() && frac.is_empty()
+            || whole.len() > 12
             || !whole.bytes().all(|b| b.is_ascii_digit())
             || !frac.bytes().all(|b| b.is_ascii_digit())
             || frac.len() > 6
@@ -221,7 +326,7 @@ impl<'de> serde::Deserialize<'de> for UsdcAmount {
         let bad =
             |shown: String| de::Error::custom(format!("must be a USDC amount like \"0.05\" or 0.05, got {shown}"));
         match Raw::deserialize(deserializer).map_err(|_| bad("neither text nor a number".to_owned()))? {
-            Raw::Number(n) if (0.0..=1e12).contains(&n) => Ok(Self((n * 1e6).round() as u64)),
+            Raw::Number(n) if (0.0..=MAX_USDC).contains(&n) => Ok(Self((n * 1e6).round() as u64)),
             Raw::Number(n) => Err(bad(n.to_string())),
             Raw::Text(t) => Self::parse(&t).ok_or_else(|| bad(format!("'{t}'"))),
         }
@@ -241,8 +346,8 @@ impl JsonSchema for UsdcAmount {
         json_schema!({
             "description": "USDC amount: decimal text such as \"0.05\" (a leading $ is allowed) or a number",
             "oneOf": [
-                { "type": "string", "pattern": "^\\s*\\$?\\s*([0-9]+(\\.[0-9]{0,6})?|\\.[0-9]{1,6})\\s*$" },
-                { "type": "number", "minimum": 0 }
+                { "type": "string", "pattern": "^\\s*\\$?\\s*([0-9]{1,12}(\\.[0-9]{0,6})?|\\.[0-9]{1,6})\\s*$" },
+                { "type": "number", "minimum": 0, "maximum": MAX_USDC }
             ]
         })
     }
@@ -273,6 +378,7 @@ mod tests {
         assert_eq!(query::<Q>(Some("limit=abc")).unwrap_err().code(), "invalid_limit");
         assert_eq!(query::<Q>(Some("q=a")).unwrap_err().code(), "invalid_q");
         assert_eq!(query::<Q>(Some("sparkline=yes")).unwrap_err().code(), "invalid_sparkline");
+        assert_eq!(query::<Q>(Some("sparkline=")).unwrap_err().code(), "invalid_sparkline");
     }
 
     #[test]

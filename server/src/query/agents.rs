@@ -88,6 +88,11 @@ pub fn unindexed_score(snap: &ServedSnapshot, base: &str, a: &Address) -> Uninde
             cross_references: xref,
             next_actions,
         },
+        metrics: UnmeasuredMetricsV1::default(),
+        description: None,
+        resource_path: None,
+        price: None,
+        health: None,
         snapshot_date: snap.date().to_owned(),
         source: snap.id.clone(),
         billed: "free".to_owned(),
@@ -122,6 +127,7 @@ pub fn unindexed_preflight(snap: &ServedSnapshot, a: &Address) -> UnindexedPrefl
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BatchScoresRequest {
     /// Addresses to look up (1 to 200; duplicates and letter case are folded).
+    #[schemars(length(min = 1, max = 200), inner(pattern(r"^0x[a-fA-F0-9]{40}$")))]
     pub addresses: Vec<String>,
 }
 

@@ -9,7 +9,7 @@ use agentrep_publish::wire::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::http::params::Bounded;
+use crate::http::params::{Bounded, ProofTypeParam};
 use crate::{ApiError, ServedSnapshot};
 
 /// Buyers `/top-buyers` can list.
@@ -105,9 +105,9 @@ impl DirectoryIndex {
 /// `GET /proofs` query.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ProofsQuery {
-    /// `virtuals-agent`, `virtuals-agent-token`, `farcaster-fid`, `cb1-verified`, `basename` or `ens`.
+    /// The proof type to list; without it, the types with their counts.
     #[serde(rename = "type")]
-    pub kind: Option<String>,
+    pub kind: Option<ProofTypeParam>,
     /// Proofs per page.
     #[serde(default)]
     pub limit: Bounded<50, 1, 500>,
@@ -126,13 +126,7 @@ pub fn proofs(snap: &ServedSnapshot, q: &ProofsQuery) -> Result<ProofsV1, ApiErr
             count: dir.proofs_by_type.get(t.as_str()).map_or(0, |v| v.len() as u32),
         })
         .collect();
-    let kind = match q.kind.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-        None => None,
-        Some(k) => Some(ProofType::parse(k).ok_or_else(|| {
-            let names: Vec<&str> = ProofType::ALL.iter().map(|t| t.as_str()).collect();
-            ApiError::param("type", format!("type must be one of {}, got '{k}'", names.join(", ")))
-        })?),
-    };
+    let kind = q.kind.map(|k| k.0);
     let ids = kind.and_then(|k| dir.proofs_by_type.get(k.as_str())).map(Vec::as_slice).unwrap_or_default();
     let proofs = ids
         .iter()
@@ -201,20 +195,49 @@ pub fn top_buyers(snap: &ServedSnapshot, q: &TopBuyersQuery) -> TopBuyersV1 {
 }
 
 /// The filters of `/agents-of-interest` (seed §2.5).
-pub const INTEREST_FILTERS: [(&str, &str); 3] = [
-    (
-        "high-activity-low-trust",
-        "sellers with at least the median settlement count whose preflight is not PROCEED: much demand, little trust",
-    ),
-    ("recent-newcomers", "sellers first listed in the last 14 days, newest first"),
-    ("top-by-proofs", "sellers with the most identity proofs, then the best score"),
-];
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum InterestFilter {
+    /// Much demand, little trust.
+    #[default]
+    HighActivityLowTrust,
+    /// Newly listed.
+    RecentNewcomers,
+    /// The most identity proofs.
+    TopByProofs,
+}
+
+impl InterestFilter {
+    /// Every filter.
+    pub const ALL: [InterestFilter; 3] =
+        [InterestFilter::HighActivityLowTrust, InterestFilter::RecentNewcomers, InterestFilter::TopByProofs];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InterestFilter::HighActivityLowTrust => "high-activity-low-trust",
+            InterestFilter::RecentNewcomers => "recent-newcomers",
+            InterestFilter::TopByProofs => "top-by-proofs",
+        }
+    }
+
+    /// What it selects.
+    pub fn describe(self) -> &'static str {
+        match self {
+            InterestFilter::HighActivityLowTrust => {
+                "sellers with at least the median settlement count whose preflight is not PROCEED: much demand, little trust"
+            }
+            InterestFilter::RecentNewcomers => "sellers first listed in the last 14 days, newest first",
+            InterestFilter::TopByProofs => "sellers with the most identity proofs, then the best score",
+        }
+    }
+}
 
 /// `GET /agents-of-interest` query.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct AgentsOfInterestQuery {
-    /// `high-activity-low-trust` (default), `recent-newcomers` or `top-by-proofs`.
-    pub filter: Option<String>,
+    /// The shortlist (default `high-activity-low-trust`).
+    pub filter: Option<InterestFilter>,
     /// Agents to return.
     #[serde(default)]
     pub limit: Bounded<20, 1, 100>,
@@ -231,14 +254,10 @@ pub fn agents_of_interest(
     base: &str,
     q: &AgentsOfInterestQuery,
 ) -> Result<AgentsOfInterestV1, ApiError> {
-    let filter = q.filter.as_deref().map(str::trim).filter(|f| !f.is_empty()).unwrap_or(INTEREST_FILTERS[0].0);
-    if !INTEREST_FILTERS.iter().any(|(f, _)| *f == filter) {
-        let names: Vec<&str> = INTEREST_FILTERS.iter().map(|(f, _)| *f).collect();
-        return Err(ApiError::param("filter", format!("filter must be one of {}, got '{filter}'", names.join(", "))));
-    }
+    let filter = q.filter.unwrap_or_default();
     let rows = &snap.index.rows;
     let mut picked: Vec<&AgentRowV1> = match filter {
-        "high-activity-low-trust" => {
+        InterestFilter::HighActivityLowTrust => {
             let mut counts: Vec<u64> = rows.iter().map(|r| r.metrics.job_count).filter(|n| *n > 0).collect();
             counts.sort_unstable();
             let median = counts.get(counts.len() / 2).copied().unwrap_or(1).max(1);
@@ -247,12 +266,12 @@ pub fn agents_of_interest(
             v.sort_by(|a, b| b.metrics.job_count.cmp(&a.metrics.job_count).then_with(|| a.address.cmp(&b.address)));
             v
         }
-        "recent-newcomers" => {
+        InterestFilter::RecentNewcomers => {
             let mut v: Vec<&AgentRowV1> = rows.iter().filter(|r| r.listing_age_days <= 14).collect();
             v.sort_by(|a, b| a.listing_age_days.cmp(&b.listing_age_days).then_with(|| super::index::best_first(a, b)));
             v
         }
-        _ => {
+        InterestFilter::TopByProofs => {
             let mut v: Vec<&AgentRowV1> = rows.iter().filter(|r| !r.proofs.is_empty()).collect();
             v.sort_by(|a, b| b.proofs.len().cmp(&a.proofs.len()).then_with(|| super::index::best_first(a, b)));
             v
@@ -275,10 +294,10 @@ pub fn agents_of_interest(
         .collect();
     Ok(AgentsOfInterestV1 {
         version: version("agents-of-interest"),
-        filter: filter.to_owned(),
+        filter: filter.as_str().to_owned(),
         count: agents.len() as u32,
         hint: "check the free score first; the paid audit lists proofs, launches, settlements, SLA, receipts and ERC-8004 feedback".to_owned(),
-        filters: INTEREST_FILTERS.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
+        filters: InterestFilter::ALL.iter().map(|f| (f.as_str().to_owned(), f.describe().to_owned())).collect(),
         agents,
     })
 }

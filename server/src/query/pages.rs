@@ -346,6 +346,7 @@ pub struct OgModel {
 #[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
 pub struct OgQuery {
     /// One agent instead of the top 5.
+    #[schemars(pattern(r"^0x[a-fA-F0-9]{40}$"))]
     pub addr: Option<String>,
     /// Leaderboard page whose top 5 to show.
     #[serde(default)]

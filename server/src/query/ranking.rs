@@ -1,7 +1,6 @@
 //! Ranking reads: leaderboard views, head-to-head comparison, curated picks, 7-day trending,
 //! daily movers, and a random ranked agent.
 
-use agentrep_model::chain;
 use agentrep_publish::payloads;
 use agentrep_publish::wire::*;
 use schemars::JsonSchema;
@@ -9,7 +8,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::index::AgentId;
-use crate::http::params::{Bounded, Flag, address};
+use crate::http::params::{Bounded, Flag, NetworkFilter, address};
 use crate::index::{EntryJson, LeaderboardKey};
 use crate::{ApiError, ServedSnapshot};
 
@@ -21,37 +20,24 @@ pub struct LeaderboardQuery {
     pub limit: Bounded<100, 1, 500>,
     /// Only agents indexed from this marketplace.
     pub ecosystem: Option<String>,
-    /// `all`, `base`, `eip155:8453`, `base-sepolia`, `polygon` or `solana`.
-    pub network: Option<String>,
+    /// Only agents on this network.
+    pub network: Option<NetworkFilter>,
     /// `1` adds `sparkline7d`: the last 7 daily scores.
     #[serde(default)]
     pub sparkline: Flag,
 }
 
-/// The CAIP-2 prefix a network filter selects; `None` for no filter.
-pub fn network_filter(network: Option<&str>) -> Result<Option<&'static str>, ApiError> {
-    match network.map(str::trim).filter(|n| !n.is_empty() && *n != "all") {
-        None => Ok(None),
-        Some(n) => chain::filter_prefix(n).map(Some).ok_or_else(|| {
-            ApiError::param(
-                "network",
-                format!("network must be all, base, eip155:8453, base-sepolia, polygon or solana, got '{n}'"),
-            )
-        }),
-    }
-}
-
 impl LeaderboardQuery {
-    /// The cache key of the view, after validation.
-    pub fn key(&self) -> Result<(LeaderboardKey, Option<&'static str>), ApiError> {
-        let prefix = network_filter(self.network.as_deref())?;
+    /// The cache key of the view and the CAIP-2 prefix it filters on.
+    pub fn key(&self) -> (LeaderboardKey, Option<&'static str>) {
+        let prefix = self.network.as_ref().and_then(|n| n.prefix);
         let key = LeaderboardKey {
             limit: self.limit.get(),
             ecosystem: self.ecosystem.clone().filter(|e| !e.is_empty()),
-            network: self.network.clone().filter(|n| !n.is_empty() && n != "all"),
+            network: self.network.as_ref().filter(|n| n.prefix.is_some()).map(|n| n.given.clone()),
             sparkline: self.sparkline.0,
         };
-        Ok((key, prefix))
+        (key, prefix)
     }
 }
 
@@ -82,8 +68,10 @@ pub fn leaderboard<'a>(
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CompareQuery {
     /// First address.
+    #[schemars(pattern(r"^0x[a-fA-F0-9]{40}$"))]
     pub a: String,
     /// Second address.
+    #[schemars(pattern(r"^0x[a-fA-F0-9]{40}$"))]
     pub b: String,
 }
 
@@ -290,12 +278,12 @@ pub fn featured(snap: &ServedSnapshot) -> FeaturedV1 {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct RandomQuery {
     /// Draw only from this network (as `/leaderboard`'s filter).
-    pub network: Option<String>,
+    pub network: Option<NetworkFilter>,
 }
 
 /// One ranked agent drawn uniformly, as a leaderboard entry.
 pub fn random(snap: &ServedSnapshot, q: &RandomQuery) -> Result<RandomV1, ApiError> {
-    let prefix = network_filter(q.network.as_deref())?;
+    let prefix = q.network.as_ref().and_then(|n| n.prefix);
     let pool: Vec<&EntryJson> =
         snap.entries.iter().filter(|e| prefix.is_none_or(|p| e.network.starts_with(p))).collect();
     let agent = match pool.len() {

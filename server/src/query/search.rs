@@ -324,6 +324,7 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
 pub struct RecommendQuery {
     /// The indexed agent to find similar agents for.
     #[serde(rename = "for")]
+    #[schemars(pattern(r"^0x[a-fA-F0-9]{40}$"))]
     pub for_address: String,
     /// Agents to return.
     #[serde(default)]

@@ -1,0 +1,66 @@
+//! The API description checked by real tools: `openapi-spec-validator` validates the OpenAPI 3.1
+//! document, and schemathesis (PyPI, installed by `make setup` into `.tools/py`) generates
+//! requests from it against the server on loopback, with every check: no server error, every
+//! status and content type documented, every body valid against its schema, schema-valid
+//! requests accepted and schema-violating ones rejected.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use agentrep_tests::{RunningServer, shared_world};
+
+fn python_tool(name: &str) -> PathBuf {
+    let bin = std::env::var_os("AGENTREP_PY_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").join(".tools/py"))
+        .join("bin")
+        .join(name);
+    assert!(bin.is_file(), "{} is missing: run `make setup`", bin.display());
+    bin
+}
+
+#[test]
+fn the_openapi_document_is_valid_and_the_server_keeps_it() {
+    let validator = python_tool("python");
+    let schemathesis = python_tool("schemathesis");
+    let s = RunningServer::start(&shared_world().snapshots());
+    let url = format!("{}/openapi.json", s.base);
+
+    let out = Command::new("timeout")
+        .arg("60")
+        .arg(&validator)
+        .args(["-c", "import json, sys, urllib.request\nfrom openapi_spec_validator import validate\ndoc = json.load(urllib.request.urlopen(sys.argv[1]))\nvalidate(doc)\nprint(doc['openapi'], len(doc['paths']))"])
+        .arg(&url)
+        .output()
+        .expect("python runs");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the OpenAPI document is not valid:\n{printed}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(printed.starts_with("3.1.0 "), "{printed}");
+
+    let out = Command::new("timeout")
+        .arg("600")
+        .arg(&schemathesis)
+        .args([
+            "run",
+            &url,
+            "--checks",
+            "all",
+            "--phases",
+            "examples,coverage,fuzzing",
+            "--max-examples",
+            "25",
+            "--seed",
+            "8402",
+            "--no-color",
+        ])
+        .env("SCHEMATHESIS_HOOKS", "")
+        .output()
+        .expect("schemathesis runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "schemathesis found failures:\n{report}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(report.contains("passed"), "{report}");
+}
