@@ -5,8 +5,8 @@
 # ingest (`scripts/bench-ingest.sh`: settlements from a local node against its bare eth_getLogs
 # rate, and probes of 1,000 loopback endpoints).
 # Every load run is bounded in time; servers started here are stopped on exit.
-# BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots) and
-# BENCH_ONLY=ingest (the ingest section alone) tune it.
+# BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots),
+# BENCH_SKIP_INGEST=1 (leave the ingest out) and BENCH_ONLY=ingest (the ingest section alone) tune it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${AGENTREP_BIN:-$root/target/release/agentrep}"
@@ -163,5 +163,9 @@ computed_run "POST /scores (200 addresses)" -m POST -T application/json -D "$out
 
 # 5. Ingest.
 cleanup
-AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-ingest.sh"
+if [ "${BENCH_SKIP_INGEST:-0}" = 1 ]; then
+  log "ingest: skipped (BENCH_SKIP_INGEST=1)"
+else
+  AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-ingest.sh"
+fi
 echo "results in $results"

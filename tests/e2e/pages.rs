@@ -137,6 +137,13 @@ async fn unknown_profiles_widget_og_and_frame() {
     let frame = frame.replace("&#x2f;", "/");
     assert!(frame.contains("<meta property=\"fc:frame\" content=\"vNext\">"));
     assert!(frame.contains("fc:frame:image\" content=\"http://"));
+    // A client's Host header shapes only its own copy of the page.
+    let client = reqwest::Client::new();
+    let poisoned =
+        client.get(format!("{}/frame/leaderboard", s.base)).header("host", "evil.example").send().await.unwrap();
+    assert!(poisoned.text().await.unwrap().replace("&#x2f;", "/").contains("http://evil.example/"));
+    let clean = reqwest::get(format!("{}/frame/leaderboard", s.base)).await.unwrap().text().await.unwrap();
+    assert!(!clean.contains("evil.example"), "another client's Host never reaches this page");
     let widget = reqwest::get(format!("{}/embed/widget/{top}", s.base)).await.unwrap();
     assert!(widget.headers().get("x-frame-options").is_none(), "the widget can be framed");
     assert!(widget.text().await.unwrap().contains(&format!("data-agent=\"{top}\"")));

@@ -41,9 +41,32 @@ impl BuiltWorld {
     }
 }
 
+/// Prefix of the folders of worlds shared by a whole test binary.
+const SHARED_PREFIX: &str = "agentrep-shared-";
+
+/// A temporary folder for something a test binary keeps in a `static` for its whole run. Statics
+/// are never dropped, so such a folder outlives the process; each call first removes the folders
+/// of test processes that are gone, so runs do not pile up in the temporary directory.
+pub fn shared_tempdir(kind: &str) -> std::io::Result<tempfile::TempDir> {
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(rest) = name.strip_prefix(SHARED_PREFIX) else { continue };
+            let pid = rest.split('-').nth(1).and_then(|p| p.parse::<u32>().ok());
+            if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    tempfile::Builder::new().prefix(&format!("{SHARED_PREFIX}{kind}-{}-", std::process::id())).tempdir()
+}
+
 /// Generates a small-scale world of `days` days and rebuilds the first `rebuilt` of them.
 pub fn build_world(days: u32, rebuilt: usize) -> BuiltWorld {
-    let dir = tempfile::tempdir().expect("temp dir");
+    build_world_in(tempfile::tempdir().expect("temp dir"), days, rebuilt)
+}
+
+fn build_world_in(dir: tempfile::TempDir, days: u32, rebuilt: usize) -> BuiltWorld {
     let config = WorldConfig { days, ..WorldConfig::new(Scale::Small) };
     agentrep_datasets::generate(&config, &dir.path().join("lake"), &|_, _| {}).expect("world generates");
     let world = BuiltWorld { dir, config };
@@ -58,7 +81,7 @@ pub fn build_world(days: u32, rebuilt: usize) -> BuiltWorld {
 /// that publish a new snapshot while serving).
 pub fn shared_world() -> &'static BuiltWorld {
     static WORLD: OnceLock<BuiltWorld> = OnceLock::new();
-    WORLD.get_or_init(|| build_world(8, 7))
+    WORLD.get_or_init(|| build_world_in(shared_tempdir("world").expect("temp dir"), 8, 7))
 }
 
 /// A server on a random loopback port, run on its own runtime thread until the test ends.

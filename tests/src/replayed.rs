@@ -83,7 +83,7 @@ impl ReplayedWorld {
     }
 
     async fn build() -> anyhow::Result<ReplayedWorld> {
-        let dir = tempfile::tempdir()?;
+        let dir = crate::shared_tempdir("replay")?;
         let config = WorldConfig { days: DAYS, ..WorldConfig::new(Scale::Tiny) };
         let generated = dir.path().join("generated");
         agentrep_datasets::generate(&config, &generated, &|_, _| {})?;
