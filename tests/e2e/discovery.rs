@@ -346,8 +346,14 @@ async fn every_route_of_the_table_answers() {
     for def in agentrep_server::routes::ROUTES {
         let wallet = if def.path.starts_with("/deployer/") { &deployer } else { &leader };
         let path = def.path.replace("{address}", wallet).replace("{tag}", "data").replace("{cat}", "other");
-        let url = format!("{}{path}", s.base);
+        let url = match def.scope {
+            agentrep_server::routes::Scope::Api => format!("{}{path}", s.base),
+            agentrep_server::routes::Scope::Origin => format!("http://{}{path}", s.addr),
+        };
         let resp = match def.method.as_str() {
+            _ if def.path == "/mcp" => {
+                client.post(&url).json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" })).send().await.unwrap()
+            }
             "GET" => client
                 .get(&url)
                 .query(&[("q", "data"), ("a", leader.as_str()), ("b", leader.as_str()), ("for", leader.as_str())])
