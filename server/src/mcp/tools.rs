@@ -991,16 +991,17 @@ pub fn markdown_table() -> String {
             .map(|(k, _)| if required.contains(&k.as_str()) { format!("`{k}`*") } else { format!("`{k}`") })
             .collect();
         let output = t.output_schema();
-        let answers = output["title"].as_str().map_or_else(
-            || "one of two payloads".to_owned(),
-            |title| {
-                if title.starts_with("OneOf") {
-                    "indexed or unindexed payload".to_owned()
-                } else {
-                    format!("`{title}`")
-                }
-            },
-        );
+        let refs: Vec<String> = output["anyOf"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["$ref"].as_str()?.strip_prefix("#/$defs/").map(|n| format!("`{n}`")))
+            .collect();
+        let answers = match output["title"].as_str() {
+            _ if !refs.is_empty() => refs.join(" or "),
+            Some(title) => format!("`{title}`"),
+            None => "an object".to_owned(),
+        };
         let route = t.route.map_or_else(
             || "none".to_owned(),
             |p| {
