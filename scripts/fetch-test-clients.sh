@@ -39,6 +39,10 @@ if ! py_ok; then
   python="${PYTHON:-python3}"
   command -v "$python" >/dev/null || { echo "fetch-test-clients: $python (>= 3.10) is required to install the MCP Python SDK into $py_dest" >&2; exit 1; }
   "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "fetch-test-clients: the MCP Python SDK needs Python >= 3.10 ($python is $("$python" --version 2>&1))" >&2; exit 1; }
+  # Debian's python3 creates venvs only with python3-venv (ensurepip).
+  if ! "$python" -c 'import ensurepip' 2>/dev/null && command -v apt-get >/dev/null; then
+    "$root/scripts/install-debian.sh" python3-venv
+  fi
   rm -rf "$py_dest"
   "$python" -m venv "$py_dest"
   "$py_dest/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --only-binary=:all: -r "$src/requirements.txt"
