@@ -11,9 +11,10 @@ ADDR ?= 127.0.0.1:8402
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
 
-setup: ## Install what a fresh machine lacks: prebuilt libduckdb, anvil and solc (npm), the mold linker, headless Chromium and its fonts (Debian)
+setup: ## Install what a fresh machine lacks: prebuilt libduckdb, anvil and solc (npm), the clients the tests drive (npm, PyPI), the mold linker and headless Chromium (Debian)
 	@./scripts/fetch-duckdb.sh
 	@./scripts/fetch-chain-tools.sh
+	@./scripts/fetch-test-clients.sh
 	@./scripts/install-debian.sh mold chromium fonts-dejavu-core
 
 # The same package and target selection as `make test`, so both resolve the same features and

@@ -25,7 +25,8 @@ case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform_pkg="@foundry-rs/anvil-linux-amd64" ;;
   *) echo "fetch-chain-tools: only linux-x64 is locked in scripts/chain-tools/package-lock.json (this is $(uname -s)-$(uname -m))" >&2; exit 1 ;;
 esac
-rm -rf "$dest"
+# Only this script's part of .tools: the MCP test clients (scripts/fetch-test-clients.sh) live beside it.
+rm -rf "$dest/node_modules" "$dest/bin" "$dest/STAMP" "$dest/package.json" "$dest/package-lock.json"
 mkdir -p "$dest/bin"
 cp "$src/package.json" "$src/package-lock.json" "$dest/"
 npm ci --prefix "$dest" --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null

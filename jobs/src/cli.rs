@@ -113,6 +113,17 @@ pub enum Command {
         #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
         base_path: String,
     },
+    /// Serve the MCP tools on stdin and stdout (newline-delimited JSON-RPC; logs on stderr), from
+    /// a snapshots folder, picking up new snapshots without a restart. For MCP clients that
+    /// start their servers as processes; `serve` answers MCP over HTTP at `/mcp`.
+    Mcp {
+        /// Snapshots folder.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: PathBuf,
+        /// Base path of the routes that links in answers point at.
+        #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
+        base_path: String,
+    },
     /// Run the ingest sources once, each from its checkpoint, into a lake.
     Ingest {
         /// Lake folder.

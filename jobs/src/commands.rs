@@ -37,6 +37,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             rebuild_days(&lake, &store, &config, &days)
         }
         Command::Serve { snapshots, addr, base_path } => serve(snapshots, addr, base_path),
+        Command::Mcp { snapshots, base_path } => {
+            let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
+            agentrep_server::mcp::stdio::run(&config).context("serving MCP on stdio")
+        }
         Command::Eval { lake, snapshots, json } => {
             let report = eval::evaluate(&lake, &snapshots)?;
             eval::write(&report, &snapshots)?;

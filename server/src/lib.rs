@@ -8,6 +8,7 @@ mod error;
 pub mod handlers;
 pub mod http;
 mod index;
+pub mod mcp;
 pub mod openapi;
 mod pages;
 pub mod query;

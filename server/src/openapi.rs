@@ -102,9 +102,11 @@ struct Components {
 fn status_text(status: u16) -> &'static str {
     match status {
         400 => "bad input: an address not matching ^0x[a-fA-F0-9]{40}$, or a parameter or body field out of range",
+        403 => "forbidden: an Origin header that is not a well-formed http(s) origin",
         402 => "payment required: x402 v1 terms in the body, v2 terms in the PAYMENT-REQUIRED header",
         404 => "not in the current snapshot (address, category)",
         405 => "wrong method",
+        406 => "not acceptable: Accept lists neither application/json nor text/event-stream",
         413 => "the body is larger than 64 KiB",
         415 => "the body is not application/json",
         503 => "no snapshot is loaded yet (before the first rebuild)",
@@ -299,8 +301,13 @@ pub fn document(base_path: &str) -> Vec<u8> {
         if !groups.contains(&def.group) {
             groups.push(def.group);
         }
-        let op = serde_json::to_value(operation(&mut generator, &mut params, def)).expect("operation serialises");
         let item = paths.entry(def.path.to_owned()).or_default();
+        if item.contains_key(&def.method.as_str().to_ascii_lowercase()) {
+            // The same operation at the origin (`POST /mcp`): a path key holds one operation per
+            // method, so the base-path one stands for both.
+            continue;
+        }
+        let op = serde_json::to_value(operation(&mut generator, &mut params, def)).expect("operation serialises");
         if def.scope == Scope::Origin {
             // Origin routes (pages, /mcp) are not under the API's base path.
             item.insert("servers".to_owned(), json!([{ "url": "/" }]));

@@ -9,7 +9,7 @@ use crate::handler;
 use crate::handlers::{agents, deployers, directory, exports, lists, pages, ranking, service};
 use crate::http::Handler;
 use crate::http::respond::mime;
-use crate::{openapi, query};
+use crate::{mcp, openapi, query};
 use agentrep_publish::wire;
 
 /// The methods routes use.
@@ -183,6 +183,13 @@ pub const LIVE_RESCORE: PaidVariant = PaidVariant {
     price: 50_000,
     purpose: "paid live re-score (answers 402 with x402 terms; settlement is not enabled yet)",
 };
+
+/// What `POST /mcp` answers (under the base path, and at the origin where the original serves it).
+const MCP_PURPOSE: &str = "MCP server, streamable HTTP (JSON or SSE by Accept): protocol 2026-07-28 (stateless) and the initialize-based 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 (a notification gets 202); the mainstreet_* tools and one agentrep_* tool per read";
+
+/// Error statuses of `POST /mcp` (a notification gets 202 without a body): 400 and 404 (JSON-RPC
+/// errors of 2026-07-28 requests), 403 (an invalid `Origin`), 406 (an `Accept` without JSON or SSE).
+const MCP_ERRORS: &[u16] = &[400, 403, 404, 406, 413, 415];
 
 /// Every route, in the order `/health`, `/catalog` and `/openapi.json` list them.
 pub const ROUTES: &[RouteDef] = &[
@@ -538,6 +545,15 @@ pub const ROUTES: &[RouteDef] = &[
         "who runs this deployment: operator, token, ERC-8004 registries, surfaces",
     )
     .returns::<wire::MeV1>(),
+    RouteDef::post("/mcp", "service", handler!(mcp::http::post), MCP_PURPOSE)
+        .serves(mime::JSON)
+        .errors(MCP_ERRORS)
+        .without_snapshot(),
+    RouteDef::post("/mcp", "service", handler!(mcp::http::post), MCP_PURPOSE)
+        .serves(mime::JSON)
+        .errors(MCP_ERRORS)
+        .without_snapshot()
+        .at_origin(),
     RouteDef::get(
         "/openapi.json",
         "service",
@@ -564,7 +580,8 @@ mod tests {
     fn paths_are_unique_per_method() {
         let mut seen = std::collections::HashSet::new();
         for r in ROUTES {
-            assert!(seen.insert((r.method.as_str(), r.path)), "{} {} twice", r.method.as_str(), r.path);
+            let key = (r.method.as_str(), r.scope == Scope::Origin, r.path);
+            assert!(seen.insert(key), "{} {} twice", r.method.as_str(), r.path);
         }
     }
 }

@@ -351,6 +351,9 @@ async fn every_route_of_the_table_answers() {
             agentrep_server::routes::Scope::Origin => format!("http://{}{path}", s.addr),
         };
         let resp = match def.method.as_str() {
+            _ if def.path == "/mcp" => {
+                client.post(&url).json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" })).send().await.unwrap()
+            }
             "GET" => client
                 .get(&url)
                 .query(&[("q", "data"), ("a", leader.as_str()), ("b", leader.as_str()), ("for", leader.as_str())])

@@ -1,5 +1,5 @@
-//! Tables that documents print from code: `SCORING.md`'s flag table and `ARCHITECTURE.md`'s
-//! dataset schemas. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
+//! Tables that documents print from code: `SCORING.md`'s flag table, `ARCHITECTURE.md`'s
+//! dataset schemas and MCP tool table. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
 
 use agentrep_tests::check_generated_section;
 
@@ -20,5 +20,15 @@ fn architecture_md_schemas_match_the_code() {
         "datasets",
         "pipeline/lake/src/datasets.rs",
         &agentrep_lake::datasets::markdown_schemas(),
+    );
+}
+
+#[test]
+fn architecture_md_tool_table_matches_the_code() {
+    check_generated_section(
+        "ARCHITECTURE.md",
+        "mcp-tools",
+        "server/src/mcp/tools.rs",
+        &agentrep_server::mcp::tools::markdown_table(),
     );
 }

@@ -6,11 +6,11 @@ use agentrep_publish::layout::WalletDoc;
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
+use crate::App;
 use crate::http::respond::{self, PaymentTerms, mime};
 use crate::http::{HandlerResult, Request};
-use crate::query::agents as q;
+use crate::query::agents::{self as q, WalletRead};
 use crate::routes::LIVE_RESCORE;
-use crate::{ApiError, App};
 
 /// `GET /score/{address}`.
 pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
@@ -25,9 +25,9 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
         }));
     }
     let snap = snapshot(&app)?;
-    match snap.wallet(WalletDoc::Score, a.as_str()) {
-        Some(blob) => serve(&req, blob, mime::JSON),
-        None => Ok(respond::json(StatusCode::OK, &q::unindexed_score(&snap, app.base_path(), &a))),
+    match q::score(&snap, app.base_path(), &a) {
+        WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
+        WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
     }
 }
 
@@ -35,18 +35,16 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn preflight(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     let snap = snapshot(&app)?;
-    match snap.wallet(WalletDoc::Preflight, a.as_str()) {
-        Some(blob) => serve(&req, blob, mime::JSON),
-        None => Ok(respond::json(StatusCode::OK, &q::unindexed_preflight(&snap, &a))),
+    match q::preflight(&snap, &a) {
+        WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
+        WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
     }
 }
 
 /// `GET /trust-shield/{address}`.
 pub async fn trust_shield(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
-    let snap = snapshot(&app)?;
-    let blob = snap.wallet(WalletDoc::Shield, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
-    serve(&req, blob, mime::JSON)
+    serve(&req, q::trust_shield(&*snapshot(&app)?, &a)?, mime::JSON)
 }
 
 /// `GET /history/{address}`.

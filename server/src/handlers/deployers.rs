@@ -2,20 +2,16 @@
 
 use std::sync::Arc;
 
-use agentrep_publish::layout::WalletDoc;
-
 use super::{computed, serve, snapshot};
+use crate::App;
 use crate::http::respond::mime;
 use crate::http::{HandlerResult, Request};
 use crate::query::deployers as dq;
-use crate::{ApiError, App};
 
 /// `GET /deployer/{address}`.
 pub async fn deployer(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
-    let snap = snapshot(&app)?;
-    let blob = snap.wallet(WalletDoc::Deployer, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
-    serve(&req, blob, mime::JSON)
+    serve(&req, dq::deployer(&*snapshot(&app)?, &a)?, mime::JSON)
 }
 
 /// `GET /deployers/top`.

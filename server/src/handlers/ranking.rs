@@ -2,26 +2,18 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
 use crate::App;
 use crate::http::respond::{self, mime};
 use crate::http::{HandlerResult, Request};
-use crate::index::Blob;
 use crate::query::{ranking as rq, search as sq};
 
 /// `GET /leaderboard`: filtered views are built once per snapshot and kept.
 pub async fn leaderboard(app: Arc<App>, req: Request) -> HandlerResult {
     let query: rq::LeaderboardQuery = req.query()?;
-    let (key, prefix) = query.key();
-    let snap = snapshot(&app)?;
-    let view = snap.leaderboard_views.get_or_build(&key, || {
-        let doc = rq::leaderboard(&snap, &key, prefix);
-        Blob::new(Bytes::from(serde_json::to_vec(&doc).expect("leaderboard serialises")))
-    });
-    serve(&req, &view, mime::JSON)
+    serve(&req, &*rq::leaderboard_view(&*snapshot(&app)?, &query)?, mime::JSON)
 }
 
 /// `GET /compare`.

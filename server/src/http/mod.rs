@@ -85,6 +85,15 @@ impl Request {
 
     /// Reads the body (at most [`MAX_BODY`] bytes) and parses it as JSON into `T`.
     pub async fn json<T: DeserializeOwned>(&mut self) -> Result<T, ApiError> {
+        let bytes = self.json_bytes().await?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(ApiError::InvalidBody("the body is empty; send a JSON object".to_owned()));
+        }
+        params::json(&bytes)
+    }
+
+    /// Reads a JSON body's bytes (at most [`MAX_BODY`]), refusing other content types.
+    pub async fn json_bytes(&mut self) -> Result<Vec<u8>, ApiError> {
         if let Some(ct) = self.headers.get(header::CONTENT_TYPE) {
             let ct = ct.to_str().unwrap_or_default();
             let essence = ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
@@ -113,10 +122,7 @@ impl Request {
                 bytes.extend_from_slice(&data);
             }
         }
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(ApiError::InvalidBody("the body is empty; send a JSON object".to_owned()));
-        }
-        params::json(&bytes)
+        Ok(bytes)
     }
 
     /// The absolute URL of this request as the client addressed it.
@@ -134,7 +140,7 @@ impl App {
 }
 
 /// Headers a browser may send on a cross-origin call.
-const CORS_ALLOW_HEADERS: &str = "content-type, accept, authorization, if-none-match, payment-signature, x-payment, mcp-protocol-version, mcp-session-id";
+const CORS_ALLOW_HEADERS: &str = "content-type, accept, authorization, if-none-match, payment-signature, x-payment, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id";
 
 fn preflight(allowed: &str) -> Response<Body> {
     Response::builder()

@@ -190,6 +190,12 @@ impl<'de> serde::Deserialize<'de> for NetworkFilter {
     }
 }
 
+impl serde::Serialize for NetworkFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.given)
+    }
+}
+
 impl JsonSchema for NetworkFilter {
     fn inline_schema() -> bool {
         true

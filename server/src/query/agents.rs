@@ -46,6 +46,36 @@ pub fn history(snap: &ServedSnapshot, a: &Address, q: &HistoryQuery) -> Result<A
     }))
 }
 
+/// A per-wallet read: the published document of an indexed wallet, or one computed for any other.
+#[derive(Debug)]
+pub enum WalletRead<'a, T> {
+    /// The bytes as published (served with their ETag).
+    Published(&'a Blob),
+    /// Computed now.
+    Computed(T),
+}
+
+/// The score of an address: published for an indexed seller, preliminary signals otherwise.
+pub fn score<'a>(snap: &'a ServedSnapshot, base: &str, a: &Address) -> WalletRead<'a, UnindexedScoreV1> {
+    match snap.wallet(WalletDoc::Score, a.as_str()) {
+        Some(blob) => WalletRead::Published(blob),
+        None => WalletRead::Computed(unindexed_score(snap, base, a)),
+    }
+}
+
+/// The preflight of an address: published for an indexed seller, computed otherwise.
+pub fn preflight<'a>(snap: &'a ServedSnapshot, a: &Address) -> WalletRead<'a, UnindexedPreflightV1> {
+    match snap.wallet(WalletDoc::Preflight, a.as_str()) {
+        Some(blob) => WalletRead::Published(blob),
+        None => WalletRead::Computed(unindexed_preflight(snap, a)),
+    }
+}
+
+/// The trust shield of an indexed seller.
+pub fn trust_shield<'a>(snap: &'a ServedSnapshot, a: &Address) -> Result<&'a Blob, ApiError> {
+    snap.wallet(WalletDoc::Shield, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))
+}
+
 /// Largest `POST /scores` batch (seed §8).
 pub const MAX_BATCH: usize = 200;
 

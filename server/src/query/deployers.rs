@@ -6,8 +6,12 @@ use agentrep_publish::wire::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::ServedSnapshot;
+use agentrep_model::Address;
+use agentrep_publish::layout::WalletDoc;
+
 use crate::http::params::Bounded;
+use crate::index::Blob;
+use crate::{ApiError, ServedSnapshot};
 
 /// `GET /deployers/top` and `/deployers/sketchy` query.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -34,6 +38,11 @@ fn entry(base: &str, d: &DeployerRowV1) -> DeployerListEntryV1 {
         proof_count: d.proofs.len() as u32,
         profile: format!("{base}/deployer/{}", d.address),
     }
+}
+
+/// The published profile of a deployer.
+pub fn deployer<'a>(snap: &'a ServedSnapshot, a: &Address) -> Result<&'a Blob, ApiError> {
+    snap.wallet(WalletDoc::Deployer, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))
 }
 
 /// Scored deployers, score descending, then more launches, then address.

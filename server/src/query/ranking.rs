@@ -1,15 +1,18 @@
 //! Ranking reads: leaderboard views, head-to-head comparison, curated picks, 7-day trending,
 //! daily movers, and a random ranked agent.
 
+use std::sync::Arc;
+
 use agentrep_publish::payloads;
 use agentrep_publish::wire::*;
+use bytes::Bytes;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::index::AgentId;
 use crate::http::params::{Bounded, Flag, NetworkFilter, address};
-use crate::index::{EntryJson, LeaderboardKey};
+use crate::index::{Blob, EntryJson, LeaderboardKey};
 use crate::{ApiError, ServedSnapshot};
 
 /// `GET /leaderboard` query.
@@ -62,6 +65,15 @@ pub fn leaderboard<'a>(
         with_sparkline: key.sparkline,
     };
     LeaderboardV1::assemble(&snap.generated_at, snap.date(), &snap.stats, filters, results)
+}
+
+/// The leaderboard view a query asks for, built once per snapshot and kept.
+pub fn leaderboard_view(snap: &ServedSnapshot, q: &LeaderboardQuery) -> Result<Arc<Blob>, ApiError> {
+    let (key, prefix) = q.key();
+    Ok(snap.leaderboard_views.get_or_build(&key, || {
+        let doc = leaderboard(snap, &key, prefix);
+        Blob::new(Bytes::from(serde_json::to_vec(&doc).expect("leaderboard serialises")))
+    }))
 }
 
 /// `GET /compare` query.

@@ -1,0 +1,1131 @@
+//! The one tool table. Each row names a tool, its typed arguments (whose schemars schema is the
+//! tool's `inputSchema`), the wire type it answers with (its `outputSchema`), and a function that
+//! calls the same query functions as the HTTP handlers: no tool reads the snapshot another way.
+//!
+//! Two families share the table:
+//! - `mainstreet_*`: the original service's tools, with its names and arguments (its stdio server's
+//!   ten, less `mainstreet_revenue`, plus the hosted server's preflight, deployer, batch scores and
+//!   its LLM tools' match, pick and vet). Where its arguments differ from the HTTP reads' (a
+//!   leaderboard of 10 on Base by default, a search of 10), a small args struct says so.
+//! - `agentrep_*`: one per JSON read of the route table, with the route's parameters as arguments
+//!   and its purpose as description (`tools_mirror_the_json_reads` keeps the two in step).
+
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+use agentrep_model::chain::{BASE_CAIP2, USDC_BASE};
+use agentrep_publish::wire::{self, version};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::de::{self, DeserializeOwned, Deserializer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{Ctx, Revision};
+use crate::http::params::{Bounded, NetworkFilter, Text, UsdcAmount, address};
+use crate::index::Blob;
+use crate::query::agents::{self as aq, WalletRead};
+use crate::query::{deployers as dq, directory as dirq, lists as lq, ranking as rq, search as sq, service as svc};
+use crate::routes::ROUTES;
+use crate::{ApiError, ServedSnapshot};
+
+/// Why a tool could not answer: returned as a result with `isError: true` and this text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError(pub String);
+
+impl From<ApiError> for ToolError {
+    fn from(err: ApiError) -> Self {
+        ToolError(format!("{}: {err}", err.code()))
+    }
+}
+
+/// A tool's answer, typed by the wire type its `outputSchema` describes.
+#[derive(Debug)]
+pub struct Out<T> {
+    value: Value,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Out<T> {
+    /// A payload computed now.
+    fn of(payload: &T) -> Self {
+        Self { value: serde_json::to_value(payload).expect("payload serialises"), _type: PhantomData }
+    }
+}
+
+impl<T> Out<T> {
+    /// A document published from a `T` (the snapshot writer serialised it).
+    fn published(blob: &Blob) -> Self {
+        Self { value: serde_json::from_slice(&blob.body).expect("published documents are JSON"), _type: PhantomData }
+    }
+}
+
+/// One of two payloads, as a schema: an object that is either.
+#[derive(Debug)]
+pub struct OneOf<A, B>(PhantomData<(A, B)>);
+
+impl<A, B> OneOf<A, B> {
+    fn left(out: Out<A>) -> Out<Self> {
+        Out { value: out.value, _type: PhantomData }
+    }
+
+    fn right(out: Out<B>) -> Out<Self> {
+        Out { value: out.value, _type: PhantomData }
+    }
+}
+
+impl<A: JsonSchema, B: JsonSchema> JsonSchema for OneOf<A, B> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("OneOf_{}_{}", A::schema_name(), B::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let (a, b) = (generator.subschema_for::<A>(), generator.subschema_for::<B>());
+        json_schema!({ "type": "object", "anyOf": [a, b] })
+    }
+}
+
+type Run = fn(&Ctx, Value) -> Result<Value, ToolError>;
+
+/// One row of the table.
+#[derive(Debug)]
+pub struct Tool {
+    /// Name.
+    pub name: &'static str,
+    /// Title, for people.
+    pub title: &'static str,
+    /// What it answers; `None` takes the purpose of the route it mirrors.
+    about: Option<&'static str>,
+    /// Path of the HTTP read it mirrors (under the base path), if any.
+    pub route: Option<&'static str>,
+    input: fn() -> Value,
+    output: fn() -> Value,
+    run: Run,
+}
+
+impl Tool {
+    /// The description tools/list shows.
+    pub fn description(&self) -> String {
+        let purpose = self.about.map(str::to_owned).or_else(|| {
+            let path = self.route?;
+            let def = ROUTES.iter().find(|r| r.path == path)?;
+            Some(format!("{} (the read of {} {path})", capitalise(def.purpose), def.method.as_str()))
+        });
+        purpose.unwrap_or_default()
+    }
+
+    /// Runs it on raw arguments.
+    pub fn run(&self, ctx: &Ctx, arguments: Value) -> Result<Value, ToolError> {
+        (self.run)(ctx, arguments)
+    }
+
+    /// Its `inputSchema`.
+    pub fn input_schema(&self) -> &'static Value {
+        &schemas()[self.index()].0
+    }
+
+    /// Its `outputSchema`.
+    pub fn output_schema(&self) -> &'static Value {
+        &schemas()[self.index()].1
+    }
+
+    fn index(&self) -> usize {
+        TOOLS.iter().position(|t| t.name == self.name).expect("a tool of the table")
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// The tool named `name`.
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+fn schemas() -> &'static [(Value, Value)] {
+    static SCHEMAS: OnceLock<Vec<(Value, Value)>> = OnceLock::new();
+    SCHEMAS.get_or_init(|| TOOLS.iter().map(|t| ((t.input)(), (t.output)())).collect())
+}
+
+/// Formats JSON Schema defines beyond its standard set that schemars emits for Rust integers
+/// and floats; validators in strict modes reject unknown ones, so they are dropped.
+const RUST_FORMATS: [&str; 12] =
+    ["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float", "double"];
+
+/// A self-contained object schema: definitions in `$defs` (every `$ref` is local), no `$schema`
+/// (the 2020-12 default dialect of MCP), no Rust-only formats, `type: "object"` at the top.
+fn tidy(schema: Schema) -> Value {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(obj) => {
+                if obj.get("format").and_then(Value::as_str).is_some_and(|f| RUST_FORMATS.contains(&f)) {
+                    obj.remove("format");
+                }
+                // A tuple: draft-07 validators read `items: false` as "no items at all".
+                if obj.contains_key("prefixItems") && obj.get("items") == Some(&Value::Bool(false)) {
+                    obj.remove("items");
+                }
+                obj.values_mut().for_each(walk);
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut value = schema.to_value();
+    walk(&mut value);
+    let obj = value.as_object_mut().expect("a schema object");
+    obj.remove("$schema");
+    obj.entry("type").or_insert(json!("object"));
+    value
+}
+
+fn input_schema<T: JsonSchema>() -> Value {
+    tidy(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
+}
+
+fn output_schema<T: JsonSchema>() -> Value {
+    tidy(SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>())
+}
+
+/// Reads the arguments into `A`; an error names the argument.
+fn args<A: DeserializeOwned>(raw: Value) -> Result<A, ToolError> {
+    serde_path_to_error::deserialize(raw).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." { String::new() } else { format!("{path}: ") };
+        ToolError(format!("invalid arguments: {at}{}", e.inner()))
+    })
+}
+
+/// The tools/list entries for a revision: built once per kind of revision.
+pub fn list(rev: Revision) -> Value {
+    static LISTS: [OnceLock<Value>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let kind = match (rev.structured(), rev.annotations()) {
+        (true, _) => 0,
+        (false, true) => 1,
+        (false, false) => 2,
+    };
+    LISTS[kind]
+        .get_or_init(|| {
+            Value::Array(
+                TOOLS
+                    .iter()
+                    .map(|t| {
+                        let mut entry = json!({
+                            "name": t.name,
+                            "description": t.description(),
+                            "inputSchema": t.input_schema(),
+                        });
+                        if rev.structured() {
+                            entry["title"] = json!(t.title);
+                            entry["outputSchema"] = t.output_schema().clone();
+                        }
+                        if rev.annotations() {
+                            entry["annotations"] = json!({
+                                "title": t.title,
+                                "readOnlyHint": true,
+                                "destructiveHint": false,
+                                "idempotentHint": true,
+                                "openWorldHint": false,
+                            });
+                        }
+                        entry
+                    })
+                    .collect(),
+            )
+        })
+        .clone()
+}
+
+/// A `CallToolResult`: the answer as JSON text (and as `structuredContent` where the revision
+/// defines it), or the error text with `isError`.
+pub fn result(outcome: Result<Value, ToolError>, rev: Revision) -> Value {
+    match outcome {
+        Ok(value) => {
+            let mut r = json!({ "content": [{ "type": "text", "text": value.to_string() }], "isError": false });
+            if rev.structured() {
+                r["structuredContent"] = value;
+            }
+            r
+        }
+        Err(ToolError(text)) => json!({ "content": [{ "type": "text", "text": text }], "isError": true }),
+    }
+}
+
+impl Ctx<'_> {
+    fn snap(&self) -> Result<&ServedSnapshot, ToolError> {
+        self.snap.as_deref().ok_or_else(|| ApiError::NoSnapshot.into())
+    }
+
+    fn base(&self) -> &str {
+        self.app.base_path()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments.
+
+/// No arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// One wallet.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct AddressArgs {
+    /// Wallet address: 0x and 40 hex characters, any letter case.
+    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
+    pub address: String,
+}
+
+/// One wallet and a read's parameters.
+#[derive(Debug, JsonSchema)]
+pub struct At<Q> {
+    /// Wallet address: 0x and 40 hex characters, any letter case.
+    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
+    pub address: String,
+    /// The read's parameters.
+    #[serde(flatten)]
+    pub query: Q,
+}
+
+/// `agentrep_tag`.
+#[derive(Debug, JsonSchema)]
+pub struct TagArgs {
+    /// The tag, any letter case (at least 2 characters).
+    pub tag: String,
+    /// Parameters.
+    #[serde(flatten)]
+    pub query: sq::TagQuery,
+}
+
+/// `agentrep_by_category`.
+#[derive(Debug, JsonSchema)]
+pub struct CategoryArgs {
+    /// Category slug (`agentrep_categories` lists the 30).
+    pub cat: String,
+    /// Parameters.
+    #[serde(flatten)]
+    pub query: lq::ByCategoryQuery,
+}
+
+/// Splits an object into the text of `key` and the read's parameters `Q`, naming the argument
+/// an error is about (serde's `flatten` would lose it).
+fn keyed<'de, D: Deserializer<'de>, Q: DeserializeOwned>(d: D, key: &'static str) -> Result<(String, Q), D::Error> {
+    let mut map = serde_json::Map::<String, Value>::deserialize(d)?;
+    let text = match map.remove(key) {
+        Some(Value::String(s)) => s,
+        Some(other) => return Err(de::Error::custom(format!("{key}: must be a string, got {other}"))),
+        None => return Err(de::Error::missing_field(key)),
+    };
+    let query = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
+        let path = e.path().to_string();
+        de::Error::custom(if path == "." { e.inner().to_string() } else { format!("{path}: {}", e.inner()) })
+    })?;
+    Ok((text, query))
+}
+
+impl<'de, Q: DeserializeOwned> Deserialize<'de> for At<Q> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        keyed(d, "address").map(|(address, query)| Self { address, query })
+    }
+}
+
+impl<'de> Deserialize<'de> for TagArgs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        keyed(d, "tag").map(|(tag, query)| Self { tag, query })
+    }
+}
+
+impl<'de> Deserialize<'de> for CategoryArgs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        keyed(d, "cat").map(|(cat, query)| Self { cat, query })
+    }
+}
+
+fn base_network() -> NetworkFilter {
+    NetworkFilter { given: "base".to_owned(), prefix: Some(agentrep_model::chain::BASE_CAIP2) }
+}
+
+/// `mainstreet_leaderboard` (the original's defaults: 10 entries, Base).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MsLeaderboardArgs {
+    /// Entries to return.
+    #[serde(default)]
+    pub limit: Bounded<10, 1, 100>,
+    /// The network (`base` unless given).
+    #[serde(default = "base_network")]
+    pub network: NetworkFilter,
+}
+
+/// `mainstreet_search` (the original's default: 10 results).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MsSearchArgs {
+    /// An address or its prefix, a tag, or words of a description (at least 2 characters).
+    pub q: Text<2>,
+    /// Results to return.
+    #[serde(default)]
+    pub limit: Bounded<10, 1, 100>,
+}
+
+pub use crate::query::directory::InterestFilter;
+
+/// `mainstreet_agents_of_interest`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MsInterestArgs {
+    /// Which shortlist.
+    #[serde(default)]
+    pub filter: InterestFilter,
+    /// Agents to return.
+    #[serde(default)]
+    pub limit: Bounded<20, 1, 100>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `mainstreet_pick`: `mainstreet_match`'s filters, the best match only.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PickArgs {
+    /// What the caller wants done, in words (at least 3 characters).
+    pub intent: Text<3>,
+    /// Highest price per call.
+    pub max_price: Option<UsdcAmount>,
+    /// Lowest score.
+    #[serde(default)]
+    pub min_score: Bounded<0, 0, 100>,
+    /// Only ERC-8004 registered agents.
+    #[serde(default)]
+    pub only_registered: bool,
+    /// Only agents with an identity proof.
+    #[serde(default)]
+    pub only_verified: bool,
+    /// Accept a weak match (one covering less than half of the intent).
+    #[serde(default)]
+    pub allow_weak: bool,
+}
+
+/// `mainstreet_vet`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VetArgs {
+    /// Wallet address: 0x and 40 hex characters, any letter case.
+    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
+    pub address: String,
+    /// Lowest acceptable score.
+    #[serde(default)]
+    pub min_score: Bounded<30, 0, 100>,
+    /// Require an endpoint whose last probe answered.
+    #[serde(default = "yes")]
+    pub require_alive: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool functions that are more than one query call.
+
+fn score(ctx: &Ctx, a: AddressArgs) -> Result<Out<OneOf<wire::ScorePayloadV1, wire::UnindexedScoreV1>>, ToolError> {
+    let a = address(&a.address)?;
+    Ok(match aq::score(ctx.snap()?, ctx.base(), &a) {
+        WalletRead::Published(blob) => OneOf::left(Out::published(blob)),
+        WalletRead::Computed(doc) => OneOf::right(Out::of(&doc)),
+    })
+}
+
+fn preflight(
+    ctx: &Ctx,
+    a: AddressArgs,
+) -> Result<Out<OneOf<wire::PreflightV1, wire::UnindexedPreflightV1>>, ToolError> {
+    let a = address(&a.address)?;
+    Ok(match aq::preflight(ctx.snap()?, &a) {
+        WalletRead::Published(blob) => OneOf::left(Out::published(blob)),
+        WalletRead::Computed(doc) => OneOf::right(Out::of(&doc)),
+    })
+}
+
+fn leaderboard(ctx: &Ctx, q: &rq::LeaderboardQuery) -> Result<Out<wire::LeaderboardV1>, ToolError> {
+    Ok(Out::published(&*rq::leaderboard_view(ctx.snap()?, q)?))
+}
+
+fn history(ctx: &Ctx, a: At<aq::HistoryQuery>) -> Result<Out<wire::HistoryV1>, ToolError> {
+    Ok(Out::published(&*aq::history(ctx.snap()?, &address(&a.address)?, &a.query)?))
+}
+
+fn deployer(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::DeployerV1>, ToolError> {
+    Ok(Out::published(dq::deployer(ctx.snap()?, &address(&a.address)?)?))
+}
+
+/// Price of the paid audit (seed §4; the route comes with the paid tools).
+pub const AUDIT_PRICE: u64 = 250_000;
+
+fn audit_info(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::AuditInfoV1>, ToolError> {
+    let a = address(&a.address)?;
+    let origin = ctx.origin.as_deref().unwrap_or_default();
+    let endpoint = format!("{origin}{}/audit/{a}", ctx.base());
+    let served = ROUTES.iter().any(|r| r.path == "/audit/{address}");
+    let how = if served {
+        format!(
+            "GET {endpoint} answers 402 with x402 terms (v1 in the body, v2 in the PAYMENT-REQUIRED header); pay \
+             {} USDC on Base with an x402 client and repeat the call with its payment header",
+            AUDIT_PRICE as f64 / 1e6
+        )
+    } else {
+        "this deployment does not serve the paid audit yet; mainstreet_score, mainstreet_preflight and \
+         agentrep_funded_by answer most of what it holds, free"
+            .to_owned()
+    };
+    Ok(Out::of(&wire::AuditInfoV1 {
+        version: version("audit-info"),
+        address: a.to_string(),
+        endpoint,
+        served,
+        price: format!("${:.2} USDC", AUDIT_PRICE as f64 / 1e6),
+        price_usdc: AUDIT_PRICE as f64 / 1e6,
+        chain: "Base".to_owned(),
+        network: BASE_CAIP2.to_owned(),
+        asset: USDC_BASE.to_owned(),
+        pay_to: ctx.app.identity.pay_to.clone(),
+        purpose: "full audit of one address: score, identity proofs, launches, counterparties, settlements, \
+                  SLA and ERC-8004 feedback, with risk flags"
+            .to_owned(),
+        how_to_call: how,
+        catalog: format!("{origin}{}/catalog", ctx.base()),
+    }))
+}
+
+fn interest(ctx: &Ctx, a: MsInterestArgs) -> Result<Out<wire::AgentsOfInterestV1>, ToolError> {
+    let q = dirq::AgentsOfInterestQuery { filter: Some(a.filter), limit: Bounded(a.limit.get()) };
+    Ok(Out::of(&dirq::agents_of_interest(ctx.snap()?, ctx.base(), &q)?))
+}
+
+fn pick(ctx: &Ctx, a: PickArgs) -> Result<Out<wire::MatchV1>, ToolError> {
+    let intent = a.intent.0.clone();
+    let req = sq::MatchRequest {
+        intent: a.intent,
+        max_price: a.max_price,
+        min_score: a.min_score,
+        limit: Bounded(1),
+        only_registered: a.only_registered,
+        only_verified: a.only_verified,
+    };
+    let r = sq::match_intent(ctx.snap()?, ctx.base(), &req);
+    let Some(best) = r.matches.first() else {
+        return Err(ToolError(format!("pick: no agent matched \"{intent}\"")));
+    };
+    if r.no_strong_match && !a.allow_weak {
+        return Err(ToolError(format!(
+            "pick: only a weak match for \"{intent}\" (the best covers {:.0}% of it); pass allowWeak: true to accept it",
+            best.match_score * 100.0
+        )));
+    }
+    Ok(Out::of(best))
+}
+
+fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
+    let addr = address(&a.address)?;
+    let snap = ctx.snap()?;
+    let min = a.min_score.get();
+    let (score, decision, health, resource) = match aq::score(snap, ctx.base(), &addr) {
+        WalletRead::Published(blob) => {
+            let doc: wire::ScorePayloadV1 = serde_json::from_slice(&blob.body).expect("published score parses");
+            let resource = Some(doc.resource_path).filter(|p| !p.is_empty());
+            (doc.score, doc.decision, Some(doc.health.state), resource)
+        }
+        WalletRead::Computed(doc) => (None, doc.decision, None, None),
+    };
+    let mut failures = Vec::new();
+    match score {
+        None => failures.push("no score: the address is not a scored seller".to_owned()),
+        Some(s) if u32::from(s) < min => failures.push(format!("score {s} < {min}")),
+        Some(_) => {}
+    }
+    if a.require_alive {
+        match health.as_deref() {
+            Some("alive") => {}
+            Some("dead") => failures.push("endpoint unreachable: its last probe failed".to_owned()),
+            _ => failures.push("endpoint liveness unknown: never probed".to_owned()),
+        }
+    }
+    if resource.is_none() {
+        failures.push("no service URL published".to_owned());
+    }
+    if decision == "BLOCK" {
+        failures.push("preflight decision BLOCK".to_owned());
+    }
+    Ok(Out::of(&wire::VetV1 {
+        version: version("vet"),
+        address: addr.to_string(),
+        passed: failures.is_empty(),
+        failures,
+        min_score: min,
+        require_alive: a.require_alive,
+        score,
+        decision,
+        health,
+        resource_path: resource,
+        snapshot_date: snap.date().to_owned(),
+    }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table.
+
+/// A row: name, title, description (`None`: the mirrored route's purpose), the mirrored route,
+/// `Args => Output`, and a function from the context and typed arguments to `Out<Output>`.
+macro_rules! tool {
+    ($name:literal, $title:literal, $about:expr, $route:expr, $args:ty => $out:ty, $run:expr) => {
+        Tool {
+            name: $name,
+            title: $title,
+            about: $about,
+            route: $route,
+            input: input_schema::<$args>,
+            output: output_schema::<$out>,
+            run: |ctx, raw| {
+                let run: fn(&Ctx, $args) -> Result<Out<$out>, ToolError> = $run;
+                Ok(run(ctx, args(raw)?)?.value)
+            },
+        }
+    };
+}
+
+/// A read of one wallet: published bytes, or a computed payload.
+macro_rules! wallet {
+    ($f:path) => {
+        |ctx, a| Ok(Out::of(&$f(ctx.snap()?, &address(&a.address)?)))
+    };
+}
+
+type ScoreOut = OneOf<wire::ScorePayloadV1, wire::UnindexedScoreV1>;
+type PreflightOut = OneOf<wire::PreflightV1, wire::UnindexedPreflightV1>;
+
+/// Every tool, in the order tools/list gives them.
+pub static TOOLS: &[Tool] = &[
+    // The original service's tools.
+    tool!(
+        "mainstreet_score",
+        "Seller score",
+        Some("Score 0-100 of an x402 seller with its trust shield, decision, metrics, health and price. An address that sells nothing indexed gets preliminary signals (score null), never an error."),
+        Some("/score/{address}"),
+        AddressArgs => ScoreOut,
+        score
+    ),
+    tool!(
+        "mainstreet_leaderboard",
+        "Leaderboard",
+        Some("Ranked sellers, score descending (default: the top 10 on Base)."),
+        Some("/leaderboard"),
+        MsLeaderboardArgs => wire::LeaderboardV1,
+        |ctx, a| {
+            let q = rq::LeaderboardQuery { limit: Bounded(a.limit.get()), network: Some(a.network), ..Default::default() };
+            leaderboard(ctx, &q)
+        }
+    ),
+    tool!(
+        "mainstreet_compare",
+        "Compare two sellers",
+        Some("Two sellers side by side: winner, margin and a recommendation."),
+        Some("/compare"),
+        rq::CompareQuery => wire::CompareV1,
+        |ctx, q| Ok(Out::of(&rq::compare(ctx.snap()?, &q)?))
+    ),
+    tool!(
+        "mainstreet_search",
+        "Search sellers",
+        Some("Sellers (and deployers) by address prefix, tag or description words; relevance, then score."),
+        Some("/search"),
+        MsSearchArgs => wire::SearchV1,
+        |ctx, a| {
+            let q = sq::SearchQuery { q: a.q, limit: Bounded(a.limit.get()) };
+            Ok(Out::of(&sq::search(ctx.snap()?, &q)))
+        }
+    ),
+    tool!(
+        "mainstreet_recommend",
+        "Similar sellers",
+        Some("Payable sellers like the given one (same category and score band first), with the rationale."),
+        Some("/recommend"),
+        sq::RecommendQuery => wire::RecommendV1,
+        |ctx, q| Ok(Out::of(&sq::recommend(ctx.snap()?, &q)?))
+    ),
+    tool!(
+        "mainstreet_history",
+        "Score history",
+        Some("Daily score series of an indexed seller, newest last."),
+        Some("/history/{address}"),
+        At<aq::HistoryQuery> => wire::HistoryV1,
+        history
+    ),
+    tool!(
+        "mainstreet_catalog",
+        "Catalog",
+        Some("Free and paid routes with prices, attestation tiers and transports."),
+        Some("/catalog"),
+        NoArgs => wire::CatalogV1,
+        |ctx, _| Ok(Out::of(&svc::catalog(ctx.app)))
+    ),
+    tool!(
+        "mainstreet_audit_info",
+        "Audit: how to buy",
+        Some("Where and how to buy the paid audit of an address (price, asset, payee, how to call); makes no network call."),
+        None,
+        AddressArgs => wire::AuditInfoV1,
+        audit_info
+    ),
+    tool!(
+        "mainstreet_agents_of_interest",
+        "Agents of interest",
+        Some("Shortlists of sellers worth a closer look: high-activity-low-trust (default), recent-newcomers, top-by-proofs."),
+        Some("/agents-of-interest"),
+        MsInterestArgs => wire::AgentsOfInterestV1,
+        interest
+    ),
+    tool!(
+        "mainstreet_preflight",
+        "Preflight",
+        Some("Decision before paying a seller: BLOCK, CAUTION, PROCEED or PROCEED_LOW_VALUE, with score, shield and category."),
+        Some("/preflight/{address}"),
+        AddressArgs => PreflightOut,
+        preflight
+    ),
+    tool!(
+        "mainstreet_deployer",
+        "Token deployer",
+        Some("Token-deployer score, verdict, launch outcomes and launches."),
+        Some("/deployer/{address}"),
+        AddressArgs => wire::DeployerV1,
+        deployer
+    ),
+    tool!(
+        "mainstreet_scores_batch",
+        "Batch scores",
+        Some("Seller score, deployer score, proof count and any-trust of up to 200 addresses at once."),
+        Some("/scores"),
+        aq::BatchScoresRequest => wire::BatchScoresV1,
+        |ctx, body| Ok(Out::of(&aq::batch_scores(ctx.snap()?, &body)?))
+    ),
+    tool!(
+        "mainstreet_match",
+        "Match an intent",
+        Some("Payable sellers for a task in words, ranked by score × match strength, with how to pay each."),
+        Some("/match"),
+        sq::MatchRequest => wire::MatchResponseV1,
+        |ctx, body| Ok(Out::of(&sq::match_intent(ctx.snap()?, ctx.base(), &body)))
+    ),
+    tool!(
+        "mainstreet_pick",
+        "Pick one seller",
+        Some("The single best payable seller for a task; an error when nothing matches, or when the best match is weak and allowWeak is not set."),
+        Some("/match"),
+        PickArgs => wire::MatchV1,
+        pick
+    ),
+    tool!(
+        "mainstreet_vet",
+        "Vet before paying",
+        Some("The original SDK's checks before paying a seller: score at least minScore (default 30), a live endpoint (requireAlive, default true), a published service URL, and no BLOCK decision. A failed check is an answer (passed: false), not an error."),
+        Some("/score/{address}"),
+        VetArgs => wire::VetV1,
+        vet
+    ),
+    // One tool per JSON read of the route table.
+    tool!("agentrep_score", "Score", None, Some("/score/{address}"), AddressArgs => ScoreOut, score),
+    tool!("agentrep_preflight", "Preflight", None, Some("/preflight/{address}"), AddressArgs => PreflightOut, preflight),
+    tool!(
+        "agentrep_trust_shield",
+        "Trust shield",
+        None,
+        Some("/trust-shield/{address}"),
+        AddressArgs => wire::ShieldPayloadV1,
+        |ctx, a| Ok(Out::published(aq::trust_shield(ctx.snap()?, &address(&a.address)?)?))
+    ),
+    tool!("agentrep_history", "Score history", None, Some("/history/{address}"), At<aq::HistoryQuery> => wire::HistoryV1, history),
+    tool!(
+        "agentrep_scores",
+        "Batch scores",
+        None,
+        Some("/scores"),
+        aq::BatchScoresRequest => wire::BatchScoresV1,
+        |ctx, body| Ok(Out::of(&aq::batch_scores(ctx.snap()?, &body)?))
+    ),
+    tool!(
+        "agentrep_leaderboard",
+        "Leaderboard",
+        None,
+        Some("/leaderboard"),
+        rq::LeaderboardQuery => wire::LeaderboardV1,
+        |ctx, q| leaderboard(ctx, &q)
+    ),
+    tool!(
+        "agentrep_compare",
+        "Compare",
+        None,
+        Some("/compare"),
+        rq::CompareQuery => wire::CompareV1,
+        |ctx, q| Ok(Out::of(&rq::compare(ctx.snap()?, &q)?))
+    ),
+    tool!(
+        "agentrep_movers",
+        "Movers",
+        None,
+        Some("/movers"),
+        rq::MoversQuery => wire::MoversV1,
+        |ctx, q| Ok(Out::of(&rq::movers(ctx.snap()?, &q)))
+    ),
+    tool!("agentrep_featured", "Featured", None, Some("/featured"), NoArgs => wire::FeaturedV1, |ctx, _| Ok(Out::of(&rq::featured(ctx.snap()?)))),
+    tool!(
+        "agentrep_trending",
+        "Trending",
+        None,
+        Some("/trending"),
+        rq::TrendingQuery => wire::TrendingV1,
+        |ctx, q| Ok(Out::of(&rq::trending(ctx.snap()?, &q)))
+    ),
+    tool!(
+        "agentrep_search",
+        "Search",
+        None,
+        Some("/search"),
+        sq::SearchQuery => wire::SearchV1,
+        |ctx, q| Ok(Out::of(&sq::search(ctx.snap()?, &q)))
+    ),
+    tool!(
+        "agentrep_recommend",
+        "Recommend",
+        None,
+        Some("/recommend"),
+        sq::RecommendQuery => wire::RecommendV1,
+        |ctx, q| Ok(Out::of(&sq::recommend(ctx.snap()?, &q)?))
+    ),
+    tool!("agentrep_tags", "Tags", None, Some("/tags"), NoArgs => wire::TagsV1, |ctx, _| Ok(Out::of(&sq::tags(ctx.snap()?)))),
+    tool!(
+        "agentrep_tag",
+        "Agents with a tag",
+        None,
+        Some("/tags/{tag}"),
+        TagArgs => wire::TagV1,
+        |ctx, a| Ok(Out::of(&sq::tag(ctx.snap()?, &a.tag, &a.query)?))
+    ),
+    tool!(
+        "agentrep_match",
+        "Match an intent",
+        None,
+        Some("/match"),
+        sq::MatchRequest => wire::MatchResponseV1,
+        |ctx, body| Ok(Out::of(&sq::match_intent(ctx.snap()?, ctx.base(), &body)))
+    ),
+    tool!(
+        "agentrep_random",
+        "Random agent",
+        None,
+        Some("/random"),
+        rq::RandomQuery => wire::RandomV1,
+        |ctx, q| Ok(Out::of(&rq::random(ctx.snap()?, &q)?))
+    ),
+    tool!("agentrep_deployer", "Token deployer", None, Some("/deployer/{address}"), AddressArgs => wire::DeployerV1, deployer),
+    tool!(
+        "agentrep_deployers_top",
+        "Top deployers",
+        None,
+        Some("/deployers/top"),
+        dq::DeployersQuery => wire::DeployersTopV1,
+        |ctx, q| Ok(Out::of(&dq::top(ctx.snap()?, ctx.base(), &q)))
+    ),
+    tool!(
+        "agentrep_deployers_sketchy",
+        "Sketchy deployers",
+        None,
+        Some("/deployers/sketchy"),
+        dq::DeployersQuery => wire::DeployersSketchyV1,
+        |ctx, q| Ok(Out::of(&dq::sketchy(ctx.snap()?, ctx.base(), &q)))
+    ),
+    tool!(
+        "agentrep_deployers_stats",
+        "Deployer platforms",
+        None,
+        Some("/deployers/stats"),
+        NoArgs => wire::DeployersStatsV1,
+        |ctx, _| Ok(Out::of(&dq::stats(ctx.snap()?)))
+    ),
+    tool!(
+        "agentrep_categories",
+        "Categories",
+        None,
+        Some("/categories"),
+        NoArgs => wire::CategoriesV1,
+        |ctx, _| Ok(Out::of(&lq::categories(ctx.snap()?, ctx.base())))
+    ),
+    tool!(
+        "agentrep_by_category",
+        "Agents of a category",
+        None,
+        Some("/by-category/{cat}"),
+        CategoryArgs => wire::ByCategoryV1,
+        |ctx, a| Ok(Out::of(&lq::by_category(ctx.snap()?, &a.cat, &a.query)?))
+    ),
+    tool!(
+        "agentrep_bazaar_scored",
+        "Scored marketplace",
+        None,
+        Some("/bazaar-scored"),
+        lq::BazaarQuery => wire::BazaarScoredV1,
+        |ctx, q| Ok(Out::of(&lq::bazaar_scored(ctx.snap()?, &q)))
+    ),
+    tool!(
+        "agentrep_health_summary",
+        "Probe coverage",
+        None,
+        Some("/health-summary"),
+        NoArgs => wire::HealthSummaryV1,
+        |ctx, _| Ok(Out::of(&lq::health_summary(ctx.snap()?)))
+    ),
+    tool!(
+        "agentrep_proofs",
+        "Identity proofs",
+        None,
+        Some("/proofs"),
+        dirq::ProofsQuery => wire::ProofsV1,
+        |ctx, q| Ok(Out::of(&dirq::proofs(ctx.snap()?, &q)?))
+    ),
+    tool!(
+        "agentrep_denylist",
+        "Denylist",
+        None,
+        Some("/denylist"),
+        dirq::DenylistQuery => wire::DenylistV1,
+        |ctx, q| Ok(Out::of(&dirq::denylist(ctx.snap()?, &q)))
+    ),
+    tool!(
+        "agentrep_top_buyers",
+        "Top buyers",
+        None,
+        Some("/top-buyers"),
+        dirq::TopBuyersQuery => wire::TopBuyersV1,
+        |ctx, q| Ok(Out::of(&dirq::top_buyers(ctx.snap()?, &q)))
+    ),
+    tool!(
+        "agentrep_agents_of_interest",
+        "Agents of interest",
+        None,
+        Some("/agents-of-interest"),
+        dirq::AgentsOfInterestQuery => wire::AgentsOfInterestV1,
+        |ctx, q| Ok(Out::of(&dirq::agents_of_interest(ctx.snap()?, ctx.base(), &q)?))
+    ),
+    tool!("agentrep_crawlers", "Crawl sources", None, Some("/crawlers"), NoArgs => wire::CrawlersV1, |ctx, _| Ok(Out::of(&dirq::crawlers(ctx.snap()?)))),
+    tool!("agentrep_funded_by", "Funding chain", None, Some("/funded-by/{address}"), AddressArgs => wire::FundedByV1, wallet!(dirq::funded_by)),
+    tool!(
+        "agentrep_recent_activity",
+        "Recent activity",
+        None,
+        Some("/recent-activity/{address}"),
+        AddressArgs => wire::RecentActivityV1,
+        wallet!(dirq::recent_activity)
+    ),
+    tool!(
+        "agentrep_canonical_id",
+        "Canonical identity",
+        None,
+        Some("/canonical-id/{address}"),
+        AddressArgs => wire::CanonicalIdV1,
+        wallet!(dirq::canonical_id)
+    ),
+    tool!(
+        "agentrep_has_mainstreet_ref",
+        "Back-link check",
+        None,
+        Some("/has-mainstreet-ref/{address}"),
+        AddressArgs => wire::HasRefV1,
+        wallet!(dirq::has_ref)
+    ),
+    tool!(
+        "agentrep_snippet",
+        "Registration snippet",
+        None,
+        Some("/snippet/{address}"),
+        AddressArgs => wire::SnippetV1,
+        |ctx, a| Ok(Out::of(&dirq::snippet(ctx.base(), &address(&a.address)?)))
+    ),
+    tool!("agentrep_status", "Status", None, Some("/status"), NoArgs => wire::StatusV1, |ctx, _| Ok(Out::of(&svc::status(ctx.app, ctx.snap()?)))),
+    tool!("agentrep_catalog", "Catalog", None, Some("/catalog"), NoArgs => wire::CatalogV1, |ctx, _| Ok(Out::of(&svc::catalog(ctx.app)))),
+    tool!("agentrep_discover", "Discover", None, Some("/discover"), NoArgs => wire::DiscoverV1, |ctx, _| Ok(Out::of(&svc::discover(ctx.app, ctx.snap()?)))),
+    tool!("agentrep_me", "Operator", None, Some("/me"), NoArgs => wire::MeV1, |ctx, _| Ok(Out::of(&svc::me(ctx.app, ctx.snap()?)))),
+];
+
+/// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
+pub const NOT_MIRRORED: [(&str, &str); 4] = [
+    ("/shield/{address}.json", "a shields.io badge document, not a read"),
+    ("/health", "the endpoint list; agentrep_catalog lists the same routes"),
+    ("/openapi.json", "the HTTP API's own description"),
+    ("/mcp", "this server"),
+];
+
+/// The tool table as Markdown (ARCHITECTURE.md prints it; a test keeps it current).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| tool | arguments (`*` required) | answers | HTTP read |\n|---|---|---|---|\n");
+    for t in TOOLS {
+        let input = t.input_schema();
+        let required: Vec<&str> =
+            input["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let args: Vec<String> = input["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| if required.contains(&k.as_str()) { format!("`{k}`*") } else { format!("`{k}`") })
+            .collect();
+        let output = t.output_schema();
+        let refs: Vec<String> = output["anyOf"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["$ref"].as_str()?.strip_prefix("#/$defs/").map(|n| format!("`{n}`")))
+            .collect();
+        let answers = match output["title"].as_str() {
+            _ if !refs.is_empty() => refs.join(" or "),
+            Some(title) => format!("`{title}`"),
+            None => "an object".to_owned(),
+        };
+        let route = t.route.map_or_else(
+            || "none".to_owned(),
+            |p| {
+                let def = ROUTES.iter().find(|r| r.path == p).expect("mirrored routes exist");
+                format!("`{} {p}`", def.method.as_str())
+            },
+        );
+        out.push_str(&format!(
+            "| `{}` | {} | {answers} | {route} |\n",
+            t.name,
+            if args.is_empty() { "none".to_owned() } else { args.join(", ") }
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::respond::mime;
+    use crate::routes::Scope;
+
+    #[test]
+    fn names_are_unique_and_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for t in TOOLS {
+            assert!(seen.insert(t.name), "{} twice", t.name);
+            assert!(t.name.len() <= 128 && t.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+            assert!(!t.description().is_empty(), "{} has a description", t.name);
+        }
+        let original = [
+            "score",
+            "leaderboard",
+            "compare",
+            "search",
+            "recommend",
+            "history",
+            "catalog",
+            "audit_info",
+            "agents_of_interest",
+            "preflight",
+            "deployer",
+            "scores_batch",
+            "match",
+            "pick",
+            "vet",
+        ];
+        for name in original {
+            assert!(find(&format!("mainstreet_{name}")).is_some(), "mainstreet_{name}");
+        }
+        assert_eq!(TOOLS.iter().filter(|t| t.name.starts_with("mainstreet_")).count(), original.len());
+    }
+
+    #[test]
+    fn tools_mirror_the_json_reads() {
+        for def in ROUTES.iter().filter(|r| r.scope == Scope::Api && r.content_type == mime::JSON) {
+            let mirrored = TOOLS.iter().any(|t| t.name.starts_with("agentrep_") && t.route == Some(def.path));
+            let exempt = NOT_MIRRORED.iter().any(|(p, _)| *p == def.path);
+            assert!(mirrored != exempt, "{}: mirrored {mirrored}, exempt {exempt}", def.path);
+        }
+        for t in TOOLS {
+            if let Some(path) = t.route {
+                assert!(ROUTES.iter().any(|r| r.path == path), "{} mirrors {path}, which is not a route", t.name);
+            }
+        }
+    }
+
+    /// Every `$ref` of a schema points into its own `$defs`.
+    fn refs_resolve(schema: &Value) {
+        fn walk(v: &Value, defs: &serde_json::Map<String, Value>) {
+            match v {
+                Value::Object(obj) => {
+                    if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+                        let name = r.strip_prefix("#/$defs/").unwrap_or_else(|| panic!("external $ref {r}"));
+                        assert!(defs.contains_key(name), "{r} is not defined");
+                    }
+                    if let Some(f) = obj.get("format").and_then(Value::as_str) {
+                        assert!(!RUST_FORMATS.contains(&f), "format {f}");
+                    }
+                    obj.values().for_each(|v| walk(v, defs));
+                }
+                Value::Array(items) => items.iter().for_each(|v| walk(v, defs)),
+                _ => {}
+            }
+        }
+        let empty = serde_json::Map::new();
+        walk(schema, schema.get("$defs").and_then(Value::as_object).unwrap_or(&empty));
+    }
+
+    #[test]
+    fn schemas_are_self_contained_objects() {
+        for t in TOOLS {
+            for schema in [t.input_schema(), t.output_schema()] {
+                assert_eq!(schema["type"], "object", "{}: {schema}", t.name);
+                assert!(schema.get("$schema").is_none());
+                refs_resolve(schema);
+            }
+        }
+        let input = find("mainstreet_leaderboard").unwrap().input_schema();
+        let limit = &input["properties"]["limit"];
+        assert_eq!((&limit["minimum"], &limit["maximum"], &limit["default"]), (&json!(1), &json!(100), &json!(10)));
+        assert_eq!(input["properties"]["network"]["default"], "base");
+        let input = find("mainstreet_history").unwrap().input_schema();
+        assert_eq!(input["required"], json!(["address"]), "{input}");
+        assert_eq!(input["properties"]["days"]["maximum"], 90);
+        let input = find("mainstreet_agents_of_interest").unwrap().input_schema();
+        let filter = serde_json::to_string(&input).unwrap();
+        assert!(filter.contains("recent-newcomers") && filter.contains("top-by-proofs"), "{filter}");
+        let output = find("mainstreet_score").unwrap().output_schema();
+        assert_eq!(output["anyOf"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn arguments_errors_name_the_argument() {
+        let err = args::<At<aq::HistoryQuery>>(json!({ "address": "0x1", "days": 91 })).unwrap_err();
+        assert!(err.0.contains("days") && err.0.contains("from 1 to 90"), "{}", err.0);
+        let err = args::<TagArgs>(json!({ "tag": "data", "limit": "x" })).unwrap_err();
+        assert!(err.0.contains("limit:"), "{}", err.0);
+        let err = args::<At<aq::HistoryQuery>>(json!({ "days": 3 })).unwrap_err();
+        assert!(err.0.contains("address"), "{}", err.0);
+        let err = args::<AddressArgs>(json!({})).unwrap_err();
+        assert!(err.0.contains("address"), "{}", err.0);
+        let a: MsLeaderboardArgs = args(json!({})).unwrap();
+        assert_eq!((a.limit.get(), a.network.given.as_str()), (10, "base"));
+        let v: VetArgs = args(json!({ "address": "0x1" })).unwrap();
+        assert!(v.require_alive && v.min_score.get() == 30);
+        assert!(args::<NoArgs>(json!({ "x": 1 })).is_err());
+    }
+
+    #[test]
+    fn results_follow_the_revision() {
+        let modern = result(Ok(json!({ "a": 1 })), Revision::Modern);
+        assert_eq!(modern["structuredContent"], json!({ "a": 1 }));
+        assert_eq!(modern["content"][0]["text"], "{\"a\":1}");
+        let old = result(Ok(json!({ "a": 1 })), Revision::legacy("2024-11-05").unwrap());
+        assert!(old.get("structuredContent").is_none());
+        let err = result(Err(ToolError("bad".into())), Revision::Modern);
+        assert_eq!((err["isError"].clone(), err["content"][0]["text"].clone()), (json!(true), json!("bad")));
+        let tools = list(Revision::legacy("2024-11-05").unwrap());
+        assert!(tools[0].get("outputSchema").is_none() && tools[0].get("annotations").is_none());
+        assert!(list(Revision::Modern)[0]["outputSchema"].is_object());
+    }
+}
