@@ -252,9 +252,19 @@ fn operation(generator: &mut SchemaGenerator, params: &mut SchemaGenerator, def:
     let error = generator.subschema_for::<agentrep_publish::wire::ErrorBodyV1>().to_value();
     let always: &[u16] = if def.needs_snapshot { &[405, 503] } else { &[405] };
     for status in def.errors.iter().chain(always) {
+        if *status == 202 {
+            responses.insert(
+                "202".to_owned(),
+                ResponseDoc { description: "accepted: a notification, no body", content: None },
+            );
+            continue;
+        }
         let content = match *status {
             // x402's terms, not the error body.
             402 => json_content(payment_required_schema()),
+            _ if def.error_body.is_some() => {
+                json_content(def.error_body.map(|f| f(generator).to_value()).unwrap_or_default())
+            }
             // A page for an unknown address is still a page.
             404 if def.content_type == mime::HTML => {
                 BTreeMap::from([(mime::HTML, MediaType { schema: json!({ "type": "string" }) })])
@@ -288,7 +298,13 @@ fn operation(generator: &mut SchemaGenerator, params: &mut SchemaGenerator, def:
 /// parameter is not a null one).
 fn generators() -> (SchemaGenerator, SchemaGenerator) {
     let payloads = SchemaSettings::draft2020_12().with(|s| s.definitions_path = COMPONENTS.into()).into_generator();
-    let params = SchemaSettings::draft2020_12().with(|s| s.definitions_path = COMPONENTS.into()).into_generator();
+    // Parameters are inlined: their generator's definitions are not published as components.
+    let params = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.definitions_path = COMPONENTS.into();
+            s.inline_subschemas = true;
+        })
+        .into_generator();
     (payloads, params)
 }
 

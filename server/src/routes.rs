@@ -95,6 +95,8 @@ pub struct RouteDef {
     pub body: Option<SchemaFn>,
     /// Schema of a 200 JSON body (none for files, SVG and CSV).
     pub response: Option<SchemaFn>,
+    /// Schema of its error bodies when they are not the `{"error": {"code", "message"}}` body.
+    pub error_body: Option<SchemaFn>,
     /// A paid variant, if any.
     pub paid: Option<PaidVariant>,
     /// Content type of a 200.
@@ -124,6 +126,7 @@ impl RouteDef {
             query: None,
             body: None,
             response: None,
+            error_body: None,
             paid: None,
             content_type: mime::JSON,
             errors: &[],
@@ -150,6 +153,14 @@ impl RouteDef {
 
     const fn returns<T: JsonSchema>(self) -> Self {
         Self { response: Some(schema_of::<T>), ..self }
+    }
+
+    const fn body_with(self, schema: SchemaFn) -> Self {
+        Self { body: Some(schema), ..self }
+    }
+
+    const fn errors_with(self, schema: SchemaFn) -> Self {
+        Self { error_body: Some(schema), ..self }
     }
 
     const fn returns_with(self, schema: SchemaFn) -> Self {
@@ -187,9 +198,10 @@ pub const LIVE_RESCORE: PaidVariant = PaidVariant {
 /// What `POST /mcp` answers (under the base path, and at the origin where the original serves it).
 const MCP_PURPOSE: &str = "MCP server, streamable HTTP (JSON or SSE by Accept): protocol 2026-07-28 (stateless) and the initialize-based 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 (a notification gets 202); the mainstreet_* tools and one agentrep_* tool per read";
 
-/// Error statuses of `POST /mcp` (a notification gets 202 without a body): 400 and 404 (JSON-RPC
-/// errors of 2026-07-28 requests), 403 (an invalid `Origin`), 406 (an `Accept` without JSON or SSE).
-const MCP_ERRORS: &[u16] = &[400, 403, 404, 406, 413, 415];
+/// Statuses of `POST /mcp` besides 200, all with a JSON-RPC body but 202 (a notification, no
+/// body): 400 and 404 (JSON-RPC errors of 2026-07-28 requests), 403 (an invalid `Origin`), 406 (an
+/// `Accept` without JSON or SSE), 413 and 415 (the body).
+const MCP_ERRORS: &[u16] = &[202, 400, 403, 404, 406, 413, 415];
 
 /// Every route, in the order `/health`, `/catalog` and `/openapi.json` list them.
 pub const ROUTES: &[RouteDef] = &[
@@ -546,12 +558,16 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .returns::<wire::MeV1>(),
     RouteDef::post("/mcp", "service", handler!(mcp::http::post), MCP_PURPOSE)
-        .serves(mime::JSON)
+        .body_with(mcp::schema::request)
+        .returns_with(mcp::schema::response)
         .errors(MCP_ERRORS)
+        .errors_with(mcp::schema::response)
         .without_snapshot(),
     RouteDef::post("/mcp", "service", handler!(mcp::http::post), MCP_PURPOSE)
-        .serves(mime::JSON)
+        .body_with(mcp::schema::request)
+        .returns_with(mcp::schema::response)
         .errors(MCP_ERRORS)
+        .errors_with(mcp::schema::response)
         .without_snapshot()
         .at_origin(),
     RouteDef::get(

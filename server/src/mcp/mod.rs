@@ -15,6 +15,7 @@
 //! bodies), `stdio.rs` the newline-delimited transport of `agentrep mcp`, `tools.rs` the tools.
 
 pub mod http;
+pub mod schema;
 pub mod stdio;
 pub mod tools;
 
