@@ -613,5 +613,15 @@ pub fn deployer_row(d: &DeployerRecord) -> DeployerRowV1 {
         rugged_by_platform,
         proofs: d.proofs.iter().map(|p| p.as_str().to_owned()).collect(),
         first_launch: d.first_launch.clone(),
+        tokens: d
+            .launches
+            .iter()
+            .map(|l| TokenLaunchV1 {
+                token: l.token.to_ascii_lowercase(),
+                platform: l.platform.clone(),
+                outcome: outcome_str(l.outcome).to_owned(),
+                age_days: l.age_days,
+            })
+            .collect(),
     }
 }

@@ -356,6 +356,14 @@ pub const ROUTES: &[RouteDef] = &[
         "per launch platform: sample size and rug rate",
     )
     .returns::<wire::DeployersStatsV1>(),
+    RouteDef::get(
+        "/virtuals-rep/{tokenAddress}",
+        "deployers",
+        handler!(deployers::token_rep),
+        "an agent token's operator (the wallet that launched it) with its deployer and seller reputation",
+    )
+    .returns::<wire::TokenRepV1>()
+    .errors(&[400, 404]),
     // Lists.
     RouteDef::get("/categories", "lists", handler!(lists::categories), "the 30 categories with their agent counts")
         .returns::<wire::CategoriesV1>(),

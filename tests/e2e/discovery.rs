@@ -342,10 +342,17 @@ async fn every_route_of_the_table_answers() {
     let leader = ranked(&s.base, 1).await[0]["payTo"].as_str().unwrap().to_owned();
     let (_, top) = get(&format!("{}/deployers/top?limit=1", s.base)).await;
     let deployer = top["deployers"][0]["address"].as_str().unwrap().to_owned();
+    let (_, profile) = get(&format!("{}/deployer/{deployer}", s.base)).await;
+    let token = profile["launches"][0]["token"].as_str().unwrap().to_owned();
     let client = reqwest::Client::new();
     for def in agentrep_server::routes::ROUTES {
         let wallet = if def.path.starts_with("/deployer/") { &deployer } else { &leader };
-        let path = def.path.replace("{address}", wallet).replace("{tag}", "data").replace("{cat}", "other");
+        let path = def
+            .path
+            .replace("{address}", wallet)
+            .replace("{tag}", "data")
+            .replace("{cat}", "other")
+            .replace("{tokenAddress}", &token);
         let url = match def.scope {
             agentrep_server::routes::Scope::Api => format!("{}{path}", s.base),
             agentrep_server::routes::Scope::Origin => format!("http://{}{path}", s.addr),
@@ -476,4 +483,23 @@ async fn directory_reads_proofs_lists_funding_activity_identity() {
     assert!(["alive", "dead", "unprobed"].contains(&score["health"]["state"].as_str().unwrap()));
     assert!(score["health"]["status"].is_u64() || score["health"]["status"].is_null(), "an HTTP status or null");
     assert!(score["health"]["probedAt"].is_string(), "{}", score["health"]);
+}
+
+#[tokio::test]
+async fn an_agent_tokens_operator_and_reputation() {
+    let s = server();
+    let (_, top) = get(&format!("{}/deployers/top?limit=1", s.base)).await;
+    let deployer = top["deployers"][0]["address"].as_str().unwrap().to_owned();
+    let (_, profile) = get(&format!("{}/deployer/{deployer}", s.base)).await;
+    let token = profile["launches"][0]["token"].as_str().unwrap().to_owned();
+    let (status, v) = get(&format!("{}/virtuals-rep/{}", s.base, token.to_uppercase().replace("0X", "0x"))).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["operator"], deployer.as_str(), "the operator is the wallet that launched the token");
+    assert_eq!(v["deployerScore"], top["deployers"][0]["score"]);
+    assert_eq!(v["platform"], profile["launches"][0]["platform"]);
+    assert!(v["note"].is_string());
+    let (status, v) = get(&format!("{}/virtuals-rep/{UNKNOWN}", s.base)).await;
+    assert_error(status, &v, StatusCode::NOT_FOUND, "not_indexed");
+    let (status, v) = get(&format!("{}/virtuals-rep/0x12", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_address");
 }

@@ -18,6 +18,7 @@ struct Fixture {
     top: String,
     second: String,
     deployer: String,
+    token: String,
     word: String,
     intent: String,
     tag: String,
@@ -47,11 +48,14 @@ async fn fixture(s: &RunningServer) -> Fixture {
         .to_lowercase();
     let tags = get(&format!("{}/tags", s.base)).await;
     let deployers = get(&format!("{}/deployers/top?limit=1", s.base)).await;
+    let deployer = deployers["deployers"][0]["address"].as_str().unwrap().to_owned();
+    let profile = get(&format!("{}/deployer/{deployer}", s.base)).await;
     Fixture {
         base: s.base.clone(),
         top: top.to_owned(),
         second: second.to_owned(),
-        deployer: deployers["deployers"][0]["address"].as_str().unwrap().to_owned(),
+        token: profile["launches"][0]["token"].as_str().unwrap().to_owned(),
+        deployer,
         word,
         intent: description.chars().take(200).collect(),
         tag: tags["tags"][0]["tag"].as_str().unwrap().to_owned(),
@@ -71,6 +75,7 @@ fn args_for(tool: &Tool, f: &Fixture) -> Value {
             "addresses" => json!([f.top, f.deployer]),
             "tag" => json!(f.tag),
             "cat" => json!("other"),
+            "tokenAddress" => json!(f.token),
             other => panic!("no fixture for the required argument {other} of {}", tool.name),
         };
         args.insert(name.to_owned(), value);
@@ -87,7 +92,7 @@ async fn http_answer(f: &Fixture, tool: &Tool, args: &Value) -> Value {
     let def = ROUTES.iter().find(|r| r.path == path).unwrap();
     let mut rest = args.as_object().unwrap().clone();
     let mut url_path = path.to_owned();
-    for param in ["address", "tag", "cat"] {
+    for param in ["address", "tag", "cat", "tokenAddress"] {
         if let Some(v) = url_path.contains(&format!("{{{param}}}")).then(|| rest.remove(param)).flatten() {
             url_path = url_path.replace(&format!("{{{param}}}"), v.as_str().unwrap());
         }

@@ -162,3 +162,33 @@ pub struct DeployersStatsV1 {
     /// Per platform.
     pub platforms: Vec<PlatformStatsV1>,
 }
+
+/// `GET /virtuals-rep/{tokenAddress}`: an agent token's creator and the creator's reputation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenRepV1 {
+    /// `agentrep-virtuals-rep-v1`.
+    pub version: String,
+    /// The token (lowercase).
+    pub token: String,
+    /// The platform it launched on.
+    pub platform: String,
+    /// The token's outcome so far.
+    pub outcome: String,
+    /// Days since launch.
+    pub age_days: u32,
+    /// The wallet that launched it: the agent's operator.
+    pub operator: String,
+    /// The operator's deployer score, null without a decided launch.
+    pub deployer_score: Option<u8>,
+    /// The operator's deployer verdict.
+    pub deployer_verdict: String,
+    /// The operator's seller score when it also sells an indexed x402 service.
+    pub agent_score: Option<u8>,
+    /// The operator's preflight decision as a seller, null when it sells nothing indexed.
+    pub agent_decision: Option<String>,
+    /// `/deployer/{operator}` URL.
+    pub profile: String,
+    /// What the answer rests on.
+    pub note: String,
+}

@@ -114,6 +114,22 @@ pub struct DeployerRowV1 {
     pub proofs: Vec<String>,
     /// `YYYY-MM-DD` of the first launch.
     pub first_launch: String,
+    /// Its launches: token, platform and outcome, newest first.
+    pub tokens: Vec<TokenLaunchV1>,
+}
+
+/// One launched token of a deployer row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenLaunchV1 {
+    /// Token contract (lowercase).
+    pub token: String,
+    /// Launch platform.
+    pub platform: String,
+    /// Outcome bucket.
+    pub outcome: String,
+    /// Days since launch.
+    pub age_days: u32,
 }
 
 /// One identity proof (`index/proofs.jsonl`).

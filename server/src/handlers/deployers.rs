@@ -28,3 +28,9 @@ pub async fn sketchy(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn stats(app: Arc<App>, _req: Request) -> HandlerResult {
     computed(&dq::stats(&*snapshot(&app)?))
 }
+
+/// `GET /virtuals-rep/{tokenAddress}`.
+pub async fn token_rep(app: Arc<App>, req: Request) -> HandlerResult {
+    let token = req.address("tokenAddress")?;
+    computed(&dq::token_rep(&*snapshot(&app)?, app.base_path(), &token)?)
+}

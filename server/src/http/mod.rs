@@ -25,6 +25,8 @@ pub use router::{Match, PathParams, Router};
 
 /// Largest request body any route reads (`POST /scores` with 200 addresses is about 9 KB).
 pub const MAX_BODY: usize = 64 * 1024;
+/// Most of a refused body read and dropped before the refusal is sent; a larger one is cut off.
+pub const DRAIN_LIMIT: usize = 1024 * 1024;
 
 /// A request body, boxed so tests and the server share one request type.
 pub type RequestBody = BoxBody<Bytes, Box<dyn std::error::Error + Send + Sync>>;
@@ -98,7 +100,7 @@ impl Request {
             let ct = ct.to_str().unwrap_or_default();
             let essence = ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
             if essence != "application/json" && !essence.ends_with("+json") && essence != "text/plain" {
-                return Err(ApiError::UnsupportedMediaType(ct.to_owned()));
+                return Err(self.refuse(ApiError::UnsupportedMediaType(ct.to_owned())).await);
             }
         }
         let declared = self
@@ -107,7 +109,7 @@ impl Request {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<usize>().ok());
         if declared.is_some_and(|n| n > MAX_BODY) {
-            return Err(ApiError::PayloadTooLarge(MAX_BODY));
+            return Err(self.refuse(ApiError::PayloadTooLarge(MAX_BODY)).await);
         }
         let Some(mut body) = self.body.take() else {
             return Err(ApiError::InvalidBody("the body was already read".to_owned()));
@@ -117,12 +119,28 @@ impl Request {
             let frame = frame.map_err(|e| ApiError::InvalidBody(format!("the body could not be read: {e}")))?;
             if let Ok(data) = frame.into_data() {
                 if bytes.len() + data.len() > MAX_BODY {
-                    return Err(ApiError::PayloadTooLarge(MAX_BODY));
+                    self.body = Some(body);
+                    return Err(self.refuse(ApiError::PayloadTooLarge(MAX_BODY)).await);
                 }
                 bytes.extend_from_slice(&data);
             }
         }
         Ok(bytes)
+    }
+
+    /// Reads and drops what is left of a refused body (up to [`DRAIN_LIMIT`]) before the refusal
+    /// is answered, so the client, still sending, reads the answer instead of a reset connection.
+    async fn refuse(&mut self, err: ApiError) -> ApiError {
+        if let Some(mut body) = self.body.take() {
+            let mut drained = 0;
+            while drained <= DRAIN_LIMIT {
+                match body.frame().await {
+                    Some(Ok(frame)) => drained += frame.data_ref().map_or(0, |d| d.len()),
+                    _ => break,
+                }
+            }
+        }
+        err
     }
 
     /// The absolute URL of this request as the client addressed it.

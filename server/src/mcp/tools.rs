@@ -279,6 +279,15 @@ pub struct AddressArgs {
     pub address: String,
 }
 
+/// One token.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenArgs {
+    /// Token contract address: 0x and 40 hex characters, any letter case.
+    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
+    pub token_address: String,
+}
+
 /// One wallet and a read's parameters.
 #[derive(Debug, JsonSchema)]
 pub struct At<Q> {
@@ -914,6 +923,14 @@ pub static TOOLS: &[Tool] = &[
         |ctx, q| Ok(Out::of(&dirq::agents_of_interest(ctx.snap()?, ctx.base(), &q)?))
     ),
     tool!("agentrep_crawlers", "Crawl sources", None, Some("/crawlers"), NoArgs => wire::CrawlersV1, |ctx, _| Ok(Out::of(&dirq::crawlers(ctx.snap()?)))),
+    tool!(
+        "agentrep_virtuals_rep",
+        "Agent token reputation",
+        None,
+        Some("/virtuals-rep/{tokenAddress}"),
+        TokenArgs => wire::TokenRepV1,
+        |ctx, a| Ok(Out::of(&dq::token_rep(ctx.snap()?, ctx.base(), &address(&a.token_address)?)?))
+    ),
     tool!("agentrep_funded_by", "Funding chain", None, Some("/funded-by/{address}"), AddressArgs => wire::FundedByV1, wallet!(dirq::funded_by)),
     tool!(
         "agentrep_recent_activity",

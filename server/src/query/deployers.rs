@@ -107,3 +107,32 @@ pub fn stats(snap: &ServedSnapshot) -> DeployersStatsV1 {
             .collect(),
     }
 }
+
+/// An agent token's operator (the wallet that launched it) and the operator's reputation as a
+/// deployer and, when it sells an indexed service, as a seller.
+pub fn token_rep(
+    snap: &ServedSnapshot,
+    base: &str,
+    token: &agentrep_model::Address,
+) -> Result<TokenRepV1, crate::ApiError> {
+    let (deployer, launch) =
+        snap.index.launch_of(token.as_str()).ok_or_else(|| crate::ApiError::NotIndexed(format!("token {token}")))?;
+    let seller = snap.index.agent(&deployer.address);
+    Ok(TokenRepV1 {
+        version: version("virtuals-rep"),
+        token: token.to_string(),
+        platform: launch.platform.clone(),
+        outcome: launch.outcome.clone(),
+        age_days: launch.age_days,
+        operator: deployer.address.clone(),
+        deployer_score: deployer.score,
+        deployer_verdict: deployer.verdict.clone(),
+        agent_score: seller.and_then(|s| s.score),
+        agent_decision: seller.map(|s| s.decision.clone()),
+        profile: format!("{base}/deployer/{}", deployer.address),
+        note: format!(
+            "the operator is the wallet that launched the token on {}; the launches indexed today come from the Clanker and Zora factories (Virtuals bonding launches are not read yet), and the signed attestation comes with payments",
+            launch.platform
+        ),
+    })
+}

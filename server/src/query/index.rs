@@ -39,6 +39,8 @@ pub struct AgentIndex {
     /// Deployer rows in address order.
     pub deployers: Vec<DeployerRowV1>,
     deployer_by_address: HashMap<String, u32>,
+    /// Launched token → (deployer row, launch position).
+    token_launch: HashMap<String, (u32, u32)>,
 }
 
 /// Best first: score descending (unscored last), then leaderboard rank, then address.
@@ -108,6 +110,11 @@ impl AgentIndex {
         words.finish();
         stems.finish();
         let deployer_by_address = deployers.iter().enumerate().map(|(i, d)| (d.address.clone(), i as u32)).collect();
+        let token_launch = deployers
+            .iter()
+            .enumerate()
+            .flat_map(|(i, d)| d.tokens.iter().enumerate().map(move |(j, t)| (t.token.clone(), (i as u32, j as u32))))
+            .collect();
         Self {
             rows,
             by_address,
@@ -120,6 +127,7 @@ impl AgentIndex {
             stems,
             deployers,
             deployer_by_address,
+            token_launch,
         }
     }
 
@@ -136,6 +144,13 @@ impl AgentIndex {
     /// The deployer row of an address (lowercase).
     pub fn deployer(&self, address: &str) -> Option<&DeployerRowV1> {
         self.deployer_by_address.get(address).map(|i| &self.deployers[*i as usize])
+    }
+
+    /// The deployer that launched a token, and that launch.
+    pub fn launch_of(&self, token: &str) -> Option<(&DeployerRowV1, &agentrep_publish::wire::TokenLaunchV1)> {
+        let (d, j) = self.token_launch.get(token)?;
+        let deployer = &self.deployers[*d as usize];
+        Some((deployer, &deployer.tokens[*j as usize]))
     }
 
     /// Sellers whose address starts with `prefix` (lowercase, `0x…`).
