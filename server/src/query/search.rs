@@ -27,19 +27,34 @@ pub struct SearchQuery {
     pub limit: Bounded<20, 1, 100>,
 }
 
-#[derive(Default)]
+/// Where a query matched, as bits (kept small: a common word touches thousands of rows).
+const MATCHED: [(u8, &str); 3] = [(1, "address"), (2, "tag"), (4, "description")];
+
+#[derive(Default, Clone, Copy)]
 struct Hit {
     relevance: u32,
-    matched: Vec<&'static str>,
+    matched: u8,
 }
 
 impl Hit {
     fn add(&mut self, points: u32, field: &'static str) {
         self.relevance += points;
-        if !self.matched.contains(&field) {
-            self.matched.push(field);
-        }
+        self.matched |= MATCHED.iter().find(|(_, name)| *name == field).map_or(0, |(bit, _)| *bit);
     }
+
+    fn fields(self) -> Vec<String> {
+        MATCHED.iter().filter(|(bit, _)| self.matched & bit != 0).map(|(_, name)| (*name).to_owned()).collect()
+    }
+}
+
+/// The `k` best of `items` by `cmp`, sorted: a partial selection, then a sort of the `k` alone.
+fn top_k<T>(mut items: Vec<T>, k: usize, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) -> Vec<T> {
+    if items.len() > k && k > 0 {
+        items.select_nth_unstable_by(k - 1, &cmp);
+        items.truncate(k);
+    }
+    items.sort_by(cmp);
+    items
 }
 
 /// Sellers (and deployers, by address) matching the query: an address prefix; a tag equal to
@@ -94,16 +109,19 @@ pub fn search(snap: &ServedSnapshot, q: &SearchQuery) -> SearchV1 {
                 hit.add(10, "description");
             }
             hit.relevance += 5 * exact;
-            let phrase = idx.row(doc).description.as_deref().is_some_and(|d| d.to_lowercase().contains(&query));
-            if phrase && words.len() > 1 {
+            // A multi-word query found as one phrase ranks first (checked only then: it reads the
+            // description).
+            if words.len() > 1 && idx.row(doc).description.as_deref().is_some_and(|d| d.to_lowercase().contains(&query))
+            {
                 hit.relevance += 15;
             }
         }
     }
-    let mut ranked: Vec<(AgentId, Hit)> = hits.into_iter().collect();
-    ranked
-        .sort_by(|(a, ha), (b, hb)| hb.relevance.cmp(&ha.relevance).then_with(|| best_first(idx.row(*a), idx.row(*b))));
-    let total = (ranked.len() + deployers.len()) as u32;
+    let total = (hits.len() + deployers.len()) as u32;
+    let limit = q.limit.get() as usize;
+    let ranked = top_k(hits.into_iter().collect(), limit, |(a, ha): &(AgentId, Hit), (b, hb): &(AgentId, Hit)| {
+        hb.relevance.cmp(&ha.relevance).then_with(|| best_first(idx.row(*a), idx.row(*b)))
+    });
     let mut results: Vec<SearchResultV1> = ranked
         .into_iter()
         .map(|(id, hit)| {
@@ -117,7 +135,7 @@ pub fn search(snap: &ServedSnapshot, q: &SearchQuery) -> SearchV1 {
                 resource: Some(row.resource_path.clone()),
                 tags: row.tags.clone(),
                 job_count: row.metrics.job_count,
-                matched: hit.matched.iter().map(|m| (*m).to_owned()).collect(),
+                matched: hit.fields(),
                 relevance: hit.relevance,
             }
         })
@@ -134,7 +152,7 @@ pub fn search(snap: &ServedSnapshot, q: &SearchQuery) -> SearchV1 {
             relevance: if d.address == query { 100 } else { 80 },
         }))
         .collect();
-    results.truncate(q.limit.get() as usize);
+    results.truncate(limit);
     SearchV1 {
         version: version("search"),
         note: results.is_empty().then(|| format!("nothing matches '{}'", q.q.0)),
@@ -222,43 +240,58 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
             stems.push(s);
         }
     }
-    let mut strength: HashMap<AgentId, f64> = HashMap::new();
-    for s in &stems {
-        let mut best: HashMap<AgentId, f64> = HashMap::new();
-        for (doc, field) in snap.index.stems.exact(s) {
-            let w = if field == Field::Tag { 1.0 } else { 0.7 };
-            let e = best.entry(doc).or_default();
-            *e = e.max(w);
-        }
-        for (doc, w) in best {
-            *strength.entry(doc).or_default() += w;
-        }
-    }
     let n = stems.len().max(1) as f64;
     let min_score = req.min_score.get();
     let max_price = req.max_price.map(|p| p.0);
-    let mut candidates: Vec<(AgentId, f64)> = strength
+    let eligible = |row: &AgentRowV1| {
+        super::payable(row)
+            && u32::from(row.score.unwrap_or_default()) >= min_score
+            && (!req.only_registered || row.erc8004_registered)
+            && (!req.only_verified || !row.proofs.is_empty())
+            && max_price.is_none_or(|max| {
+                row.price.as_ref().and_then(|p| p.amount.parse::<u64>().ok()).is_some_and(|p| p <= max)
+            })
+    };
+    // Dense accumulators: a stem as common as `api` touches every row, and a map per request
+    // would cost more than the reads it serves.
+    let rows = &snap.index.rows;
+    let mut strength = vec![0.0f32; rows.len()];
+    let mut touched: Vec<AgentId> = Vec::new();
+    for s in &stems {
+        let mut last: Option<(AgentId, f32)> = None;
+        let flush = |entry: Option<(AgentId, f32)>, strength: &mut [f32], touched: &mut Vec<AgentId>| {
+            if let Some((doc, w)) = entry {
+                if strength[doc as usize] == 0.0 {
+                    touched.push(doc);
+                }
+                strength[doc as usize] += w;
+            }
+        };
+        // Postings are sorted by document: a document's fields are consecutive; its best counts.
+        for (doc, field) in snap.index.stems.exact(s) {
+            let w = if field == Field::Tag { 1.0 } else { 0.7 };
+            match last {
+                Some((d, best)) if d == doc => last = Some((d, best.max(w))),
+                other => {
+                    flush(other, &mut strength, &mut touched);
+                    last = Some((doc, w));
+                }
+            }
+        }
+        flush(last, &mut strength, &mut touched);
+    }
+    let candidates: Vec<(AgentId, f64)> = touched
         .into_iter()
-        .map(|(id, s)| (id, (s / n).min(1.0)))
-        .filter(|(id, _)| {
-            let row = snap.index.row(*id);
-            super::payable(row)
-                && u32::from(row.score.unwrap_or_default()) >= min_score
-                && (!req.only_registered || row.erc8004_registered)
-                && (!req.only_verified || !row.proofs.is_empty())
-                && max_price.is_none_or(|max| {
-                    row.price.as_ref().and_then(|p| p.amount.parse::<u64>().ok()).is_some_and(|p| p <= max)
-                })
-        })
+        .filter(|id| eligible(&rows[*id as usize]))
+        .map(|id| (id, (f64::from(strength[id as usize]) / n).min(1.0)))
         .collect();
     let rank_value = |id: AgentId, m: f64| f64::from(snap.index.row(id).score.unwrap_or_default()) * m;
-    candidates.sort_by(|(a, ma), (b, mb)| {
+    let best_strength = candidates.iter().map(|(_, m)| *m).fold(0.0, f64::max);
+    let candidates = top_k(candidates, req.limit.get() as usize, |(a, ma), (b, mb)| {
         rank_value(*b, *mb)
             .total_cmp(&rank_value(*a, *ma))
             .then_with(|| best_first(snap.index.row(*a), snap.index.row(*b)))
     });
-    let best_strength = candidates.iter().map(|(_, m)| *m).fold(0.0, f64::max);
-    candidates.truncate(req.limit.get() as usize);
     let matches: Vec<MatchV1> = candidates
         .into_iter()
         .map(|(id, m)| {
