@@ -16,6 +16,20 @@ pub const TOP_TAGS: usize = 100;
 /// Position of an agent row.
 pub type AgentId = u32;
 
+/// What `POST /match` filters and ranks on, one small row per seller, contiguous (a common stem
+/// touches every seller).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MatchKey {
+    /// Score when a buyer may pay the seller (ranked), else `None`.
+    pub payable_score: Option<u8>,
+    /// Advertised price, micro-USDC.
+    pub price: Option<u64>,
+    /// ERC-8004 registered.
+    pub registered: bool,
+    /// Has an identity proof.
+    pub verified: bool,
+}
+
 /// Every indexed seller and scored deployer, with lookups.
 #[derive(Debug, Default)]
 pub struct AgentIndex {
@@ -36,6 +50,8 @@ pub struct AgentIndex {
     pub words: WordIndex,
     /// Stems of descriptions and tags.
     pub stems: WordIndex,
+    /// Per seller, by position: what intent matching filters on.
+    pub match_keys: Vec<MatchKey>,
     /// Deployer rows in address order.
     pub deployers: Vec<DeployerRowV1>,
     deployer_by_address: HashMap<String, u32>,
@@ -109,6 +125,15 @@ impl AgentIndex {
         }
         words.finish();
         stems.finish();
+        let match_keys = rows
+            .iter()
+            .map(|r| MatchKey {
+                payable_score: if super::payable(r) { r.score } else { None },
+                price: r.price.as_ref().and_then(|p| p.amount.parse().ok()),
+                registered: r.erc8004_registered,
+                verified: !r.proofs.is_empty(),
+            })
+            .collect();
         let deployer_by_address = deployers.iter().enumerate().map(|(i, d)| (d.address.clone(), i as u32)).collect();
         let token_launch = deployers
             .iter()
@@ -125,6 +150,7 @@ impl AgentIndex {
             categories,
             words,
             stems,
+            match_keys,
             deployers,
             deployer_by_address,
             token_launch,

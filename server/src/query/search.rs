@@ -243,14 +243,13 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
     let n = stems.len().max(1) as f64;
     let min_score = req.min_score.get();
     let max_price = req.max_price.map(|p| p.0);
-    let eligible = |row: &AgentRowV1| {
-        super::payable(row)
-            && u32::from(row.score.unwrap_or_default()) >= min_score
-            && (!req.only_registered || row.erc8004_registered)
-            && (!req.only_verified || !row.proofs.is_empty())
-            && max_price.is_none_or(|max| {
-                row.price.as_ref().and_then(|p| p.amount.parse::<u64>().ok()).is_some_and(|p| p <= max)
-            })
+    let keys = &snap.index.match_keys;
+    let eligible = |id: AgentId| {
+        let k = keys[id as usize];
+        k.payable_score.is_some_and(|s| u32::from(s) >= min_score)
+            && (!req.only_registered || k.registered)
+            && (!req.only_verified || k.verified)
+            && max_price.is_none_or(|max| k.price.is_some_and(|p| p <= max))
     };
     // Dense accumulators: a stem as common as `api` touches every row, and a map per request
     // would cost more than the reads it serves.
@@ -268,7 +267,7 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
             }
         };
         // Postings are sorted by document: a document's fields are consecutive; its best counts.
-        for (doc, field) in snap.index.stems.exact(s) {
+        for (doc, field) in snap.index.stems.exact(s).filter(|(doc, _)| keys[*doc as usize].payable_score.is_some()) {
             let w = if field == Field::Tag { 1.0 } else { 0.7 };
             match last {
                 Some((d, best)) if d == doc => last = Some((d, best.max(w))),
@@ -282,10 +281,10 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
     }
     let candidates: Vec<(AgentId, f64)> = touched
         .into_iter()
-        .filter(|id| eligible(&rows[*id as usize]))
+        .filter(|id| eligible(*id))
         .map(|id| (id, (f64::from(strength[id as usize]) / n).min(1.0)))
         .collect();
-    let rank_value = |id: AgentId, m: f64| f64::from(snap.index.row(id).score.unwrap_or_default()) * m;
+    let rank_value = |id: AgentId, m: f64| f64::from(keys[id as usize].payable_score.unwrap_or_default()) * m;
     let best_strength = candidates.iter().map(|(_, m)| *m).fold(0.0, f64::max);
     let candidates = top_k(candidates, req.limit.get() as usize, |(a, ma), (b, mb)| {
         rank_value(*b, *mb)
