@@ -150,12 +150,13 @@ echo "$intent" > "$out/match.json"
 head -n 200 "$addrs" | python3 -c 'import json,sys; print(json.dumps({"addresses": [l.strip() for l in sys.stdin if l.strip()]}))' > "$out/scores.json"
 computed_run() { # label, oha args... → "p99ms rps" per run
   local label="$1"; shift
-  local results=()
+  # Not `results`: that names the results file `log` appends to.
+  local per_run=()
   for _ in $(seq 1 "$runs"); do
     json=$("$oha" --no-tui --output-format json --latency-correction -z "${duration}s" -q 1000 -c 16 "$@")
-    results+=("$(echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["statusCodeDistribution"]; print(round(d["latencyPercentiles"]["p99"]*1000, 3), round(d["summary"]["requestsPerSec"]), "ok" if list(s) == ["200"] else s)')")
+    per_run+=("$(echo "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["statusCodeDistribution"]; print(round(d["latencyPercentiles"]["p99"]*1000, 3), round(d["summary"]["requestsPerSec"]), "ok" if list(s) == ["200"] else s)')")
   done
-  log "$label at 1k req/s (oha -q 1000 -c 16, ${duration}s): p99 ms, achieved req/s, statuses per run: ${results[*]}"
+  log "$label at 1k req/s (oha -q 1000 -c 16, ${duration}s): p99 ms, achieved req/s, statuses per run: ${per_run[*]}"
 }
 computed_run "/search?q=$word" "http://127.0.0.1:18402/api/agent/search?q=$word"
 computed_run "POST /match" -m POST -T application/json -D "$out/match.json" "http://127.0.0.1:18402/api/agent/match"
