@@ -225,6 +225,9 @@ pub struct MatchRequest {
     pub only_verified: bool,
 }
 
+/// Share of sellers above which a stem is too common to say anything about an intent.
+pub const UBIQUITOUS_SHARE: f64 = 0.5;
+
 /// Match strength under which the best match is reported as weak.
 pub const STRONG_MATCH: f64 = 0.5;
 
@@ -240,7 +243,13 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
             stems.push(s);
         }
     }
-    let n = stems.len().max(1) as f64;
+    // A stem that most sellers carry (`api`) tells nothing about the intent: it neither makes a
+    // candidate nor counts in the strength, unless the intent has nothing else.
+    let common =
+        |s: &String| f64::from(snap.index.stems.documents(s)) > UBIQUITOUS_SHARE * snap.index.rows.len() as f64;
+    let informative: Vec<&String> =
+        if stems.iter().all(common) { stems.iter().collect() } else { stems.iter().filter(|s| !common(s)).collect() };
+    let n = informative.len().max(1) as f64;
     let min_score = req.min_score.get();
     let max_price = req.max_price.map(|p| p.0);
     let keys = &snap.index.match_keys;
@@ -256,7 +265,7 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
     let rows = &snap.index.rows;
     let mut strength = vec![0.0f32; rows.len()];
     let mut touched: Vec<AgentId> = Vec::new();
-    for s in &stems {
+    for s in &informative {
         let mut last: Option<(AgentId, f32)> = None;
         let flush = |entry: Option<(AgentId, f32)>, strength: &mut [f32], touched: &mut Vec<AgentId>| {
             if let Some((doc, w)) = entry {

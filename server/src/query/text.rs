@@ -51,6 +51,8 @@ pub enum Field {
 #[derive(Debug, Default)]
 pub struct WordIndex {
     postings: BTreeMap<String, Vec<(u32, Field)>>,
+    /// Distinct documents per word, counted by `finish`.
+    documents: std::collections::HashMap<String, u32>,
 }
 
 impl WordIndex {
@@ -66,10 +68,18 @@ impl WordIndex {
 
     /// Sorts and deduplicates postings (call once after the last `add`).
     pub fn finish(&mut self) {
-        for list in self.postings.values_mut() {
+        for (word, list) in &mut self.postings {
             list.sort_unstable();
             list.dedup();
+            let mut docs: Vec<u32> = list.iter().map(|(d, _)| *d).collect();
+            docs.dedup();
+            self.documents.insert(word.clone(), docs.len() as u32);
         }
+    }
+
+    /// How many documents hold `word`.
+    pub fn documents(&self, word: &str) -> u32 {
+        self.documents.get(word).copied().unwrap_or(0)
     }
 
     /// Documents with `word` exactly, with the best field each.
