@@ -10,6 +10,7 @@ use agentrep_lake::datasets::{
     FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListingRow, ProofRow, RegistrationRow, SettlementRow,
 };
 use agentrep_lake::{Lake, Row};
+use agentrep_tests::agentrep_binary;
 use agentrep_tests::chain::contracts::{IFiatToken, USDC};
 use agentrep_tests::chain::reorg::{NewBlock, reorg};
 use agentrep_tests::fixtures::{Fault, FaultKind, Faults, FaultyRpc, RangeShape, When};
@@ -171,18 +172,6 @@ async fn a_reorg_between_runs_is_repaired() {
     assert_eq!(values(&lake), vec![a, c], "B left the lake with its block, C came in");
     let fresh = ingest_into(world, dir.path(), "fresh", anvil.url()).await;
     assert_same_rows(contents(&fresh, false), contents(&lake, false), "after a reorg");
-}
-
-/// The `agentrep` binary beside this test's target folder (`scripts/test.sh` builds it first).
-pub(crate) fn agentrep_binary() -> std::path::PathBuf {
-    let exe = std::env::current_exe().expect("test binary");
-    let bin = exe.parent().and_then(Path::parent).expect("target dir").join("agentrep");
-    assert!(
-        bin.is_file(),
-        "{} is missing: `make test` builds it first (`cargo build -p agentrep-jobs --bin agentrep`)",
-        bin.display()
-    );
-    bin
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,7 +9,7 @@ use agentrep_lake::Lake;
 use agentrep_lake::datasets::ProbeRow;
 use agentrep_tests::replayed::{ReplayedWorld, read_dated};
 
-use super::faults::agentrep_binary;
+use agentrep_tests::agentrep_binary;
 
 /// A free loopback port (bound, then released for the child to take).
 fn free_port() -> u16 {

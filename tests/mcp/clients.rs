@@ -10,7 +10,8 @@ use agentrep_server::routes::{ROUTES, Verb};
 use agentrep_tests::{RunningServer, shared_world};
 use serde_json::{Map, Value, json};
 
-use super::{Sdk, agentrep_binary, run_client};
+use super::{Sdk, run_client};
+use agentrep_tests::agentrep_binary;
 
 /// What the calls are made with: wallets and words of the shared world.
 struct Fixture {

@@ -45,18 +45,6 @@ fn tools() -> PathBuf {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The `agentrep` binary beside this test's target folder (`scripts/test.sh` builds it first).
-fn agentrep_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary");
-    let bin = exe.parent().and_then(Path::parent).expect("target dir").join("agentrep");
-    assert!(
-        bin.is_file(),
-        "{} is missing: `make test` builds it first (`cargo build -p agentrep-jobs --bin agentrep`)",
-        bin.display()
-    );
-    bin
-}
-
 /// Which client script.
 #[derive(Debug, Clone, Copy)]
 enum Sdk {

@@ -165,3 +165,15 @@ pub fn check_generated_section(document: &str, name: &str, source: &str, expecte
     }
     assert_eq!(&doc[start..end], expected, "{document}'s {name} section is stale: run UPDATE_EXPECT=1 make test");
 }
+
+/// The `agentrep` binary beside this test's target folder (`scripts/test.sh` builds it first).
+pub fn agentrep_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary");
+    let bin = exe.parent().and_then(Path::parent).expect("target dir").join("agentrep");
+    assert!(
+        bin.is_file(),
+        "{} is missing: `make test` builds it first (`cargo build -p agentrep-jobs --bin agentrep`)",
+        bin.display()
+    );
+    bin
+}
