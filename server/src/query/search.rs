@@ -249,7 +249,8 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
         |s: &String| f64::from(snap.index.stems.documents(s)) > UBIQUITOUS_SHARE * snap.index.rows.len() as f64;
     let informative: Vec<&String> =
         if stems.iter().all(common) { stems.iter().collect() } else { stems.iter().filter(|s| !common(s)).collect() };
-    let n = informative.len().max(1) as f64;
+    let counted = informative.len();
+    let n = counted.max(1) as f64;
     let min_score = req.min_score.get();
     let max_price = req.max_price.map(|p| p.0);
     let keys = &snap.index.match_keys;
@@ -335,8 +336,7 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
         "no payable agent matches the intent and filters".to_owned()
     } else if no_strong_match {
         format!(
-            "weak match: no agent covers half of the intent's {} stems; check the description before paying",
-            stems.len()
+            "weak match: no agent covers half of the intent's {counted} telling stems (stems most sellers carry do not count); check the description before paying"
         )
     } else {
         "ranked by score × match strength; run the free preflight before paying".to_owned()
