@@ -4,14 +4,23 @@
 //! Each launch follows the path its deployer's archetype draws (graduate, stay alive, fade away,
 //! rug by a creator dump at once or slowly, stay a small decoy); the observations are what an
 //! indexer of pools and holders records, including the odd duplicate row of a re-run.
+//!
+//! Some of each day's new holders are wallets the world knows (its [`BuyerPools`]): registered
+//! agents and other real sellers buy the tokens that graduate or stay alive, denylisted wallets,
+//! fraudulent sellers and rugging deployers buy the rugs, the x402 payers buy a bit of
+//! everything. Those buys are the `token_buys` rows; the other new holders are anonymous traders
+//! the world does not name.
 
 use agentrep_lake::Timestamp;
-use agentrep_lake::datasets::{LaunchObservationRow, LaunchRow, ListEntryRow, ProofRow};
+use std::collections::HashSet;
+
+use agentrep_lake::datasets::{LaunchObservationRow, LaunchRow, ListEntryRow, ProofRow, TokenBuyRow};
 use rand::Rng;
 use rayon::prelude::*;
 
 use crate::day_start;
-use crate::plan::{DAY, Deployer, DeployerKind, Events, HOUR, World, funding_row, proof_source};
+use crate::labels::SellerClass;
+use crate::plan::{DAY, Deployer, DeployerKind, Events, HOUR, SellerKind, World, funding_row, proof_source};
 use crate::rng::{self, address};
 
 const PLATFORMS: &[&str] = &["clanker", "zora"];
@@ -94,11 +103,104 @@ fn path_for(d: &Deployer, j: u32, r: &mut impl Rng) -> Path {
 
 type Launch = (i64, LaunchRow);
 type Observations = Vec<(i64, LaunchObservationRow)>;
+type Buys = Vec<(i64, TokenBuyRow)>;
 
-fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations) {
+/// The known wallets that buy launched tokens.
+#[derive(Debug)]
+pub(crate) struct BuyerPools {
+    /// Registered agents that sell a real service.
+    agents: Vec<String>,
+    /// Denylisted wallets, fraudulent sellers and rugging deployers.
+    bad: Vec<String>,
+    /// x402 payers.
+    payers: Vec<String>,
+}
+
+impl BuyerPools {
+    pub(crate) fn of(world: &World) -> Self {
+        let seed = world.config.seed;
+        let agents = world
+            .sellers
+            .iter()
+            .filter(|s| s.agent_id.is_some() && s.kind.class() == SellerClass::Honest)
+            .map(|s| s.address.clone())
+            .collect();
+        let fraud = |k: SellerKind| k.is_attack();
+        let ruggers = |k: DeployerKind| matches!(k, DeployerKind::SerialRugger | DeployerKind::Rugger);
+        let bad = (world.known_bad.iter().cloned())
+            .chain(world.sellers.iter().filter(|s| fraud(s.kind)).map(|s| s.address.clone()))
+            .chain(world.deployers.iter().filter(|d| ruggers(d.kind)).map(|d| d.address.clone()))
+            .collect();
+        let payers = (0..world.params.payer_pool.min(500)).map(|p| address(seed, "payer", u64::from(p))).collect();
+        Self { agents, bad, payers }
+    }
+
+    /// The share of a day's new holders that are known wallets, and the chance a known buyer comes
+    /// from each pool (agents, bad, payers), by the launch's path.
+    fn mix(path: Path) -> (f64, [f64; 3]) {
+        match path {
+            Path::Graduate => (0.6, [0.7, 0.0, 0.3]),
+            Path::Alive => (0.3, [0.5, 0.0, 0.5]),
+            Path::Rug | Path::SlowRug { .. } => (0.5, [0.0, 0.7, 0.3]),
+            Path::Fade | Path::Small => (0.1, [0.0, 0.0, 1.0]),
+        }
+    }
+
+    fn pick(&self, weights: [f64; 3], r: &mut impl Rng) -> Option<&String> {
+        let x: f64 = r.random();
+        let pool = if x < weights[0] {
+            &self.agents
+        } else if x < weights[0] + weights[1] {
+            &self.bad
+        } else {
+            &self.payers
+        };
+        (!pool.is_empty()).then(|| &pool[r.random_range(0..pool.len())])
+    }
+}
+
+/// The known buyers among one day's `new_holders`, at most `swaps − 1` of them (the replay buys
+/// for new holders with the day's swaps and may need one for the creator), each new to the token
+/// (`seen` starts with the creator, who never buys its own token here).
+#[allow(clippy::too_many_arguments)]
+fn day_buys(
+    pools: &BuyerPools,
+    path: Path,
+    token: &str,
+    (new_holders, swaps): (u32, u32),
+    at: i64,
+    seen: &mut HashSet<String>,
+    r: &mut impl Rng,
+    out: &mut Buys,
+) {
+    let (share, weights) = BuyerPools::mix(path);
+    let room = new_holders.min(swaps.saturating_sub(1));
+    let want = ((f64::from(new_holders) * share) + r.random::<f64>()).floor() as u32;
+    for _ in 0..want.min(room) {
+        let Some(buyer) = pools.pick(weights, r) else { continue };
+        if !seen.insert(buyer.clone()) {
+            continue;
+        }
+        out.push((
+            at,
+            TokenBuyRow {
+                token: token.to_owned(),
+                buyer: buyer.clone(),
+                buys: 1,
+                tokens: r.random_range(1_000..100_000u32).into(),
+                first_at: Timestamp::from_secs(at),
+            },
+        ));
+    }
+}
+
+fn deployer_launches(world: &World, pools: &BuyerPools, d: &Deployer) -> (Vec<Launch>, Observations, Buys) {
     let seed = world.config.seed;
     let mut r = rng::stream(seed, "launches", &[u64::from(d.index)]);
     let mut dup = rng::stream(seed, "observation-duplicates", &[u64::from(d.index)]);
+    // Its own stream, so the launches and observations do not depend on the buys.
+    let mut buy_rng = rng::stream(seed, "token-buys", &[u64::from(d.index)]);
+    let mut buys = Vec::new();
     let end = day_start(world.config.end);
     let mut launches = Vec::new();
     let mut observations = Vec::new();
@@ -138,6 +240,8 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
         let mut price = r.random_range(0.0001..0.01);
         let mut holding = 1.0f64;
         let mut holders = r.random_range(5..40u32);
+        let mut seen = HashSet::from([d.address.clone()]);
+        let mut held = 0u32;
         for day in 0..=age_days {
             let t = launched_at - launched_at.rem_euclid(DAY) + day * DAY + 20 * 3_600;
             let swaps;
@@ -201,6 +305,9 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
                     }
                 }
             }
+            let new_holders = holders.saturating_sub(held);
+            held = holders;
+            day_buys(pools, path, &token, (new_holders, swaps), t, &mut seen, &mut buy_rng, &mut buys);
             let obs = LaunchObservationRow {
                 token: token.clone(),
                 liquidity: (liquidity * 1_000_000.0) as u64,
@@ -225,7 +332,7 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
             observations.extend(again);
         }
     }
-    (launches, observations)
+    (launches, observations, buys)
 }
 
 /// Launches, observations and the deployers' other rows.
@@ -233,13 +340,22 @@ fn deployer_launches(world: &World, d: &Deployer) -> (Vec<Launch>, Observations)
 pub(crate) struct DeployerRows {
     pub launches: Vec<(i64, LaunchRow)>,
     pub observations: Vec<(i64, LaunchObservationRow)>,
+    pub buys: Vec<(i64, TokenBuyRow)>,
     pub events: Events,
 }
 
 pub(crate) fn rows(world: &World) -> DeployerRows {
     let seed = world.config.seed;
-    let (launches, observations): (Vec<_>, Vec<_>) =
-        world.deployers.par_iter().map(|d| deployer_launches(world, d)).unzip();
+    let pools = BuyerPools::of(world);
+    let per_deployer: Vec<_> = world.deployers.par_iter().map(|d| deployer_launches(world, &pools, d)).collect();
+    let mut launches = Vec::new();
+    let mut observations = Vec::new();
+    let mut buys = Vec::new();
+    for (l, o, b) in per_deployer {
+        launches.extend(l);
+        observations.extend(o);
+        buys.extend(b);
+    }
     let start = day_start(world.config.start());
     let mut events = Events::default();
     let mut r = rng::stream(seed, "deployer-static", &[]);
@@ -279,9 +395,5 @@ pub(crate) fn rows(world: &World) -> DeployerRows {
             ));
         }
     }
-    DeployerRows {
-        launches: launches.into_iter().flatten().collect(),
-        observations: observations.into_iter().flatten().collect(),
-        events,
-    }
+    DeployerRows { launches, observations, buys, events }
 }

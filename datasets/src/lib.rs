@@ -194,6 +194,8 @@ pub struct WorldStats {
     pub launches: u64,
     /// Launch observations.
     pub observations: u64,
+    /// Known wallets' buys of launched tokens.
+    pub token_buys: u64,
     /// Funding edges.
     pub funding_edges: u64,
 }

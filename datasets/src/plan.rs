@@ -548,6 +548,8 @@ pub(crate) struct World {
     pub params: ScaleParams,
     pub sellers: Vec<Seller>,
     pub hubs: Vec<String>,
+    /// Denylisted (sanctioned) wallets.
+    pub known_bad: Vec<String>,
     /// Pool payers, infrastructure labels and lists.
     pub common: Events,
     pub grief: Vec<Grief>,
@@ -890,7 +892,7 @@ impl World {
         let common = plan_common(&ctx, &sellers);
         let deployers = plan_deployers(config, &params);
         let grief = if config.griefing { grief::plan(&ctx, &sellers) } else { Vec::new() };
-        Self { config: *config, params, sellers, hubs, common, grief, deployers }
+        Self { config: *config, params, sellers, hubs, known_bad, common, grief, deployers }
     }
 }
 

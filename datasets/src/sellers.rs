@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use agentrep_lake::datasets::{
     AgentCardRow, CrawlRunRow, LaunchObservationRow, LaunchRow, ListingRow, ProbeRow, RegistrationRow, SettlementRow,
+    TokenBuyRow,
 };
 use agentrep_lake::{Lake, LakeError, Row, Timestamp};
 use chrono::NaiveDate;
@@ -52,6 +53,7 @@ pub(crate) struct StaticRows {
     pub events: Events,
     pub launches: Vec<(i64, LaunchRow)>,
     pub observations: Vec<(i64, LaunchObservationRow)>,
+    pub buys: Vec<(i64, TokenBuyRow)>,
 }
 
 /// Moves the static rows out of the plan.
@@ -94,7 +96,12 @@ pub(crate) fn static_rows(world: &mut World) -> StaticRows {
     for g in &mut world.grief {
         take(&mut all, &mut g.events);
     }
-    StaticRows { events: all, launches: deployer_rows.launches, observations: deployer_rows.observations }
+    StaticRows {
+        events: all,
+        launches: deployer_rows.launches,
+        observations: deployer_rows.observations,
+        buys: deployer_rows.buys,
+    }
 }
 
 /// Writes everything that is not generated day by day (events are moved out of the plan).
@@ -104,7 +111,7 @@ pub(crate) fn write_static(
     days: &[NaiveDate],
     stats: &mut WorldStats,
 ) -> Result<(), LakeError> {
-    let StaticRows { events: all, launches, observations } = static_rows(world);
+    let StaticRows { events: all, launches, observations, buys } = static_rows(world);
     write_by_day(lake, agent_cards(world.config.seed, &all.registrations), days)?;
     write_by_day(lake, all.registrations, days)?;
     write_by_day(lake, all.proofs, days)?;
@@ -115,6 +122,7 @@ pub(crate) fn write_static(
     write_by_day(lake, all.labels, days)?;
     stats.launches = write_by_day(lake, launches, days)?;
     stats.observations = write_by_day(lake, observations, days)?;
+    stats.token_buys = write_by_day(lake, buys, days)?;
     Ok(())
 }
 

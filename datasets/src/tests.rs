@@ -226,3 +226,43 @@ fn every_payer_was_funded_before_it_paid() {
     }
     assert!(late.is_empty(), "{} of {payments} payments from payers funded later, by owner: {kinds:?}", late.len());
 }
+
+#[test]
+fn token_buyers_are_known_wallets_that_fit_the_days_new_holders() {
+    let mut world = World::plan(&WorldConfig::test_world(Scale::Small));
+    let sellers_by_address: BTreeMap<String, SellerKind> =
+        world.sellers.iter().map(|s| (s.address.clone(), s.kind)).collect();
+    let deployers: BTreeMap<String, DeployerKind> =
+        world.deployers.iter().map(|d| (d.address.clone(), d.kind)).collect();
+    let known_bad: BTreeSet<String> = world.known_bad.iter().cloned().collect();
+    let rows = sellers::static_rows(&mut world);
+    assert!(rows.buys.len() > 500, "{} buys", rows.buys.len());
+    let creator: BTreeMap<&str, &str> =
+        rows.launches.iter().map(|(_, l)| (l.token.as_str(), l.deployer.as_str())).collect();
+    // (token, day) → (holders, swaps) of the first observation row.
+    let mut observed: BTreeMap<(&str, i64), (u32, u32)> = BTreeMap::new();
+    for (t, o) in &rows.observations {
+        observed.entry((o.token.as_str(), t.div_euclid(86_400))).or_insert((o.holders, o.swaps));
+    }
+    let mut seen = BTreeSet::new();
+    let mut per_day: BTreeMap<(&str, i64), u32> = BTreeMap::new();
+    let (mut from_agents, mut from_bad) = (0, 0);
+    for (t, b) in &rows.buys {
+        assert!(seen.insert((b.token.as_str(), b.buyer.as_str())), "{} bought {} twice", b.buyer, b.token);
+        assert_ne!(creator[b.token.as_str()], b.buyer, "a creator buys its own token");
+        assert_eq!(b.first_at.secs(), *t);
+        assert!(observed.contains_key(&(b.token.as_str(), t.div_euclid(86_400))), "a buy on a day without swaps");
+        *per_day.entry((b.token.as_str(), t.div_euclid(86_400))).or_default() += 1;
+        let bad = known_bad.contains(&b.buyer)
+            || sellers_by_address.get(&b.buyer).is_some_and(|k| k.is_attack())
+            || deployers.contains_key(&b.buyer);
+        from_bad += u32::from(bad);
+        from_agents += u32::from(sellers_by_address.get(&b.buyer).is_some_and(|k| k.class() == SellerClass::Honest));
+    }
+    assert!(from_agents > 50 && from_bad > 50, "agents {from_agents}, bad {from_bad}");
+    // The replay plays each buy as a new holder's swap: never more than the swaps (less one).
+    for ((token, day), n) in per_day {
+        let (_, swaps) = observed[&(token, day)];
+        assert!(n < swaps.max(1), "{token} on day {day}: {n} buys, {swaps} swaps");
+    }
+}

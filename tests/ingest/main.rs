@@ -20,7 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use agentrep_lake::datasets::{
-    DailyScoreRow, FeedbackRow, FundingRow, LaunchRow, ListingRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow,
+    DailyScoreRow, FeedbackRow, FundingRow, LaunchRow, ListingRow, ProofRow, ReceiptRow, RegistrationRow,
+    SettlementRow, TokenBuyRow,
 };
 use agentrep_lake::{Dataset, Lake};
 use agentrep_publish::{PublishConfig, SnapshotStore};
@@ -194,6 +195,22 @@ async fn ingests_the_replayed_world_and_scores_it_the_same() {
     let got: Vec<_> = ingested_launches.iter().map(launch).collect();
     let want: Vec<_> = rows::<LaunchRow>(&world_lake).iter().map(launch).collect();
     assert_same("launches", &want, &got);
+
+    // Token buys: every world buy, as the world has it; the replay's own traders' buys besides.
+    assert_eq!(world.replay.counts.token_buys_unplayed, 0, "every world buy fits its day");
+    // Tokens to a millionth (wei / 1e18 in f64 is exact to far less than that).
+    let buy = |b: &TokenBuyRow| {
+        (b.token.clone(), b.buyer.clone(), b.buys, (b.tokens * 1e6).round() as u64, b.first_at.secs())
+    };
+    let synthetic = |b: &TokenBuyRow| {
+        b.buyer.parse::<alloy::primitives::Address>().is_ok_and(|a| world.replay.synthetic.contains_key(&a))
+    };
+    let ingested_buys = rows::<TokenBuyRow>(&carried);
+    let got: Vec<_> = ingested_buys.iter().filter(|b| !synthetic(b)).map(buy).collect();
+    let want: Vec<_> = rows::<TokenBuyRow>(&world_lake).iter().map(buy).collect();
+    assert!(want.len() as u64 == world.replay.counts.token_buys && !want.is_empty());
+    assert_same("token buys", &want, &got);
+    assert!(ingested_buys.len() > got.len(), "the replay's fresh traders buy too");
 
     // The same scores and decisions, every day.
     let hybrid_dir = dir.path().join("hybrid");

@@ -24,7 +24,7 @@ use agentrep_jobs::cli::SourceArg;
 use agentrep_jobs::ingest::{Clock, IngestArgs};
 use agentrep_lake::datasets::{
     FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListingRow, ProofRow, ReceiptRow, RegistrationRow,
-    SettlementRow,
+    SettlementRow, TokenBuyRow,
 };
 use agentrep_lake::{Lake, Row};
 use alloy::primitives::Address;
@@ -302,6 +302,11 @@ impl ReplayedWorld {
             ..l
         })?;
         carry(ingested, &out, |o: LaunchObservationRow| LaunchObservationRow { token: address(&o.token), ..o })?;
+        carry(ingested, &out, |b: TokenBuyRow| TokenBuyRow {
+            token: address(&b.token),
+            buyer: address(&b.buyer),
+            ..b
+        })?;
         carry(ingested, &out, |l: ListingRow| ListingRow { pay_to: address(&l.pay_to), ..l })?;
         Ok(out)
     }

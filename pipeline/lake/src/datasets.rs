@@ -270,6 +270,22 @@ datasets! {
         creator_holding: f64,
     }
 
+    /// Buys of launched tokens, one row per (token, buyer, UTC day) with a buy, one partition per
+    /// day. A buy is the token leaving the pool (the Uniswap v4 PoolManager, or a configured swap
+    /// router) for a wallet other than the token's creator.
+    TokenBuys => "token_buys", TokenBuyRow {
+        /// Token address.
+        token: String,
+        /// Buying wallet (the recipient of the tokens).
+        buyer: String,
+        /// Buys that day.
+        buys: u32,
+        /// Tokens bought that day, whole tokens (wei / 1e18).
+        tokens: f64,
+        /// Time of the day's first buy.
+        first_at: Timestamp,
+    }
+
     /// Buyer-signed receipts (from the server's store), one partition per receipt day.
     Receipts => "receipts", ReceiptRow {
         /// Buyer.

@@ -47,7 +47,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use agentrep_lake::datasets::{
     AgentCardRow, EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow,
-    ProofRow, ReceiptRow, RegistrationRow, SettlementRow,
+    ProofRow, ReceiptRow, RegistrationRow, SettlementRow, TokenBuyRow,
 };
 use agentrep_lake::{Lake, Row};
 use alloy::primitives::aliases::{I24, U24, U160};
@@ -108,15 +108,19 @@ pub const OBSERVED_AT: i64 = 20 * 3_600;
 ///   the creator to the PoolManager (a Transfer without a Swap).
 /// * **holders**: addresses with a positive balance of the token at the end of the day other than
 ///   the creator (tokenAdmin), the PoolManager and the zero address (the world has days with no
-///   holders while its creator still holds 2 %, so the creator cannot be counted). Traders are fresh addresses
-///   (`replay:trader:<world token>:<n>`): a new holder buys, a leaving holder sells its whole
-///   balance, the day's other swaps are small buys by existing holders (or a 1-wei buy by the
-///   creator when nobody else holds). When the day has too few swaps, the rest of the change is
+///   holders while its creator still holds 2 %, so the creator cannot be counted). New holders are
+///   first the day's `token_buys` buyers (in lake order, each buying the row's `tokens`), then fresh
+///   addresses (`replay:trader:<world token>:<n>`): a new holder buys, a leaving holder sells its whole
+///   balance, the day's other swaps are small buys by existing fresh holders (never by a world
+///   buyer, whose buys are the row's; a 1-wei buy by the creator when no fresh trader holds). When the day has too few swaps, the rest of the change is
 ///   made with plain transfers: the creator gives 1 wei to each missing new holder, a leaving
 ///   holder sends its whole balance to the PoolManager (counted as token transfers). The swap
 ///   count of a day is always the world's.
 /// * Days without swaps carry no liquidity or price on chain (counted as quiet); duplicate
 ///   observations of a (token, day) keep the first row.
+/// * **token_buys**: so every world buy is one swap of the day it is dated (at the day's swap time),
+///   and the lake's `token_buys` rows of world buyers are the world's. A buy that does not fit the
+///   day's new holders and swaps, or whose token day has no observation, is left out and counted.
 #[derive(Debug, Clone, Copy)]
 pub struct SwapEncoding;
 
@@ -209,6 +213,11 @@ pub struct ReplayCounts {
     pub observations_with_transfers: u64,
     /// Observation days whose creator holding could not be matched (it rose on a day without swaps).
     pub creator_unmatched: u64,
+    /// World token buys played (one swap each).
+    pub token_buys: u64,
+    /// World token buys left out: the day's new holders or swaps leave no room, or the token day
+    /// has no observation.
+    pub token_buys_unplayed: u64,
     /// Rows left out because an address they need is not a mappable address (the zero address,
     /// or a payer that is a contract and so has no key to sign with).
     pub unplayable: u64,
@@ -357,6 +366,8 @@ pub struct WorldRows {
     pub launches: Vec<LaunchRow>,
     /// Observations with their partition day.
     pub observations: Vec<(NaiveDate, LaunchObservationRow)>,
+    /// Known wallets' token buys with their partition day.
+    pub buys: Vec<(NaiveDate, TokenBuyRow)>,
     /// Listings (addresses only).
     pub listings: Vec<ListingRow>,
     /// Receipts (addresses only).
@@ -395,6 +406,7 @@ impl WorldRows {
             proofs: rows(lake)?,
             launches: rows(lake)?,
             observations: read_all(lake)?,
+            buys: read_all(lake)?,
             listings: rows(lake)?,
             receipts: rows(lake)?,
             lists: rows(lake)?,
@@ -420,6 +432,7 @@ impl WorldRows {
         all.extend(self.feedback.iter().map(|r| r.client.as_str()));
         all.extend(self.proofs.iter().map(|r| r.address.as_str()));
         all.extend(self.launches.iter().map(|r| r.deployer.as_str()));
+        all.extend(self.buys.iter().map(|(_, r)| r.buyer.as_str()));
         all.extend(self.listings.iter().map(|r| r.pay_to.as_str()));
         for r in &self.receipts {
             all.extend([r.buyer.as_str(), r.agent.as_str()]);
@@ -607,6 +620,8 @@ struct Planner {
     holders: Vec<BTreeMap<u32, u128>>,
     next_trader: Vec<u32>,
     traders: HashMap<(usize, u32), Address>,
+    /// Trader indices that are world buyers (they buy once, with the world's amount).
+    world_buyers: HashSet<(usize, u32)>,
     expected_logs: BTreeMap<(Address, B256), u64>,
     senders: BTreeSet<Address>,
     counts: ReplayCounts,
@@ -962,6 +977,7 @@ pub fn plan_rows(world: &WorldRows) -> anyhow::Result<Plan> {
         holders: Vec::new(),
         next_trader: Vec::new(),
         traders: HashMap::new(),
+        world_buyers: HashSet::new(),
         expected_logs: BTreeMap::new(),
         senders: BTreeSet::new(),
         counts: ReplayCounts::default(),
@@ -1089,13 +1105,25 @@ pub fn plan_rows(world: &WorldRows) -> anyhow::Result<Plan> {
             }
         }
     }
+    // World buys per (token, day), lake order.
+    let mut buys: BTreeMap<(usize, NaiveDate), Vec<(Address, u128)>> = BTreeMap::new();
+    for (date, b) in &world.buys {
+        match launch_of.get(&b.token.to_ascii_lowercase()) {
+            Some(&l) if obs.contains_key(&(l, *date)) => {
+                let amount = token_units(b.tokens as u64);
+                buys.entry((l, *date)).or_default().push((p.map(&b.buyer), amount));
+            }
+            _ => p.counts.token_buys_unplayed += 1,
+        }
+    }
     for ((l, date), r) in obs {
         let day_start = date.and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
         let lo = day_start.max(p.launches[l].launched_at + 1);
         let hi = day_start + DAY - 1;
         p.counts.observations += 1;
         let target_creator = creator_target(r.creator_holding);
-        let moves = day_moves(&mut p, l, date, r, target_creator);
+        let day_buys = buys.remove(&(l, date)).unwrap_or_default();
+        let moves = day_moves(&mut p, l, date, r, target_creator, &day_buys);
         if r.swaps == 0 {
             p.counts.observations_quiet += 1;
         }
@@ -1183,7 +1211,14 @@ enum Move {
 /// The moves of one observation day: swaps, then (only when the day's swaps cannot do it) plain
 /// transfers that bring the holder count and the creator's balance to the world's. Updates the
 /// token's holders and creator balance.
-fn day_moves(p: &mut Planner, l: usize, date: NaiveDate, r: &LaunchObservationRow, target_creator: u128) -> Vec<Move> {
+fn day_moves(
+    p: &mut Planner,
+    l: usize,
+    date: NaiveDate,
+    r: &LaunchObservationRow,
+    target_creator: u128,
+    world_buys: &[(Address, u128)],
+) -> Vec<Move> {
     let n = r.swaps as usize;
     let mut mix = Mix::new(format!("{}:{date}", p.launches[l].world).as_bytes());
     let price = r.price;
@@ -1203,11 +1238,16 @@ fn day_moves(p: &mut Planner, l: usize, date: NaiveDate, r: &LaunchObservationRo
     if target > current {
         let want = target - current;
         let buys = want.min(holder_swaps);
-        // Fresh traders only: one that sold out never comes back.
+        // The world's buyers first, then fresh traders: one that sold out never comes back.
         for j in 0..want {
             let next = p.next_trader[l];
             p.next_trader[l] += 1;
-            if j < buys {
+            if let Some(&(buyer, amount)) = world_buys.get(j).filter(|_| j < buys) {
+                p.traders.insert((l, next), buyer);
+                p.world_buyers.insert((l, next));
+                holders.insert(next, amount);
+                out.push(swap(Trader::Index(next), amount as i128));
+            } else if j < buys {
                 let amount = token_units(mix.range(1_000, 100_000));
                 holders.insert(next, amount);
                 out.push(swap(Trader::Index(next), amount as i128));
@@ -1218,6 +1258,8 @@ fn day_moves(p: &mut Planner, l: usize, date: NaiveDate, r: &LaunchObservationRo
             }
         }
         moves = buys;
+        p.counts.token_buys += world_buys.len().min(buys) as u64;
+        p.counts.token_buys_unplayed += world_buys.len().saturating_sub(buys) as u64;
     } else if target < current {
         let want = current - target;
         let sells = want.min(holder_swaps);
@@ -1232,9 +1274,12 @@ fn day_moves(p: &mut Planner, l: usize, date: NaiveDate, r: &LaunchObservationRo
         }
         moves = sells;
     }
-    // The other swaps: small buys by existing holders, round robin; a 1-wei creator buy if
-    // nobody else holds.
-    let keys: Vec<u32> = holders.keys().copied().collect();
+    if target <= current {
+        p.counts.token_buys_unplayed += world_buys.len() as u64;
+    }
+    // The other swaps: small buys by existing fresh holders, round robin; a 1-wei creator buy if
+    // none holds.
+    let keys: Vec<u32> = holders.keys().copied().filter(|k| !p.world_buyers.contains(&(l, *k))).collect();
     for j in 0..holder_swaps - moves {
         if keys.is_empty() {
             out.push(swap(Trader::Creator, 1));

@@ -19,7 +19,7 @@ use std::path::Path;
 
 use agentrep_lake::datasets::{
     AgentCardRow, CrawlRunRow, DailyScoreRow, EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow,
-    ListEntryRow, ListingRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow,
+    ListEntryRow, ListingRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow, TokenBuyRow,
 };
 use agentrep_lake::{Dataset, Lake, Row};
 use anyhow::Context;
@@ -116,6 +116,7 @@ pub fn thin_world(src: &Lake, dst: &Path, thinning: &Thinning) -> anyhow::Result
             Dataset::IdentityProofs => copy::<ProofRow>(src, &out)?,
             Dataset::TokenLaunches => copy::<LaunchRow>(src, &out)?,
             Dataset::LaunchObservations => copy::<LaunchObservationRow>(src, &out)?,
+            Dataset::TokenBuys => copy::<TokenBuyRow>(src, &out)?,
             Dataset::Receipts => copy::<ReceiptRow>(src, &out)?,
             Dataset::AddressLists => copy::<ListEntryRow>(src, &out)?,
             Dataset::AgentCards => copy::<AgentCardRow>(src, &out)?,

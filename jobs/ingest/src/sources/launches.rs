@@ -28,6 +28,13 @@
 //! * **creator_holding**: the creator's balance at the end of the day / [`CREATOR_ALLOCATION_WEI`]
 //!   (the 10 % of the 100B supply the factory mints to `tokenAdmin`).
 //!
+//! # Buys
+//! One `token_buys` row per (token, buyer, day): every `Transfer` of the token from the
+//! PoolManager to an address other than the creator, the PoolManager and 0x0 is a buy by its
+//! recipient (v4 pays a swap's output out of the PoolManager). The creator's own buys are left out,
+//! as it is left out of the holders. A router that takes the output and forwards it shows as the
+//! buyer; no router is unwrapped yet. Each day is written whole, with the observations.
+//!
 //! **Quiet days.** The world has a row for every day from a launch on, swaps or not, and the replay
 //! plays each of them (`replays_a_tiny_world` checks every one). So a day without swaps gets a row
 //! too: swaps 0, holders and creator holding as on any day, and the price and liquidity of the
@@ -57,7 +64,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use agentrep_lake::datasets::{LaunchObservationRow, LaunchRow};
+use agentrep_lake::datasets::{LaunchObservationRow, LaunchRow, TokenBuyRow};
 use alloy::primitives::aliases::U160;
 use alloy::primitives::{Address, B256, U256};
 use alloy::rpc::types::{Filter, Log};
@@ -88,6 +95,9 @@ pub fn price_of(sqrt_price_x96: U160) -> f64 {
     let root = f64::from(sqrt_price_x96) / Q96;
     root * root
 }
+
+/// Wei in a whole token (18 decimals, as Clanker tokens have).
+const WEI_PER_TOKEN: f64 = 1e18;
 
 /// A creator's balance as a share of [`CREATOR_ALLOCATION_WEI`].
 pub fn creator_holding(balance: U256) -> f64 {
@@ -222,6 +232,8 @@ pub enum TokenMove {
 pub struct Observed {
     /// One row per day from `max(first, launch day)` to `last`.
     pub rows: Vec<(NaiveDate, LaunchObservationRow)>,
+    /// One row per (day, buyer) with a buy, buyers in address order within a day.
+    pub buys: Vec<(NaiveDate, TokenBuyRow)>,
     /// The state at the start of the snapshot day, when the token launched before it.
     pub snapshot: Option<TokenState>,
     /// Transfers whose sender held less than it sent.
@@ -248,12 +260,19 @@ pub fn observe(
             out.snapshot = Some(state.clone());
         }
         let mut swaps = 0u32;
+        // Buyer → (buys, wei, first buy time).
+        let mut buys: BTreeMap<Address, (u32, U256, i64)> = BTreeMap::new();
         while let Some(e) = events.get(next).filter(|e| day_of(e.time) <= day) {
             debug_assert!(day_of(e.time) >= first, "an event before the first day");
             match e.what {
                 TokenMove::Transfer { from, to, value } => {
                     if !state.holdings.transfer(from, to, value) {
                         out.inconsistent += 1;
+                    }
+                    if from == pool_manager && !value.is_zero() && !to.is_zero() && !excluded.contains(&to) {
+                        let b = buys.entry(to).or_insert((0, U256::ZERO, e.time));
+                        b.0 += 1;
+                        b.1 = b.1.saturating_add(value);
                     }
                 }
                 TokenMove::Swap(s) => {
@@ -263,6 +282,16 @@ pub fn observe(
             }
             next += 1;
         }
+        out.buys.extend(buys.into_iter().map(|(buyer, (n, wei, first_at))| {
+            let row = TokenBuyRow {
+                token: token.to_owned(),
+                buyer: hex_address(&buyer),
+                buys: n,
+                tokens: f64::from(wei) / WEI_PER_TOKEN,
+                first_at: ts(first_at),
+            };
+            (day, row)
+        }));
         if day < launch_day {
             continue;
         }
@@ -421,6 +450,7 @@ impl Source for Launches {
         // Pool and token events of every token, a topic batch at a time.
         let mut by_day: BTreeMap<NaiveDate, Vec<LaunchObservationRow>> =
             first_day.iter_days().take_while(|d| *d <= last_day).map(|d| (d, Vec::new())).collect();
+        let mut buys_by_day: BTreeMap<NaiveDate, Vec<TokenBuyRow>> = by_day.keys().map(|d| (*d, Vec::new())).collect();
         let mut kept = BTreeMap::new();
         let mut inconsistent = 0u64;
         let list: Vec<Address> = tokens.keys().copied().collect();
@@ -462,6 +492,9 @@ impl Source for Launches {
                 for (day, row) in observed.rows {
                     by_day.entry(day).or_default().push(row);
                 }
+                for (day, row) in observed.buys {
+                    buys_by_day.entry(day).or_default().push(row);
+                }
                 if let Some(s) = observed.snapshot {
                     kept.insert(*token, s);
                 }
@@ -481,6 +514,11 @@ impl Source for Launches {
             report.rows += rows.len() as u64;
             ctx.lake.write_partition(day, &rows)?;
             days.insert(day);
+        }
+        for (day, mut rows) in buys_by_day {
+            rows.sort_by(|a, b| (&a.token, &a.buyer).cmp(&(&b.token, &b.buyer)));
+            report.rows += rows.len() as u64;
+            ctx.lake.write_partition(day, &rows)?;
         }
         report.days = days.into_iter().collect();
         let pools = PoolStates { day: snapshot_day, block: snapshot_block, tokens: kept };
@@ -616,6 +654,26 @@ mod tests {
         let snapshot = out.snapshot.expect("launched before the snapshot day");
         assert_eq!(snapshot.last_swap.map(|s| s.liquidity), Some(7_000_000_000));
         assert_eq!(snapshot.holdings.balance(&B), wei(10));
+    }
+
+    #[test]
+    fn buys_are_the_pool_managers_payouts_to_anyone_but_the_creator() {
+        let (mut state, mut events) = history();
+        // A second buy by A on day 0, a creator buy and a 0-value payout: not buys.
+        events.insert(4, transfer(D0 + 21 * 3_600, PM, A, wei(500)));
+        events.insert(5, transfer(D0 + 21 * 3_600, PM, CREATOR, wei(7)));
+        events.insert(6, transfer(D0 + 21 * 3_600, PM, B, U256::ZERO));
+        let out = observe("0xt", &mut state, &events, (date(D0), date(D0 + 3 * DAY)), date(D0 + 3 * DAY), PM);
+        let buys: Vec<_> =
+            out.buys.iter().map(|(d, r)| (*d, r.buyer.clone(), r.buys, r.tokens, r.first_at.secs())).collect();
+        assert_eq!(
+            buys,
+            vec![
+                (date(D0), hex_address(&A), 2, 1_500.0, D0 + 20 * 3_600),
+                (date(D0), hex_address(&B), 1, 10.0, D0 + DAY - 1),
+            ],
+            "A sold on day 1 (to the PoolManager): a sale is no buy"
+        );
     }
 
     #[test]

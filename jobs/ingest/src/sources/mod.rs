@@ -76,7 +76,7 @@ sources! {
     /// ERC-8004 registration files.
     AgentCards => "agent-cards", chain: false, required: false, datasets: [AgentCards],
     /// Token launches and their daily observations.
-    Launches => "launches", chain: true, required: false, datasets: [TokenLaunches, LaunchObservations],
+    Launches => "launches", chain: true, required: false, datasets: [TokenLaunches, LaunchObservations, TokenBuys],
     /// First USDC funders of every actor the sources above found (so it runs after them), and of
     /// their funders.
     Funding => "funding", chain: true, required: false, datasets: [FundingEdges],
