@@ -12,7 +12,7 @@ use agentrep_model::{
 };
 
 use crate::PipelineError;
-use crate::engine::Engine;
+use crate::engine::{Engine, query};
 
 /// Everything the directory pass reads, besides the per-seller profiles it attaches.
 #[derive(Debug, Default)]
@@ -84,18 +84,6 @@ LEFT JOIN (SELECT ecosystem, count(DISTINCT lower(pay_to)) AS addresses FROM cur
 ORDER BY 1";
 
 const FUNDING_SQL: &str = "SELECT funded, funder, amount, t FROM first_funder";
-
-fn query<T>(
-    db: &Engine,
-    pass: &'static str,
-    sql: &str,
-    row: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
-) -> Result<Vec<T>, PipelineError> {
-    let err = |source| PipelineError::Duckdb { pass, source };
-    let mut stmt = db.conn.prepare(&db.sql(sql)).map_err(err)?;
-    let rows = stmt.query_map([], row).map_err(err)?.collect::<Result<Vec<T>, _>>().map_err(err)?;
-    Ok(rows)
-}
 
 /// Reads the directory and attaches each seller's profile.
 pub(crate) fn read(

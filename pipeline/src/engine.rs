@@ -105,6 +105,19 @@ impl Engine {
     }
 }
 
+/// Runs a query and maps each row with `row`.
+pub(crate) fn query<T>(
+    db: &Engine,
+    pass: &'static str,
+    sql: &str,
+    row: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
+) -> Result<Vec<T>, PipelineError> {
+    let err = |source| PipelineError::Duckdb { pass, source };
+    let mut stmt = db.conn.prepare(&db.sql(sql)).map_err(err)?;
+    let rows = stmt.query_map([], row).map_err(err)?.collect::<Result<Vec<T>, _>>().map_err(err)?;
+    Ok(rows)
+}
+
 /// Typed access to the columns of a query result, one batch at a time.
 pub(crate) mod columns {
     use arrow::array::{BooleanArray, Int64Array, StringArray, UInt32Array, UInt64Array};

@@ -5,6 +5,7 @@
 //! The result is a [`SnapshotInput`](agentrep_model::SnapshotInput): plain domain records, no
 //! DuckDB types, ready for the publisher.
 
+mod buyers;
 mod demand;
 mod deployers;
 mod directory;
@@ -106,6 +107,10 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     timings.record("directory", t);
 
     let t = Instant::now();
+    let buyer_trust = buyers::assess(&db, &sellers, &deployers, &directory)?;
+    timings.record("buyer trust", t);
+
+    let t = Instant::now();
     let rows: Vec<DailyScoreRow> = sellers
         .iter()
         .map(|s| DailyScoreRow {
@@ -132,6 +137,7 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
         identities,
         crawlers,
         funding,
+        buyer_trust,
     };
     Ok((input, timings))
 }

@@ -17,6 +17,8 @@ pub const PREFLIGHT: &str = "bundles/preflight.keyed.jsonl";
 pub const SHIELD: &str = "bundles/trust-shield.keyed.jsonl";
 /// Histories (all retained days), keyed bundle.
 pub const HISTORY: &str = "bundles/history.keyed.jsonl";
+/// Buyer-trust verdicts of launched tokens, keyed bundle (keyed by token address).
+pub const BUYER_TRUST: &str = "bundles/buyer-trust.keyed.jsonl";
 /// The manifest.
 pub const MANIFEST: &str = "manifest.json";
 /// Default leaderboard view.
@@ -66,6 +68,8 @@ pub enum WalletDoc {
     Shield,
     /// A line of the history bundle.
     History,
+    /// A line of the buyer-trust bundle (keyed by token).
+    BuyerTrust,
 }
 
 /// A whole-snapshot document served as published.
@@ -102,6 +106,7 @@ pub fn classify(path: &str) -> FileKind<'_> {
         PREFLIGHT => return FileKind::Bundle(WalletDoc::Preflight),
         SHIELD => return FileKind::Bundle(WalletDoc::Shield),
         HISTORY => return FileKind::Bundle(WalletDoc::History),
+        BUYER_TRUST => return FileKind::Bundle(WalletDoc::BuyerTrust),
         LEADERBOARD => return FileKind::Whole(WholeDoc::Leaderboard),
         SCORES_CSV => return FileKind::Whole(WholeDoc::ScoresCsv),
         SCORES_PARQUET => return FileKind::Whole(WholeDoc::ScoresParquet),

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use agentrep_model::decision::ScoreBasis;
 use agentrep_model::{
-    AgentIdentity, Assessment, CrawlerRecord, DeployerRecord, FundingRecord, LaunchOutcome, ListedAddress,
+    AgentIdentity, Assessment, BuyerTrust, CrawlerRecord, DeployerRecord, FundingRecord, LaunchOutcome, ListedAddress,
     METHODOLOGY_VERSION, OutcomeCounts, ProofRecord, ProofType, SellerFeatures, SellerRecord, usdc,
 };
 
@@ -423,6 +423,67 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
             })
             .collect(),
         first_launch: d.first_launch.clone(),
+        snapshot_date: ctx.date.clone(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    }
+}
+
+/// How buyer trust is judged (`SCORING.md` § 6b), as the payload states it.
+pub const BUYER_TRUST_METHOD: &str = "Each buyer of the token (a wallet the launch pool paid tokens out to, the \
+deployer aside) is classed from what agentrep knows of it: insider (first funded by the deployer, or its funder), \
+flagged (denylisted, a red-shield seller, or a deployer whose launches say avoid), trusted (a green-shield seller), \
+agent (another indexed seller or a registered ERC-8004 agent) or unknown. Classes are weighed by the tokens each \
+buyer bought, never by wallet count. BAD_BUYER_BASE: insiders bought 30% or more, or flagged and insider wallets \
+(two at least) did. STRONG_BUYER_BASE: three or more trusted buyers bought 40% or more and flagged or insider \
+wallets 10% at most. AGENT_BUYER_BASE: three or more agents (trusted included) bought 50% or more, flagged or \
+insider wallets 10% at most. MIXED otherwise.";
+
+fn pct1(share: f64) -> f64 {
+    (share * 1000.0).round() / 10.0
+}
+
+/// The buyer-trust payload of a token.
+pub fn buyer_trust(ctx: &PayloadContext, t: &BuyerTrust) -> BuyerTrustV1 {
+    let base = &ctx.base_path;
+    BuyerTrustV1 {
+        version: version("buyer-trust"),
+        token_address: t.token.clone(),
+        deployer_address: t.deployer.clone(),
+        deployer_url: format!("{base}/deployer/{}", t.deployer),
+        verdict: t.verdict.as_str().to_owned(),
+        reasons: t.reasons.clone(),
+        buyer_count: t.buyers,
+        buy_count: t.buys,
+        tokens_bought: t.tokens,
+        composition: t
+            .parts
+            .iter()
+            .map(|p| BuyerClassPartV1 {
+                class: p.class.as_str().to_owned(),
+                buyers: p.buyers,
+                volume_pct: pct1(p.share),
+            })
+            .collect(),
+        buyers: t
+            .top
+            .iter()
+            .map(|b| {
+                let seller = b.facts.seller.as_ref();
+                TokenBuyerV1 {
+                    address: b.facts.address.clone(),
+                    class: b.class.as_str().to_owned(),
+                    signals: b.signals.clone(),
+                    buys: b.facts.buys,
+                    tokens_bought: b.facts.tokens,
+                    volume_pct: pct1(b.share),
+                    first_buy_at: iso(b.facts.first_at),
+                    score: seller.and_then(|s| s.score),
+                    trust_shield: seller.map(|s| BuyerShieldV1 { color: lower(s.color), flags: s.flags.clone() }),
+                    profile_url: seller.map(|_| format!("{base}/score/{}", b.facts.address)),
+                }
+            })
+            .collect(),
+        method: BUYER_TRUST_METHOD.to_owned(),
         snapshot_date: ctx.date.clone(),
         methodology: METHODOLOGY_VERSION.to_owned(),
     }

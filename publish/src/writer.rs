@@ -27,15 +27,17 @@ pub const DEFAULT_LEADERBOARD_LIMIT: usize = 100;
 /// Movers each way in the static `movers.json` (the route's default limit).
 pub const STATIC_MOVERS: usize = 10;
 
-fn keyed_bundle<T: Serialize + Send>(
-    sellers: &[SellerRecord],
-    payload: impl Fn(&SellerRecord) -> T + Sync,
+/// One `<key> <json>` line per record, in input order.
+fn keyed_lines<R: Sync, T: Serialize + Send>(
+    records: &[R],
+    key: impl Fn(&R) -> &str + Sync,
+    payload: impl Fn(&R) -> T + Sync,
 ) -> Result<Vec<u8>, PublishError> {
-    let lines: Vec<Vec<u8>> = sellers
+    let lines: Vec<Vec<u8>> = records
         .par_iter()
         .map(|s| {
             let mut line = Vec::with_capacity(512);
-            line.extend_from_slice(s.address.as_bytes());
+            line.extend_from_slice(key(s).as_bytes());
             line.push(b' ');
             serde_json::to_writer(&mut line, &payload(s)).map_err(PublishError::Encode)?;
             line.push(b'\n');
@@ -43,6 +45,14 @@ fn keyed_bundle<T: Serialize + Send>(
         })
         .collect::<Result<_, PublishError>>()?;
     Ok(lines.concat())
+}
+
+/// A keyed bundle of one payload per seller.
+fn keyed_bundle<T: Serialize + Send>(
+    sellers: &[SellerRecord],
+    payload: impl Fn(&SellerRecord) -> T + Sync,
+) -> Result<Vec<u8>, PublishError> {
+    keyed_lines(sellers, |s| s.address.as_str(), payload)
 }
 
 /// One JSON document per line, in input order.
@@ -285,6 +295,10 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
     files.push(out.write(PREFLIGHT, &keyed_bundle(&input.sellers, |s| payloads::preflight(ctx, s))?)?);
     files.push(out.write(SHIELD, &keyed_bundle(&input.sellers, |s| payloads::shield_payload(ctx, s))?)?);
     files.push(out.write(HISTORY, &keyed_bundle(&input.sellers, |s| payloads::history(ctx, s))?)?);
+    files.push(out.write(
+        BUYER_TRUST,
+        &keyed_lines(&input.buyer_trust, |t| t.token.as_str(), |t| payloads::buyer_trust(ctx, t))?,
+    )?);
 
     let mut network_breakdown = std::collections::BTreeMap::new();
     for s in &input.sellers {

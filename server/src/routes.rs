@@ -364,6 +364,15 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .returns::<wire::TokenRepV1>()
     .errors(&[400, 404]),
+    RouteDef::get(
+        "/token/{address}/buyer-trust",
+        "deployers",
+        handler!(deployers::buyer_trust),
+        "verdict on a launched token's buyers (STRONG_BUYER_BASE / BAD_BUYER_BASE / AGENT_BUYER_BASE / MIXED) with \
+         each large buyer's class and shield",
+    )
+    .returns::<wire::BuyerTrustV1>()
+    .errors(&[400, 404]),
     // Lists.
     RouteDef::get("/categories", "lists", handler!(lists::categories), "the 30 categories with their agent counts")
         .returns::<wire::CategoriesV1>(),

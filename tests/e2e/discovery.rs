@@ -346,7 +346,11 @@ async fn every_route_of_the_table_answers() {
     let token = profile["launches"][0]["token"].as_str().unwrap().to_owned();
     let client = reqwest::Client::new();
     for def in agentrep_server::routes::ROUTES {
-        let wallet = if def.path.starts_with("/deployer/") { &deployer } else { &leader };
+        let wallet = match def.path {
+            p if p.starts_with("/deployer/") => &deployer,
+            p if p.starts_with("/token/") => &token,
+            _ => &leader,
+        };
         let path = def
             .path
             .replace("{address}", wallet)
@@ -501,5 +505,76 @@ async fn an_agent_tokens_operator_and_reputation() {
     let (status, v) = get(&format!("{}/virtuals-rep/{UNKNOWN}", s.base)).await;
     assert_error(status, &v, StatusCode::NOT_FOUND, "not_indexed");
     let (status, v) = get(&format!("{}/virtuals-rep/0x12", s.base)).await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_address");
+}
+
+/// Every token each deployer of a list launched, with the launch's outcome.
+async fn launches_of(base: &str, list: &str) -> Vec<(String, String)> {
+    let (_, v) = get(&format!("{base}/deployers/{list}?limit=100")).await;
+    let mut out = Vec::new();
+    let field = if list == "sketchy" { "sketchy" } else { "deployers" };
+    for d in v[field].as_array().unwrap() {
+        let (_, profile) = get(&format!("{base}/deployer/{}", d["address"].as_str().unwrap())).await;
+        for l in profile["launches"].as_array().unwrap() {
+            out.push((l["token"].as_str().unwrap().to_owned(), l["outcome"].as_str().unwrap().to_owned()));
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_tokens_buyer_base_is_judged_by_who_bought_it() {
+    let s = server();
+    let mut tally: std::collections::BTreeMap<(String, String), u32> = Default::default();
+    let mut launches = launches_of(&s.base, "sketchy").await;
+    launches.extend(launches_of(&s.base, "top").await);
+    assert!(launches.len() > 20, "{} launches", launches.len());
+    let mut shields_checked = 0;
+    for (token, outcome) in &launches {
+        let (status, v) = get(&format!("{}/token/{token}/buyer-trust", s.base)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["tokenAddress"], token.as_str());
+        let verdict = v["verdict"].as_str().unwrap().to_owned();
+        assert!(["STRONG_BUYER_BASE", "BAD_BUYER_BASE", "AGENT_BUYER_BASE", "MIXED"].contains(&verdict.as_str()));
+        let composition = v["composition"].as_array().unwrap();
+        let classes: Vec<&str> = composition.iter().map(|c| c["class"].as_str().unwrap()).collect();
+        assert_eq!(classes, ["insider", "flagged", "trusted", "agent", "unknown"]);
+        let buyers = v["buyers"].as_array().unwrap();
+        assert_eq!(
+            composition.iter().map(|c| c["buyers"].as_u64().unwrap()).sum::<u64>(),
+            v["buyerCount"].as_u64().unwrap()
+        );
+        if buyers.is_empty() {
+            assert_eq!(verdict, "MIXED", "nothing to judge");
+            continue;
+        }
+        let pct: f64 = composition.iter().map(|c| c["volumePct"].as_f64().unwrap()).sum();
+        assert!((pct - 100.0).abs() < 0.5, "{pct}");
+        let tokens: Vec<f64> = buyers.iter().map(|b| b["tokensBought"].as_f64().unwrap()).collect();
+        assert!(tokens.windows(2).all(|w| w[0] >= w[1]), "largest buyers first");
+        // A buyer's shield is its own published one.
+        for b in buyers.iter().filter(|b| !b["trustShield"].is_null()).take(2) {
+            let (_, own) = get(&format!("{}/trust-shield/{}", s.base, b["address"].as_str().unwrap())).await;
+            assert_eq!(b["trustShield"]["color"], own["color"], "{b}");
+            shields_checked += 1;
+        }
+        if buyers.len() >= 3 {
+            *tally.entry((outcome.clone(), verdict)).or_default() += 1;
+        }
+    }
+    assert!(shields_checked > 5, "{shields_checked} buyers with shields");
+    let count =
+        |outcome: &str, verdict: &str| tally.get(&(outcome.to_owned(), verdict.to_owned())).copied().unwrap_or(0);
+    let of = |outcome: &str| tally.iter().filter(|((o, _), _)| o == outcome).map(|(_, n)| n).sum::<u32>();
+    eprintln!("{tally:?}");
+    // Rugs are bought by denylisted wallets, fraudulent sellers and other ruggers; graduates by
+    // real agents.
+    assert!(count("rugged", "BAD_BUYER_BASE") * 2 > of("rugged"), "{tally:?}");
+    assert!(count("graduated", "STRONG_BUYER_BASE") + count("graduated", "AGENT_BUYER_BASE") > 0, "{tally:?}");
+    assert_eq!(count("graduated", "BAD_BUYER_BASE"), 0, "{tally:?}");
+
+    let (status, v) = get(&format!("{}/token/{UNKNOWN}/buyer-trust", s.base)).await;
+    assert_error(status, &v, StatusCode::NOT_FOUND, "not_indexed");
+    let (status, v) = get(&format!("{}/token/0xzz/buyer-trust", s.base)).await;
     assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_address");
 }

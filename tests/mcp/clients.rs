@@ -69,6 +69,7 @@ fn args_for(tool: &Tool, f: &Fixture) -> Value {
     for name in tool.input_schema()["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
         let value = match name {
             "address" if tool.route == Some("/deployer/{address}") => json!(f.deployer),
+            "address" if tool.route == Some("/token/{address}/buyer-trust") => json!(f.token),
             "address" | "a" | "for" => json!(f.top),
             "b" => json!(f.second),
             "q" => json!(f.word),

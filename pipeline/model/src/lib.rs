@@ -6,6 +6,7 @@
 //! `SCORING.md` documents every formula and threshold found here; [`METHODOLOGY_VERSION`] names it.
 
 pub mod address;
+pub mod buyers;
 pub mod chain;
 pub mod decision;
 pub mod deployer;
@@ -16,6 +17,10 @@ pub mod score;
 pub mod trust;
 
 pub use address::{Address, AddressError};
+pub use buyers::{
+    AssessedBuyer, BuyerBaseVerdict, BuyerClass, BuyerFacts, BuyerTrust, ClassPart, SellerStanding, assess_buyer_base,
+    classify_buyer,
+};
 pub use decision::{
     Assessment, Decision, DecisionBasis, ScoreBasis, ShieldColor, Tier, Verdict, assess_seller, decide,
     external_verifiers,
@@ -33,7 +38,7 @@ pub use records::{
 pub use score::{Component, ComponentScore, ScoreBreakdown, score_seller, success_rate};
 
 /// Version of the methodology in `SCORING.md`; every published payload carries it.
-pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-2.0.0";
+pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-2.1.0";
 
 /// Micro-USDC (6 decimals), the only unit money has inside agentrep.
 pub type MicroUsdc = u64;

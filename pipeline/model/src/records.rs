@@ -239,4 +239,7 @@ pub struct SnapshotInput {
     pub crawlers: Vec<CrawlerRecord>,
     /// First fundings of sellers and deployers, and of their funders up to `MAX_FUNDING_HOPS` back.
     pub funding: Vec<FundingRecord>,
+    /// Every launched token, judged by its buyers, in token order.
+    #[serde(default)]
+    pub buyer_trust: Vec<crate::buyers::BuyerTrust>,
 }

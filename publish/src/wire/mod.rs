@@ -17,6 +17,7 @@ mod preflight;
 mod score;
 mod service;
 mod snapshot;
+mod token;
 
 pub use agent::*;
 pub use deployer::*;
@@ -30,6 +31,7 @@ pub use preflight::*;
 pub use score::*;
 pub use service::*;
 pub use snapshot::*;
+pub use token::*;
 
 /// `agentrep-<name>-v1`.
 pub fn version(name: &str) -> String {

@@ -14,6 +14,12 @@ pub async fn deployer(app: Arc<App>, req: Request) -> HandlerResult {
     serve(&req, dq::deployer(&*snapshot(&app)?, &a)?, mime::JSON)
 }
 
+/// `GET /token/{address}/buyer-trust`.
+pub async fn buyer_trust(app: Arc<App>, req: Request) -> HandlerResult {
+    let token = req.address("address")?;
+    serve(&req, dq::buyer_trust(&*snapshot(&app)?, &token)?, mime::JSON)
+}
+
 /// `GET /deployers/top`.
 pub async fn top(app: Arc<App>, req: Request) -> HandlerResult {
     computed(&dq::top(&*snapshot(&app)?, app.base_path(), &req.query()?))

@@ -288,6 +288,14 @@ pub struct TokenArgs {
     pub token_address: String,
 }
 
+/// One launched token, by the route's `address`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TokenAddressArgs {
+    /// Token contract address: 0x and 40 hex characters, any letter case.
+    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
+    pub address: String,
+}
+
 /// One wallet and a read's parameters.
 #[derive(Debug, JsonSchema)]
 pub struct At<Q> {
@@ -930,6 +938,14 @@ pub static TOOLS: &[Tool] = &[
         Some("/virtuals-rep/{tokenAddress}"),
         TokenArgs => wire::TokenRepV1,
         |ctx, a| Ok(Out::of(&dq::token_rep(ctx.snap()?, ctx.base(), &address(&a.token_address)?)?))
+    ),
+    tool!(
+        "agentrep_buyer_trust",
+        "Token buyer trust",
+        None,
+        Some("/token/{address}/buyer-trust"),
+        TokenAddressArgs => wire::BuyerTrustV1,
+        |ctx, a| Ok(Out::published(dq::buyer_trust(ctx.snap()?, &address(&a.address)?)?))
     ),
     tool!("agentrep_funded_by", "Funding chain", None, Some("/funded-by/{address}"), AddressArgs => wire::FundedByV1, wallet!(dirq::funded_by)),
     tool!(

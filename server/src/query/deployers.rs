@@ -45,6 +45,11 @@ pub fn deployer<'a>(snap: &'a ServedSnapshot, a: &Address) -> Result<&'a Blob, A
     snap.wallet(WalletDoc::Deployer, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))
 }
 
+/// The published buyer-trust verdict of a launched token.
+pub fn buyer_trust<'a>(snap: &'a ServedSnapshot, token: &Address) -> Result<&'a Blob, ApiError> {
+    snap.wallet(WalletDoc::BuyerTrust, token.as_str()).ok_or_else(|| ApiError::NotIndexed(format!("token {token}")))
+}
+
 /// Scored deployers, score descending, then more launches, then address.
 pub fn top(snap: &ServedSnapshot, base: &str, q: &DeployersQuery) -> DeployersTopV1 {
     let mut rows: Vec<&DeployerRowV1> = snap.index.deployers.iter().filter(|d| d.score.is_some()).collect();
