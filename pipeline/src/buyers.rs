@@ -1,38 +1,76 @@
-//! The buyer-trust pass: every launched token's buyers up to the day, each with what the rest of
-//! the rebuild found about the wallet, judged by [`agentrep_model::assess_buyer_base`]. Read
-//! last, after sellers, deployers and the directory; nothing here feeds the scores.
+//! The buyer-trust pass: every launched token's buyers up to the day, each put in its class with
+//! what the rest of the rebuild found about the wallet, judged by
+//! [`agentrep_model::assess_buyer_base`]. Read last, after sellers, deployers and the directory;
+//! nothing here feeds the scores.
+//!
+//! A token can have more buyers than is worth moving out of DuckDB, so the work is split: Rust
+//! classes each distinct known buyer once (the model's [`classify_buyer`]) into a table, DuckDB
+//! adds up every token's classes and picks its largest buyers, and only those come back.
 
 use std::collections::{HashMap, HashSet};
 
+use agentrep_model::buyers::params::LISTED_BUYERS;
 use agentrep_model::{
-    BuyerFacts, BuyerTrust, DeployerRecord, DeployerVerdict, FlagHit, SellerRecord, SellerStanding, assess_buyer_base,
+    BuyerClass, BuyerFacts, BuyerTrust, ClassTotal, DeployerRecord, DeployerVerdict, SellerRecord, SellerStanding,
+    assess_buyer_base, classify_buyer,
 };
 
 use crate::PipelineError;
 use crate::directory::Directory;
 use crate::engine::{Engine, query};
 
-/// Each (token, buyer) up to the day, with the token's deployer and whether the buyer is the
-/// deployer's: first funded by it, or its first funder. A launched token without a buy gets one
-/// row with a null buyer.
-const BUYERS_SQL: &str = "
-WITH b AS (
-    SELECT lower(token) AS token, lower(buyer) AS buyer, sum(buys)::UINTEGER AS buys, sum(tokens) AS tokens,
-           epoch(min(first_at))::BIGINT AS first_at
-    FROM token_buys WHERE first_at < {day_end} GROUP BY 1, 2
-), l AS (
-    SELECT lower(token) AS token, arg_min(lower(deployer), (launched_at, deployer)) AS deployer
-    FROM token_launches WHERE launched_at < {day_end} GROUP BY 1
-), f AS (
-    SELECT lower(funded) AS funded, arg_min(lower(funder), (first_funded_at, funder)) AS funder
-    FROM funding_edges WHERE first_funded_at < {day_end} GROUP BY 1
+/// Every launched token with its deployer (`launch_deployer`), and every (token, buyer) up to the
+/// day (`token_buyers`) with whether the buyer is the deployer's: first funded by it, or its first
+/// funder (from the seller pass's `first_funder`, narrowed to deployers first so the pairs meet a
+/// small table). Tokens are summed as exact milli-tokens (integers), so totals do not depend on
+/// the order DuckDB's threads add them in. The lake's addresses are lowercase already. Separate
+/// statements: the aggregate is materialised before the joins (one statement with CTEs took
+/// twice as long).
+const PAIRS_SQL: &str = "
+CREATE OR REPLACE TEMP TABLE launch_deployer AS
+SELECT token, arg_min(deployer, (launched_at, deployer)) AS deployer
+FROM token_launches WHERE launched_at < {day_end} GROUP BY 1;
+CREATE OR REPLACE TEMP TABLE deployer_links AS
+SELECT funded AS buyer, funder AS deployer FROM first_funder WHERE funder IN (SELECT deployer FROM launch_deployer)
+UNION
+SELECT funder AS buyer, funded AS deployer FROM first_funder WHERE funded IN (SELECT deployer FROM launch_deployer);
+CREATE OR REPLACE TEMP TABLE buys_by_pair AS
+SELECT token, buyer, sum(buys)::UINTEGER AS buys, sum(round(tokens * 1e3)::BIGINT)::BIGINT AS milli,
+       epoch(min(first_at))::BIGINT AS first_at
+FROM token_buys WHERE first_at < {day_end} GROUP BY 1, 2;
+CREATE OR REPLACE TEMP TABLE token_buyers AS
+SELECT b.token, b.buyer, b.buys, b.milli, b.first_at, k.buyer IS NOT NULL AS insider
+FROM buys_by_pair b JOIN launch_deployer l USING (token)
+LEFT JOIN deployer_links k ON k.buyer = b.buyer AND k.deployer = l.deployer;
+DROP TABLE buys_by_pair;
+DROP TABLE deployer_links;
+CREATE OR REPLACE TEMP TABLE buyer_classes (buyer VARCHAR PRIMARY KEY, rank UTINYINT NOT NULL)";
+
+const DISTINCT_BUYERS_SQL: &str = "SELECT DISTINCT buyer FROM token_buyers";
+
+/// Every token with its deployer, in token order (with or without a buy).
+const TOKENS_SQL: &str = "SELECT token, deployer FROM launch_deployer ORDER BY token";
+
+/// Per token and class (insider first, then the buyer's own class, unknown when it has none).
+const TOTALS_SQL: &str = "
+SELECT token, rank, count(*)::UINTEGER, sum(buys)::UBIGINT, sum(milli)::DOUBLE / 1e3
+FROM (
+    SELECT t.token, CASE WHEN t.insider THEN 0 ELSE coalesce(c.rank, {unknown}) END::UTINYINT AS rank, t.buys, t.milli
+    FROM token_buyers t LEFT JOIN buyer_classes c USING (buyer)
 )
-SELECT l.token, l.deployer, b.buyer, b.buys, b.tokens, b.first_at,
-       coalesce(fb.funder = l.deployer, false) OR coalesce(fd.funder = b.buyer, false) AS insider
-FROM l LEFT JOIN b USING (token)
-LEFT JOIN f fb ON fb.funded = b.buyer
-LEFT JOIN f fd ON fd.funded = l.deployer
-ORDER BY l.token, b.buyer";
+GROUP BY 1, 2";
+
+/// Each token's largest buyers by tokens bought (ties by a hash of the address, so the pick is
+/// the same every run): a top-n aggregate of row ids, far cheaper than a window over every pair.
+const TOP_SQL: &str = "
+SELECT t.token, t.buyer, t.buys, t.milli::DOUBLE / 1e3, t.first_at, t.insider
+FROM (
+    SELECT unnest(max_by(rowid, milli::HUGEINT * 18446744073709551616 + hash(buyer)::HUGEINT, {listed})) AS r
+    FROM token_buyers GROUP BY token
+) x JOIN token_buyers t ON t.rowid = x.r";
+
+/// The pass's tables, dropped once read (they hold every pair).
+const DROP_SQL: &str = "DROP TABLE token_buyers; DROP TABLE buyer_classes; DROP TABLE launch_deployer";
 
 /// What the rest of the rebuild knows about wallets, by address.
 struct Known<'a> {
@@ -58,15 +96,29 @@ impl<'a> Known<'a> {
         Self { sellers: sellers.iter().map(|s| (s.address.as_str(), s)).collect(), agents, denylisted, rug_deployers }
     }
 
-    fn standing(&self, address: &str) -> Option<SellerStanding> {
-        let s = self.sellers.get(address)?;
-        let a = &s.assessment;
-        Some(SellerStanding {
-            score: a.score,
-            color: a.color,
-            flags: a.flags.iter().map(|h: &FlagHit| h.key.as_str().to_owned()).collect(),
-        })
+    /// A buyer's facts: what is known of the wallet, plus its buys of one token.
+    fn facts(&self, address: String, buys: u32, tokens: f64, first_at: i64, insider: bool) -> BuyerFacts {
+        let a = address.as_str();
+        BuyerFacts {
+            seller: self.sellers.get(a).map(|s| SellerStanding {
+                score: s.assessment.score,
+                color: s.assessment.color,
+                flags: s.assessment.flags.iter().map(|h| h.key.as_str().to_owned()).collect(),
+            }),
+            registered_agent: self.agents.contains(a),
+            denylisted: self.denylisted.contains(a),
+            rug_deployer: self.rug_deployers.contains(a),
+            buys,
+            tokens,
+            first_at,
+            insider,
+            address,
+        }
     }
+}
+
+fn duckdb(pass: &'static str) -> impl Fn(duckdb::Error) -> PipelineError {
+    move |source| PipelineError::Duckdb { pass, source }
 }
 
 /// Judges every token launched up to the day (one without a buy is `MIXED`, with nothing to judge).
@@ -77,35 +129,47 @@ pub(crate) fn assess(
     directory: &Directory,
 ) -> Result<Vec<BuyerTrust>, PipelineError> {
     let known = Known::new(sellers, deployers, directory);
-    let rows = query(db, "buyer trust", BUYERS_SQL, |r| {
-        let token: String = r.get(0)?;
-        let deployer: String = r.get(1)?;
-        let Some(buyer) = r.get::<_, Option<String>>(2)? else { return Ok((token, deployer, None)) };
-        Ok((
-            token,
-            deployer,
-            Some(BuyerFacts {
-                seller: known.standing(&buyer),
-                registered_agent: known.agents.contains(buyer.as_str()),
-                denylisted: known.denylisted.contains(buyer.as_str()),
-                rug_deployer: known.rug_deployers.contains(buyer.as_str()),
-                buys: r.get(3)?,
-                tokens: r.get(4)?,
-                first_at: r.get(5)?,
-                insider: r.get(6)?,
-                address: buyer,
-            }),
-        ))
-    })?;
-    // Rows come in token order: one verdict per run of a token.
-    let mut out = Vec::new();
-    let mut rows = rows.into_iter().peekable();
-    while let Some((token, deployer, first)) = rows.next() {
-        let mut buyers: Vec<BuyerFacts> = first.into_iter().collect();
-        while let Some((_, _, b)) = rows.next_if(|(t, _, _)| *t == token) {
-            buyers.extend(b);
+    db.execute("buyer pairs", PAIRS_SQL)?;
+
+    // Each distinct buyer's own class, once; unknown ones are left out of the table.
+    let buyers = query(db, "buyers", DISTINCT_BUYERS_SQL, |r| r.get::<_, String>(0))?;
+    {
+        let mut appender = db.conn.appender("buyer_classes").map_err(duckdb("buyer classes"))?;
+        for buyer in buyers {
+            let (class, _) = classify_buyer(&known.facts(buyer.clone(), 0, 0.0, 0, false));
+            if class != BuyerClass::Unknown {
+                appender.append_row(duckdb::params![buyer, class.rank()]).map_err(duckdb("buyer classes"))?;
+            }
         }
-        out.push(assess_buyer_base(&token, &deployer, buyers));
+        appender.flush().map_err(duckdb("buyer classes"))?;
     }
-    Ok(out)
+
+    let fill = |sql: &str| {
+        sql.replace("{unknown}", &BuyerClass::Unknown.rank().to_string())
+            .replace("{listed}", &LISTED_BUYERS.to_string())
+    };
+    let mut totals: HashMap<String, Vec<ClassTotal>> = HashMap::new();
+    for (token, total) in query(db, "buyer totals", &fill(TOTALS_SQL), |r| {
+        let class = BuyerClass::from_rank(r.get(1)?).unwrap_or(BuyerClass::Unknown);
+        Ok((r.get::<_, String>(0)?, ClassTotal { class, buyers: r.get(2)?, buys: r.get(3)?, tokens: r.get(4)? }))
+    })? {
+        totals.entry(token).or_default().push(total);
+    }
+    let mut top: HashMap<String, Vec<BuyerFacts>> = HashMap::new();
+    for (token, facts) in query(db, "top buyers", &fill(TOP_SQL), |r| {
+        Ok((r.get::<_, String>(0)?, known.facts(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+    })? {
+        top.entry(token).or_default().push(facts);
+    }
+    let tokens = query(db, "buyer tokens", TOKENS_SQL, |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    db.execute("buyer pairs", DROP_SQL)?;
+    Ok(tokens
+        .into_iter()
+        .map(|(token, deployer)| {
+            let totals = totals.remove(&token).unwrap_or_default();
+            let mut top = top.remove(&token).unwrap_or_default();
+            top.sort_by(|a, b| b.tokens.total_cmp(&a.tokens).then_with(|| a.address.cmp(&b.address)));
+            assess_buyer_base(&token, &deployer, &totals, top)
+        })
+        .collect())
 }

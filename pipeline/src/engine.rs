@@ -113,8 +113,10 @@ pub(crate) fn query<T>(
     row: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
 ) -> Result<Vec<T>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass, source };
+    let started = std::time::Instant::now();
     let mut stmt = db.conn.prepare(&db.sql(sql)).map_err(err)?;
     let rows = stmt.query_map([], row).map_err(err)?.collect::<Result<Vec<T>, _>>().map_err(err)?;
+    tracing::debug!(target: "pipeline::sql", pass, ms = started.elapsed().as_millis() as u64, rows = rows.len(), "Query done.");
     Ok(rows)
 }
 

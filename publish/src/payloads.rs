@@ -428,15 +428,10 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
     }
 }
 
-/// How buyer trust is judged (`SCORING.md` § 6b), as the payload states it.
-pub const BUYER_TRUST_METHOD: &str = "Each buyer of the token (a wallet the launch pool paid tokens out to, the \
-deployer aside) is classed from what agentrep knows of it: insider (first funded by the deployer, or its funder), \
-flagged (denylisted, a red-shield seller, or a deployer whose launches say avoid), trusted (a green-shield seller), \
-agent (another indexed seller or a registered ERC-8004 agent) or unknown. Classes are weighed by the tokens each \
-buyer bought, never by wallet count. BAD_BUYER_BASE: insiders bought 30% or more, or flagged and insider wallets \
-(two at least) did. STRONG_BUYER_BASE: three or more trusted buyers bought 40% or more and flagged or insider \
-wallets 10% at most. AGENT_BUYER_BASE: three or more agents (trusted included) bought 50% or more, flagged or \
-insider wallets 10% at most. MIXED otherwise.";
+/// How buyer trust is judged, in one line (`SCORING.md` § 6b has the rules; every token's payload
+/// repeats this, so it stays short).
+pub const BUYER_TRUST_METHOD: &str = "buyers classed insider, flagged, trusted, agent or unknown from what agentrep \
+knows of each wallet, weighed by tokens bought (never by wallet count); thresholds in SCORING.md section 6b";
 
 fn pct1(share: f64) -> f64 {
     (share * 1000.0).round() / 10.0

@@ -4,6 +4,10 @@
 //! seller assessment, the lists, ERC-8004, its deployer record, its first funding), and the
 //! token's verdict weighs the classes by the tokens each buyer bought, so a flood of dust buys
 //! moves nothing. Pure functions: the rebuild gathers the facts, this module judges them.
+//!
+//! A popular token has more buyers than a payload should list, so the verdict is reached from
+//! per-class totals ([`ClassTotal`], which the rebuild adds up with [`classify_buyer`]'s classes)
+//! and only the largest buyers are listed; [`assess_buyers`] does both from every buyer's facts.
 
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +30,7 @@ pub mod params {
     /// Largest share of flagged and insider tokens a strong or agent base tolerates.
     pub const CLEAN_SHARE: f64 = 0.10;
     /// Buyers listed in a published verdict, by tokens bought (the totals count every buyer).
-    pub const LISTED_BUYERS: usize = 100;
+    pub const LISTED_BUYERS: usize = 10;
 }
 
 /// What the rebuild knows about one buyer of one token.
@@ -84,6 +88,16 @@ impl BuyerClass {
     pub const ALL: [BuyerClass; 5] =
         [BuyerClass::Insider, BuyerClass::Flagged, BuyerClass::Trusted, BuyerClass::Agent, BuyerClass::Unknown];
 
+    /// Its position in [`BuyerClass::ALL`], weightiest first (0 = insider).
+    pub fn rank(self) -> u8 {
+        self as u8
+    }
+
+    /// The class at a [`BuyerClass::rank`].
+    pub fn from_rank(rank: u8) -> Option<Self> {
+        Self::ALL.get(usize::from(rank)).copied()
+    }
+
     /// The kebab-case name.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -120,6 +134,19 @@ impl BuyerBaseVerdict {
             BuyerBaseVerdict::Mixed => "MIXED",
         }
     }
+}
+
+/// What one class of a token's buyers adds up to.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ClassTotal {
+    /// The class.
+    pub class: BuyerClass,
+    /// Distinct buyers.
+    pub buyers: u32,
+    /// Their buys.
+    pub buys: u64,
+    /// The tokens they bought.
+    pub tokens: f64,
 }
 
 /// One class's part of the buyer base.
@@ -165,7 +192,7 @@ pub struct BuyerTrust {
     pub parts: Vec<ClassPart>,
     /// Why the verdict is what it is.
     pub reasons: Vec<String>,
-    /// The largest buyers, by tokens bought, at most [`params::LISTED_BUYERS`].
+    /// The largest buyers, by tokens bought (then address), at most [`params::LISTED_BUYERS`].
     pub top: Vec<AssessedBuyer>,
 }
 
@@ -211,33 +238,50 @@ pub fn classify_buyer(b: &BuyerFacts) -> (BuyerClass, Vec<String>) {
     (BuyerClass::Unknown, signals)
 }
 
-/// Judges a token's buyer base from every buyer's facts (any order).
-pub fn assess_buyer_base(token: &str, deployer: &str, buyers: Vec<BuyerFacts>) -> BuyerTrust {
+/// Judges a token's buyer base from every buyer's facts (any order): the totals of
+/// [`classify_buyer`]'s classes, and the largest buyers listed.
+pub fn assess_buyers(token: &str, deployer: &str, buyers: Vec<BuyerFacts>) -> BuyerTrust {
+    let mut totals: Vec<ClassTotal> =
+        BuyerClass::ALL.iter().map(|&class| ClassTotal { class, buyers: 0, buys: 0, tokens: 0.0 }).collect();
+    for b in &buyers {
+        let t = &mut totals[usize::from(classify_buyer(b).0.rank())];
+        t.buyers += 1;
+        t.buys += u64::from(b.buys);
+        t.tokens += b.tokens.max(0.0);
+    }
+    let mut top = buyers;
+    top.sort_by(|a, b| b.tokens.total_cmp(&a.tokens).then_with(|| a.address.cmp(&b.address)));
+    top.truncate(params::LISTED_BUYERS);
+    assess_buyer_base(token, deployer, &totals, top)
+}
+
+/// Judges a token's buyer base from its per-class totals (a class may be missing: none of its
+/// buyers) and its largest buyers (listed as given, at most [`params::LISTED_BUYERS`]).
+pub fn assess_buyer_base(token: &str, deployer: &str, totals: &[ClassTotal], top: Vec<BuyerFacts>) -> BuyerTrust {
     use params::*;
-    let total: f64 = buyers.iter().map(|b| b.tokens.max(0.0)).sum();
+    let total_of = |c: BuyerClass| {
+        totals.iter().filter(|t| t.class == c).fold(ClassTotal { class: c, buyers: 0, buys: 0, tokens: 0.0 }, |a, t| {
+            ClassTotal {
+                class: c,
+                buyers: a.buyers + t.buyers,
+                buys: a.buys + t.buys,
+                tokens: a.tokens + t.tokens.max(0.0),
+            }
+        })
+    };
+    let all: Vec<ClassTotal> = BuyerClass::ALL.iter().map(|&c| total_of(c)).collect();
+    let total: f64 = all.iter().map(|t| t.tokens).sum();
     let share = |tokens: f64| if total > 0.0 { tokens.max(0.0) / total } else { 0.0 };
-    let mut assessed: Vec<AssessedBuyer> = buyers
-        .into_iter()
-        .map(|facts| {
-            let (class, signals) = classify_buyer(&facts);
-            let share = share(facts.tokens);
-            AssessedBuyer { facts, class, signals, share }
-        })
-        .collect();
-    let parts: Vec<ClassPart> = BuyerClass::ALL
-        .iter()
-        .map(|&class| {
-            let of: Vec<&AssessedBuyer> = assessed.iter().filter(|a| a.class == class).collect();
-            ClassPart { class, buyers: of.len() as u32, share: of.iter().map(|a| a.share).sum() }
-        })
-        .collect();
-    let part = |c: BuyerClass| parts.iter().find(|p| p.class == c).copied().expect("every class");
+    let parts: Vec<ClassPart> =
+        all.iter().map(|t| ClassPart { class: t.class, buyers: t.buyers, share: share(t.tokens) }).collect();
+    let part = |c: BuyerClass| parts[usize::from(c.rank())];
     let (insider, flagged, trusted, agent) =
         (part(BuyerClass::Insider), part(BuyerClass::Flagged), part(BuyerClass::Trusted), part(BuyerClass::Agent));
+    let buyers: u32 = all.iter().map(|t| t.buyers).sum();
     let bad_share = insider.share + flagged.share;
     let pct = |s: f64| format!("{:.0}%", s * 100.0);
     let mut reasons = Vec::new();
-    let verdict = if assessed.is_empty() {
+    let verdict = if buyers == 0 {
         reasons.push("no buys observed: nothing to judge".to_owned());
         BuyerBaseVerdict::Mixed
     } else if insider.share >= BAD_SHARE || (bad_share >= BAD_SHARE && insider.buyers + flagged.buyers >= BAD_BUYERS) {
@@ -275,21 +319,25 @@ pub fn assess_buyer_base(token: &str, deployer: &str, buyers: Vec<BuyerFacts>) -
         ));
         BuyerBaseVerdict::Mixed
     };
-    let buys = assessed.iter().map(|a| u64::from(a.facts.buys)).sum();
-    let count = assessed.len() as u32;
-    assessed
-        .sort_by(|a, b| b.facts.tokens.total_cmp(&a.facts.tokens).then_with(|| a.facts.address.cmp(&b.facts.address)));
-    assessed.truncate(LISTED_BUYERS);
+    let top = top
+        .into_iter()
+        .take(LISTED_BUYERS)
+        .map(|facts| {
+            let (class, signals) = classify_buyer(&facts);
+            let share = share(facts.tokens);
+            AssessedBuyer { facts, class, signals, share }
+        })
+        .collect();
     BuyerTrust {
         token: token.to_owned(),
         deployer: deployer.to_owned(),
         verdict,
-        buyers: count,
-        buys,
+        buyers,
+        buys: all.iter().map(|t| t.buys).sum(),
         tokens: total,
         parts,
         reasons,
-        top: assessed,
+        top,
     }
 }
 
@@ -316,7 +364,7 @@ mod tests {
     }
 
     fn verdict(buyers: Vec<BuyerFacts>) -> BuyerBaseVerdict {
-        assess_buyer_base("0xt", "0xd", buyers).verdict
+        assess_buyers("0xt", "0xd", buyers).verdict
     }
 
     #[test]
@@ -387,9 +435,18 @@ mod tests {
     }
 
     #[test]
+    fn ranks_follow_the_weight_order() {
+        for (i, c) in BuyerClass::ALL.iter().enumerate() {
+            assert_eq!(usize::from(c.rank()), i);
+            assert_eq!(BuyerClass::from_rank(c.rank()), Some(*c));
+        }
+        assert_eq!(BuyerClass::from_rank(5), None);
+    }
+
+    #[test]
     fn totals_count_every_buyer_and_the_list_is_capped() {
         let buyers: Vec<BuyerFacts> = (0..150).map(|i| buyer(i, f64::from(i) + 1.0)).collect();
-        let t = assess_buyer_base("0xt", "0xd", buyers);
+        let t = assess_buyers("0xt", "0xd", buyers);
         assert_eq!(t.buyers, 150);
         assert_eq!(t.top.len(), params::LISTED_BUYERS);
         assert_eq!(t.top[0].facts.tokens, 150.0, "largest first");

@@ -18,8 +18,8 @@ pub mod trust;
 
 pub use address::{Address, AddressError};
 pub use buyers::{
-    AssessedBuyer, BuyerBaseVerdict, BuyerClass, BuyerFacts, BuyerTrust, ClassPart, SellerStanding, assess_buyer_base,
-    classify_buyer,
+    AssessedBuyer, BuyerBaseVerdict, BuyerClass, BuyerFacts, BuyerTrust, ClassPart, ClassTotal, SellerStanding,
+    assess_buyer_base, assess_buyers, classify_buyer,
 };
 pub use decision::{
     Assessment, Decision, DecisionBasis, ScoreBasis, ShieldColor, Tier, Verdict, assess_seller, decide,

@@ -75,7 +75,7 @@ pub struct BuyerTrustV1 {
     pub tokens_bought: f64,
     /// Each class's part, weightiest class first.
     pub composition: Vec<BuyerClassPartV1>,
-    /// The largest buyers by tokens bought (at most 100; the counts above cover every buyer).
+    /// The largest buyers by tokens bought (at most 10; the counts above cover every buyer).
     pub buyers: Vec<TokenBuyerV1>,
     /// How buyers are classed and the verdict reached.
     pub method: String,
