@@ -3,7 +3,8 @@
 # GROUP BY), then the server against nginx serving the same snapshot files, on loopback, the
 # computed reads (search, match, batch scores) at a fixed rate, then the
 # ingest (`scripts/bench-ingest.sh`: settlements from a local node against its bare eth_getLogs
-# rate, and probes of 1,000 loopback endpoints).
+# rate, and probes of 1,000 loopback endpoints), and local x402 payment verification against bare
+# signer recovery (BENCH_ONLY=payments runs that alone).
 # Every load run is bounded in time; servers started here are stopped on exit.
 # BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots),
 # BENCH_SKIP_INGEST=1 (leave the ingest out) and BENCH_ONLY=ingest (the ingest section alone) tune it.
@@ -20,6 +21,15 @@ log() { echo "$*" | tee -a "$results"; }
 pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
+
+payments_bench() { # local payment verification: decode + checks + recovery, against bare recovery
+  log "payment verification (50,000 v2 payments, 5 runs, both cores): $("${BENCH_VERIFY_BIN:-$root/target/release/examples/bench_verify}" 50000 5)"
+}
+if [ "${BENCH_ONLY:-}" = payments ]; then
+  payments_bench
+  echo "results in $results"
+  exit 0
+fi
 
 if [ "${BENCH_ONLY:-}" = ingest ]; then
   log "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -162,7 +172,10 @@ computed_run "/search?q=$word" "http://127.0.0.1:18402/api/agent/search?q=$word"
 computed_run "POST /match" -m POST -T application/json -D "$out/match.json" "http://127.0.0.1:18402/api/agent/match"
 computed_run "POST /scores (200 addresses)" -m POST -T application/json -D "$out/scores.json" "http://127.0.0.1:18402/api/agent/scores"
 
-# 5. Ingest.
+# 5. Payments.
+payments_bench
+
+# 6. Ingest.
 cleanup
 if [ "${BENCH_SKIP_INGEST:-0}" = 1 ]; then
   log "ingest: skipped (BENCH_SKIP_INGEST=1)"

@@ -25,14 +25,16 @@ use std::time::{Duration, Instant};
 
 use agentrep_lake::datasets::ListingRow;
 use agentrep_lake::{Lake, Timestamp};
-use agentrep_tests::chain::contracts::{IFiatToken, PLACED, TransferWithAuthorization, USDC};
+use agentrep_payments::PaymentNetwork;
+use agentrep_payments::verify::{TransferWithAuthorization, signing_hash};
+use agentrep_tests::chain::contracts::{IFiatToken, PLACED, USDC};
 use agentrep_tests::chain::plan::chain_signer;
 use agentrep_tests::chain::{Anvil, AnvilOptions, chain_address};
 use agentrep_tests::fixtures::{Behaviour, SellerFixture};
 use alloy::primitives::{Address, B256, Bytes, U256, keccak256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use alloy::sol_types::{SolCall, SolEvent, SolStruct, eip712_domain};
+use alloy::sol_types::{SolCall, SolEvent};
 use anyhow::{Context, bail, ensure};
 use chrono::NaiveDate;
 use rayon::prelude::*;
@@ -123,8 +125,7 @@ fn settlement(k: u64, payer: &PrivateKeySigner, to: Address, t: i64) -> Bytes {
         validBefore: U256::from(t + 600),
         nonce,
     };
-    let domain = eip712_domain! { name: "USD Coin", version: "2", chain_id: 8453, verifying_contract: USDC, };
-    let sig = payer.sign_hash_sync(&auth.eip712_signing_hash(&domain)).expect("signing never fails");
+    let sig = payer.sign_hash_sync(&signing_hash(&PaymentNetwork::base(), &auth)).expect("signing never fails");
     IFiatToken::transferWithAuthorizationCall {
         from: payer.address(),
         to,

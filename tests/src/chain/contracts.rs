@@ -134,16 +134,6 @@ mod bindings {
             ) external;
         }
 
-        /// The EIP-3009 authorization a payer signs (EIP-712 struct).
-        struct TransferWithAuthorization {
-            address from;
-            address to;
-            uint256 value;
-            uint256 validAfter;
-            uint256 validBefore;
-            bytes32 nonce;
-        }
-
         /// ERC-8004 IdentityRegistry double.
         interface IIdentityRegistry {
             event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);

@@ -54,15 +54,18 @@ use alloy::primitives::aliases::{I24, U24, U160};
 use alloy::primitives::{Address, B256, Bytes, U256, keccak256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use alloy::sol_types::{SolCall, SolEvent, SolStruct, SolValue, eip712_domain};
+use alloy::sol_types::{SolCall, SolEvent, SolValue};
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
 use rayon::prelude::*;
 
+use agentrep_payments::PaymentNetwork;
+use agentrep_payments::verify::{TransferWithAuthorization, signing_hash};
+
 use super::contracts::{
-    self, CHAIN_ID, CLANKER_FACTORY, COINBASE_ATTESTER, CREATOR_ALLOCATION, EAS, IClankerFactory, IDENTITY_REGISTRY,
-    IEAS, IFiatToken, IIdentityRegistry, ILaunchToken, IPoolManager, IReputationRegistry, POOL_MANAGER,
-    REPUTATION_REGISTRY, TOKEN_SUPPLY, TransferWithAuthorization, USDC, VERIFIED_ACCOUNT_SCHEMA, WETH,
+    self, CLANKER_FACTORY, COINBASE_ATTESTER, CREATOR_ALLOCATION, EAS, IClankerFactory, IDENTITY_REGISTRY, IEAS,
+    IFiatToken, IIdentityRegistry, ILaunchToken, IPoolManager, IReputationRegistry, POOL_MANAGER, REPUTATION_REGISTRY,
+    TOKEN_SUPPLY, USDC, VERIFIED_ACCOUNT_SCHEMA, WETH,
 };
 
 /// Network of the settlements the replay plays.
@@ -713,14 +716,10 @@ impl Planner {
                 validBefore: U256::from(t + 600),
                 nonce,
             };
-            let domain = eip712_domain! {
-                name: "USD Coin",
-                version: "2",
-                chain_id: CHAIN_ID,
-                verifying_contract: USDC,
-            };
+            // The domain the seller side verifies against: USDC on Base, as the replay deploys it.
             let signer = self.signers.get(&payer).expect("checked above");
-            let sig = signer.sign_hash_sync(&auth.eip712_signing_hash(&domain)).expect("signing never fails");
+            let sig =
+                signer.sign_hash_sync(&signing_hash(&PaymentNetwork::base(), &auth)).expect("signing never fails");
             let call = IFiatToken::transferWithAuthorizationCall {
                 from: payer,
                 to: pay_to,
