@@ -40,6 +40,12 @@ pub enum ApiError {
     /// No snapshot has been loaded yet.
     #[error("no snapshot is loaded yet; run a rebuild first")]
     NoSnapshot,
+    /// A paid route on a deployment with no receiving address.
+    #[error(
+        "this deployment takes no payments: no operator address is configured (AGENTREP_PAY_TO), so paid \
+         routes quote no terms"
+    )]
+    PaymentsNotConfigured,
 }
 
 impl ApiError {
@@ -58,7 +64,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::NotFound(_) | ApiError::NotIndexed(_) | ApiError::UnknownName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoSnapshot => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NoSnapshot | ApiError::PaymentsNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -75,6 +81,7 @@ impl ApiError {
             ApiError::UnknownName(_) => "unknown_name".to_owned(),
             ApiError::MethodNotAllowed(_) => "method_not_allowed".to_owned(),
             ApiError::NoSnapshot => "no_snapshot".to_owned(),
+            ApiError::PaymentsNotConfigured => "payments_not_configured".to_owned(),
         }
     }
 }

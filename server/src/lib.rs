@@ -42,8 +42,10 @@ pub const DEFAULT_BASE_PATH: &str = "/api/agent";
 /// reads an `AGENTREP_*` environment variable; unset ones are null in the payloads, never invented.
 #[derive(Debug, Clone, Default)]
 pub struct ServiceIdentity {
-    /// Receiving address quoted in 402 terms (`AGENTREP_PAY_TO`).
-    pub pay_to: String,
+    /// Receiving address quoted in 402 terms (`AGENTREP_PAY_TO`, lowercase). Without one the
+    /// deployment takes no payments: paid routes answer 503 `payments_not_configured` instead of
+    /// terms a buyer could sign to an address nobody controls.
+    pub pay_to: Option<String>,
     /// Operator name (`AGENTREP_OPERATOR_NAME`).
     pub operator_name: Option<String>,
     /// Contact URL or e-mail (`AGENTREP_CONTACT`).
@@ -60,16 +62,18 @@ pub struct ServiceIdentity {
     pub erc8004_agent_id: Option<u64>,
 }
 
-/// The receiving address used when none is configured: a recognisable placeholder no one holds
-/// the key of, so a misconfigured deployment cannot take money.
-pub const PLACEHOLDER_PAY_TO: &str = "0x0000000000000000000000000000000000000402";
-
 impl ServiceIdentity {
     /// Reads the environment.
     pub fn from_env() -> Self {
         let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
         Self {
-            pay_to: var("AGENTREP_PAY_TO").unwrap_or_else(|| PLACEHOLDER_PAY_TO.to_owned()),
+            pay_to: var("AGENTREP_PAY_TO").and_then(|v| match agentrep_model::Address::parse(&v) {
+                Ok(a) => Some(a.into_string()),
+                Err(_) => {
+                    warn!("AGENTREP_PAY_TO is not an address (0x and 40 hex digits): paid routes stay off");
+                    None
+                }
+            }),
             operator_name: var("AGENTREP_OPERATOR_NAME"),
             contact: var("AGENTREP_CONTACT"),
             domain: var("AGENTREP_DOMAIN"),

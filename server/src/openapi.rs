@@ -109,7 +109,9 @@ fn status_text(status: u16) -> &'static str {
         406 => "not acceptable: Accept lists neither application/json nor text/event-stream",
         413 => "the body is larger than 64 KiB",
         415 => "the body is not application/json",
-        503 => "no snapshot is loaded yet (before the first rebuild)",
+        503 => {
+            "no snapshot is loaded yet (before the first rebuild), or, on a paid route, the deployment takes no payments (no operator address configured)"
+        }
         _ => "error",
     }
 }

@@ -214,7 +214,7 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .query::<query::agents::ScoreQuery>()
     .returns_with(openapi::either::<wire::ScorePayloadV1, wire::UnindexedScoreV1>)
-    .errors(&[400, 402])
+    .errors(&[400, 402, 503])
     .paid(LIVE_RESCORE),
     RouteDef::get(
         "/preflight/{address}",

@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use agentrep_tests::{RunningServer, shared_world};
+use agentrep_server::ServiceIdentity;
+use agentrep_tests::{RunningServer, TEST_PAY_TO, shared_world};
 
 fn python_tool(name: &str) -> PathBuf {
     let bin = std::env::var_os("AGENTREP_PY_VENV")
@@ -23,7 +24,9 @@ fn python_tool(name: &str) -> PathBuf {
 fn the_openapi_document_is_valid_and_the_server_keeps_it() {
     let validator = python_tool("python");
     let schemathesis = python_tool("schemathesis");
-    let s = RunningServer::start(&shared_world().snapshots());
+    // With a receiving address, so the paid variant answers its 402 terms and they are checked too.
+    let identity = ServiceIdentity { pay_to: Some(TEST_PAY_TO.to_owned()), ..ServiceIdentity::default() };
+    let s = RunningServer::start_with(&shared_world().snapshots(), identity);
     let url = format!("{}/openapi.json", s.base);
 
     let out = Command::new("timeout")

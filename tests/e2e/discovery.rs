@@ -306,7 +306,9 @@ async fn service_routes_badges_and_cors() {
     assert_eq!(v["tierExplanation"].as_object().unwrap().len(), 4);
     assert_eq!(v["agent"]["asset"], "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
     let (_, v) = get(&format!("{}/status", s.base)).await;
-    assert!(v["operator"]["address"].is_string() && v["token"].is_object());
+    // No operator address is configured here: null, never a placeholder.
+    assert!(v["operator"]["address"].is_null() && v["token"].is_object());
+    assert_eq!(v["payments"]["x402Enabled"], false);
     let (_, v) = get(&format!("{}/me", s.base)).await;
     assert!(v["erc8004"]["identityRegistry"].is_string() && v["surfaces"]["api"] == "/api/agent");
     let (_, v) = get(&format!("{}/discover", s.base)).await;

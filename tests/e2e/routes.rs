@@ -1,7 +1,8 @@
 //! Every route of this issue against the real server on a random loopback port.
 
 use agentrep_publish::SnapshotStore;
-use agentrep_tests::{RunningServer, shared_world};
+use agentrep_server::ServiceIdentity;
+use agentrep_tests::{RunningServer, TEST_PAY_TO, shared_world};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -146,13 +147,26 @@ async fn score_preview_known_unknown_invalid_and_live() {
         assert_error(&v, "invalid_address");
     }
 
+    // No operator address: no terms a buyer could sign, a clear 503 instead.
     let resp = reqwest::get(format!("{}/score/{addr}?live=1", s.base)).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(!resp.headers().contains_key("payment-required"));
+    let body: Value = resp.json().await.unwrap();
+    assert_error(&body, "payments_not_configured");
+    let (_, status) = json(&format!("{}/status", s.base)).await;
+    assert_eq!(status["payments"]["payTo"], Value::Null);
+
+    // With one: the terms name it, for v1 (body) and v2 (header) buyers.
+    let identity = ServiceIdentity { pay_to: Some(TEST_PAY_TO.to_owned()), ..ServiceIdentity::default() };
+    let paid = RunningServer::start_with(&shared_world().snapshots(), identity);
+    let resp = reqwest::get(format!("{}/score/{addr}?live=1", paid.base)).await.unwrap();
     assert_eq!(resp.status(), StatusCode::PAYMENT_REQUIRED);
     assert!(resp.headers().contains_key("payment-required"));
     let body: Value = resp.json().await.unwrap();
     assert_eq!(body["x402Version"], 1);
     assert_eq!(body["accepts"][0]["maxAmountRequired"], "50000");
     assert_eq!(body["accepts"][0]["network"], "base");
+    assert_eq!(body["accepts"][0]["payTo"], TEST_PAY_TO);
 }
 
 #[tokio::test]

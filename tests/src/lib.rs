@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
 use agentrep_publish::{PublishConfig, SnapshotStore};
-use agentrep_server::{Server, ServerConfig};
+use agentrep_server::{Server, ServerConfig, ServiceIdentity};
 use chrono::NaiveDate;
 
 /// A world built in a temporary folder: lake plus published snapshots.
@@ -95,12 +95,22 @@ pub struct RunningServer {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
+/// A receiving address for tests whose paid routes must quote terms. Nobody holds its key and
+/// nothing is ever paid to it: these servers settle nothing.
+pub const TEST_PAY_TO: &str = "0x00000000000000000000000000000000000a6e27";
+
 impl RunningServer {
-    /// Starts serving `snapshots`.
+    /// Starts serving `snapshots` as a deployment with no operator address (paid routes 503).
     pub fn start(snapshots: &Path) -> Self {
+        Self::start_with(snapshots, ServiceIdentity::default())
+    }
+
+    /// Starts serving `snapshots` as the deployment `identity` describes.
+    pub fn start_with(snapshots: &Path, identity: ServiceIdentity) -> Self {
         let config = ServerConfig {
             snapshots: snapshots.to_owned(),
             reload_interval: std::time::Duration::from_millis(100),
+            identity,
             ..ServerConfig::default()
         };
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();

@@ -26,8 +26,8 @@ pub struct AuditInfoV1 {
     pub network: String,
     /// USDC contract on Base.
     pub asset: String,
-    /// Receiving address of the payment.
-    pub pay_to: String,
+    /// Receiving address of the payment; null when the deployment takes no payments.
+    pub pay_to: Option<String>,
     /// What the audit holds.
     pub purpose: String,
     /// How to call it with an x402 client.

@@ -59,8 +59,8 @@ pub struct HealthPayloadV1 {
 pub struct PaymentsStatusV1 {
     /// Payments are accepted.
     pub x402_enabled: bool,
-    /// Receiving address.
-    pub pay_to: String,
+    /// Receiving address; null when none is configured (paid routes then answer 503).
+    pub pay_to: Option<String>,
     /// Explanation.
     pub note: String,
 }
@@ -146,8 +146,8 @@ pub struct StatusV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OperatorV1 {
-    /// Operator wallet (the receiving address of paid calls).
-    pub address: String,
+    /// Operator wallet (the receiving address of paid calls); null when none is configured.
+    pub address: Option<String>,
     /// The operator's name, as configured.
     pub name: Option<String>,
     /// Contact URL or address, as configured.
@@ -198,8 +198,8 @@ pub struct CatalogAgentV1 {
     pub domain: Option<String>,
     /// Basename, null when not configured.
     pub basename: Option<String>,
-    /// Receiving address.
-    pub pay_to: String,
+    /// Receiving address; null when the deployment takes no payments.
+    pub pay_to: Option<String>,
     /// Chain (CAIP-2).
     pub chain: String,
     /// Payment asset (USDC on Base).

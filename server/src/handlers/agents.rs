@@ -6,22 +6,23 @@ use agentrep_publish::layout::WalletDoc;
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
-use crate::App;
 use crate::http::respond::{self, PaymentTerms, mime};
 use crate::http::{HandlerResult, Request};
 use crate::query::agents::{self as q, WalletRead};
 use crate::routes::LIVE_RESCORE;
+use crate::{ApiError, App};
 
 /// `GET /score/{address}`.
 pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     let query: q::ScoreQuery = req.query()?;
     if query.live.0 {
+        let pay_to = app.identity.pay_to.clone().ok_or(ApiError::PaymentsNotConfigured)?;
         return Ok(respond::payment_required(&PaymentTerms {
             resource: req.absolute_url(),
             description: "agentrep live re-score".to_owned(),
             amount: LIVE_RESCORE.price,
-            pay_to: app.identity.pay_to.clone(),
+            pay_to,
         }));
     }
     let snap = snapshot(&app)?;

@@ -88,7 +88,11 @@ pub fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
         payments: PaymentsStatusV1 {
             x402_enabled: false,
             pay_to: app.identity.pay_to.clone(),
-            note: "paid routes answer 402 with x402 v1 and v2 terms; settlement is not enabled yet, so no payment is taken".to_owned(),
+            note: match app.identity.pay_to {
+                Some(_) => "paid routes answer 402 with x402 v1 and v2 terms; settlement is not enabled yet, so no payment is taken",
+                None => "no operator address is configured (AGENTREP_PAY_TO): paid routes answer 503 payments_not_configured and quote no terms",
+            }
+            .to_owned(),
         },
         operator: operator(app),
         token: token(app),
