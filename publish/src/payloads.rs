@@ -431,7 +431,8 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
 /// How buyer trust is judged, in one line (`SCORING.md` § 6b has the rules; every token's payload
 /// repeats this, so it stays short).
 pub const BUYER_TRUST_METHOD: &str = "buyers classed insider, flagged, trusted, agent or unknown from what agentrep \
-knows of each wallet, weighed by tokens bought (never by wallet count); thresholds in SCORING.md section 6b";
+knows of each wallet, weighed by tokens bought (never by wallet count); the ingest reads buys from Clanker launch \
+pools only, so a launch elsewhere shows none from the chain; thresholds in SCORING.md section 6b";
 
 fn pct1(share: f64) -> f64 {
     (share * 1000.0).round() / 10.0
