@@ -1,6 +1,10 @@
 //! Where payments settle: one chain, its EIP-3009 token, and the names x402 gives them.
 
-use alloy::primitives::{Address, address};
+use agentrep_model::chain::{
+    BASE_CAIP2, BASE_CHAIN_ID, BASE_SEPOLIA_CAIP2, BASE_SEPOLIA_CHAIN_ID, BASE_SEPOLIA_V1_NAME, BASE_V1_NAME,
+    USDC_BASE, USDC_BASE_SEPOLIA, USDC_EIP712_NAME, USDC_EIP712_VERSION, USDC_SEPOLIA_EIP712_NAME,
+};
+use alloy::primitives::Address;
 
 /// A payment network and asset, as the terms quote them and the signature commits to them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,33 +24,32 @@ pub struct PaymentNetwork {
     pub token_version: String,
 }
 
-/// USDC on Base.
-pub const USDC_BASE: Address = address!("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
-/// USDC on Base Sepolia.
-pub const USDC_BASE_SEPOLIA: Address = address!("0x036CbD53842c5426634e7929541eC2318f3dCF7e");
+fn constant(address: &str) -> Address {
+    address.parse().expect("the chain constants are addresses")
+}
 
 impl PaymentNetwork {
-    /// USDC on Base mainnet: real money.
+    /// USDC on Base mainnet: real money (the constants of `agentrep_model::chain`).
     pub fn base() -> Self {
         Self {
-            caip2: "eip155:8453".to_owned(),
-            v1_name: Some("base".to_owned()),
-            chain_id: 8453,
-            asset: USDC_BASE,
-            token_name: "USD Coin".to_owned(),
-            token_version: "2".to_owned(),
+            caip2: BASE_CAIP2.to_owned(),
+            v1_name: Some(BASE_V1_NAME.to_owned()),
+            chain_id: BASE_CHAIN_ID,
+            asset: constant(USDC_BASE),
+            token_name: USDC_EIP712_NAME.to_owned(),
+            token_version: USDC_EIP712_VERSION.to_owned(),
         }
     }
 
     /// USDC on Base Sepolia (testnet; the token's domain name is "USDC", not "USD Coin").
     pub fn base_sepolia() -> Self {
         Self {
-            caip2: "eip155:84532".to_owned(),
-            v1_name: Some("base-sepolia".to_owned()),
-            chain_id: 84532,
-            asset: USDC_BASE_SEPOLIA,
-            token_name: "USDC".to_owned(),
-            token_version: "2".to_owned(),
+            caip2: BASE_SEPOLIA_CAIP2.to_owned(),
+            v1_name: Some(BASE_SEPOLIA_V1_NAME.to_owned()),
+            chain_id: BASE_SEPOLIA_CHAIN_ID,
+            asset: constant(USDC_BASE_SEPOLIA),
+            token_name: USDC_SEPOLIA_EIP712_NAME.to_owned(),
+            token_version: USDC_EIP712_VERSION.to_owned(),
         }
     }
 

@@ -13,6 +13,17 @@ pub const USDC_EIP712_NAME: &str = "USD Coin";
 /// USDC's EIP-712 domain version on Base.
 pub const USDC_EIP712_VERSION: &str = "2";
 
+/// Base Sepolia's chain id.
+pub const BASE_SEPOLIA_CHAIN_ID: u64 = 84532;
+/// Base Sepolia in CAIP-2 form.
+pub const BASE_SEPOLIA_CAIP2: &str = "eip155:84532";
+/// Base Sepolia's legacy x402 v1 network name.
+pub const BASE_SEPOLIA_V1_NAME: &str = "base-sepolia";
+/// USDC on Base Sepolia (checksummed).
+pub const USDC_BASE_SEPOLIA: &str = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
+/// USDC's EIP-712 domain name on Base Sepolia ("USDC", not "USD Coin"; version "2" as on Base).
+pub const USDC_SEPOLIA_EIP712_NAME: &str = "USDC";
+
 /// ERC-8004 IdentityRegistry on Base mainnet.
 pub const ERC8004_IDENTITY_REGISTRY: &str = "0x8004A169FB4a3325136EB29fA0ceB6D2e539a432";
 /// ERC-8004 ReputationRegistry on Base mainnet.
@@ -30,7 +41,7 @@ pub struct Network {
 /// Networks the interface filters by.
 pub const NETWORKS: &[Network] = &[
     Network { caip2: BASE_CAIP2, names: &[BASE_V1_NAME] },
-    Network { caip2: "eip155:84532", names: &["base-sepolia"] },
+    Network { caip2: BASE_SEPOLIA_CAIP2, names: &[BASE_SEPOLIA_V1_NAME] },
     Network { caip2: "eip155:137", names: &["polygon"] },
     Network { caip2: "solana:", names: &["solana"] },
 ];

@@ -1,6 +1,5 @@
 //! Building responses: cached bodies with ETag/304, gzip when asked, JSON, errors, 402.
 
-use base64::Engine;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{self, HeaderMap, HeaderValue};
@@ -9,7 +8,10 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::index::Blob;
-use agentrep_model::chain::{BASE_CAIP2, BASE_V1_NAME, USDC_BASE, USDC_EIP712_NAME, USDC_EIP712_VERSION};
+use agentrep_payments::PaymentNetwork;
+use agentrep_payments::wire::{
+    PaymentRequiredV1, PaymentRequiredV2, RequirementsV1, RequirementsV2, ResourceInfo, TokenDomain, encode_base64,
+};
 use agentrep_publish::wire::{ErrorBodyV1, ErrorV1};
 
 /// The body type of every response.
@@ -129,101 +131,55 @@ pub struct PaymentTerms {
     pub pay_to: String,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ExtraV1 {
-    name: &'static str,
-    version: &'static str,
-}
+/// Longest a payment for a paid answer may stay valid, seconds (`maxTimeoutSeconds`).
+pub const MAX_TIMEOUT_SECONDS: u64 = 60;
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct AcceptV1<'a> {
-    scheme: &'static str,
-    network: &'static str,
-    max_amount_required: String,
-    resource: &'a str,
-    description: &'a str,
-    mime_type: &'static str,
-    pay_to: &'a str,
-    max_timeout_seconds: u32,
-    asset: &'static str,
-    extra: ExtraV1,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PaymentRequiredV1<'a> {
-    x402_version: u8,
-    error: &'static str,
-    accepts: Vec<AcceptV1<'a>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ResourceV2<'a> {
-    url: &'a str,
-    description: &'a str,
-    mime_type: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct AcceptV2<'a> {
-    scheme: &'static str,
-    network: &'static str,
-    amount: String,
-    asset: &'static str,
-    pay_to: &'a str,
-    max_timeout_seconds: u32,
-    extra: ExtraV1,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PaymentRequiredV2<'a> {
-    x402_version: u8,
-    error: &'static str,
-    resource: ResourceV2<'a>,
-    accepts: Vec<AcceptV2<'a>>,
-    extensions: std::collections::BTreeMap<String, String>,
-}
-
-/// 402 for both x402 v1 (JSON body) and v2 (`PAYMENT-REQUIRED` header) buyers.
+/// 402 for both x402 v1 (JSON body) and v2 (`PAYMENT-REQUIRED` header) buyers, USDC on Base, with
+/// the wire types of `agentrep-payments` (the ones its verifier reads back).
 pub fn payment_required(terms: &PaymentTerms) -> Response<Body> {
-    let extra = || ExtraV1 { name: USDC_EIP712_NAME, version: USDC_EIP712_VERSION };
+    let n = PaymentNetwork::base();
+    let asset = n.asset.to_string();
+    let extra = || TokenDomain { name: n.token_name.clone(), version: n.token_version.clone() };
     let v1 = PaymentRequiredV1 {
         x402_version: 1,
-        error: "X-PAYMENT header is required",
-        accepts: vec![AcceptV1 {
-            scheme: "exact",
-            network: BASE_V1_NAME,
-            max_amount_required: terms.amount.to_string(),
-            resource: &terms.resource,
-            description: &terms.description,
-            mime_type: "application/json",
-            pay_to: &terms.pay_to,
-            max_timeout_seconds: 60,
-            asset: USDC_BASE,
-            extra: extra(),
-        }],
+        error: "X-PAYMENT header is required".to_owned(),
+        accepts: n
+            .v1_name
+            .iter()
+            .map(|network| RequirementsV1 {
+                scheme: "exact".to_owned(),
+                network: network.clone(),
+                max_amount_required: terms.amount.to_string(),
+                resource: terms.resource.clone(),
+                description: terms.description.clone(),
+                mime_type: mime::JSON.to_owned(),
+                pay_to: terms.pay_to.clone(),
+                max_timeout_seconds: MAX_TIMEOUT_SECONDS,
+                asset: asset.clone(),
+                extra: extra(),
+            })
+            .collect(),
     };
     let v2 = PaymentRequiredV2 {
         x402_version: 2,
-        error: "PAYMENT-SIGNATURE header is required",
-        resource: ResourceV2 { url: &terms.resource, description: &terms.description, mime_type: "application/json" },
-        accepts: vec![AcceptV2 {
-            scheme: "exact",
-            network: BASE_CAIP2,
+        error: "PAYMENT-SIGNATURE header is required".to_owned(),
+        resource: ResourceInfo {
+            url: terms.resource.clone(),
+            description: terms.description.clone(),
+            mime_type: mime::JSON.to_owned(),
+        },
+        accepts: vec![RequirementsV2 {
+            scheme: "exact".to_owned(),
+            network: n.caip2.clone(),
             amount: terms.amount.to_string(),
-            asset: USDC_BASE,
-            pay_to: &terms.pay_to,
-            max_timeout_seconds: 60,
+            asset,
+            pay_to: terms.pay_to.clone(),
+            max_timeout_seconds: MAX_TIMEOUT_SECONDS,
             extra: extra(),
         }],
         extensions: Default::default(),
     };
-    let header_value = base64::engine::general_purpose::STANDARD.encode(serde_json::to_vec(&v2).expect("serialises"));
+    let header_value = encode_base64(&serde_json::to_vec(&v2).expect("serialises"));
     let mut resp = json(StatusCode::PAYMENT_REQUIRED, &v1);
     let h = resp.headers_mut();
     h.insert("payment-required", HeaderValue::from_str(&header_value).expect("base64 is a valid header"));
