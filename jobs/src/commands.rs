@@ -199,7 +199,10 @@ fn default_snapshots(lake: &Path) -> PathBuf {
 }
 
 fn serve(snapshots: PathBuf, addr: std::net::SocketAddr, base_path: String) -> anyhow::Result<()> {
-    let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
+    serve_config(agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() }, addr)
+}
+
+fn serve_config(config: agentrep_server::ServerConfig, addr: std::net::SocketAddr) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let server = agentrep_server::Server::bind(addr, config).await?;
@@ -248,5 +251,16 @@ fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool) -> 
     if no_serve {
         return Ok(());
     }
-    serve(snapshots, addr, "/api/agent".to_owned())
+    let mut config =
+        agentrep_server::ServerConfig { snapshots, base_path: "/api/agent".to_owned(), ..Default::default() };
+    if config.operator_key.is_none() {
+        // The demo signs attestations with a key of its own, marked as a demo key.
+        let path = dir.join("operator-demo.key");
+        config.operator_key = Some(
+            agentrep_server::attest::demo_key(&path)
+                .with_context(|| format!("demo operator key {}", path.display()))?,
+        );
+        config.operator_key_is_demo = true;
+    }
+    serve_config(config, addr)
 }

@@ -197,6 +197,9 @@ pub struct SettlementResponse {
     /// Why it failed.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub error_reason: Option<String>,
+    /// Extensions' results (the offer-and-receipt extension's signed receipt).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub extensions: Option<serde_json::Value>,
 }
 
 /// Decodes base64 as clients send it: the standard alphabet with or without padding, or the

@@ -242,7 +242,7 @@ pub fn score_payload(
             attestation_url: format!("{base}/attestation/{addr}"),
             verifier_contract: None,
             network: agentrep_model::chain::BASE_CAIP2.to_owned(),
-            hint: "The verdict will be an EIP-712 signed attestation; signing is not enabled in this deployment yet, so verifierContract is null.".to_owned(),
+            hint: "GET attestationUrl for the score as an EIP-712 signed attestation (when the deployment has an operator key; signed: false says why not). Verify it off chain against verifyHints.operator, through POST /verify, or on chain with a ScoreVerifier contract deployed for that operator (contracts/src/ScoreVerifier.sol); snapshots name no contract, so verifierContract is null.".to_owned(),
         },
         related: RelatedV1 {
             audit: RelatedPaidV1 { url: format!("{base}/audit/{addr}"), price: "0.25".to_owned(), purpose: "comprehensive audit: score, proofs, launches, settlements, SLA, receipts, ERC-8004".to_owned() },

@@ -40,6 +40,8 @@ export const AGENT_WALLET_KEY_TOPIC = '0x2ac6109326e720d1435c0db66f7e35eda7839f5
 
 /** Every event each contract declares, exactly (types, `indexed`, names) as onchain.md gives them. */
 export const EVENTS = {
+  // agentrep's own attestation verifier: no events (its calls are views).
+  ScoreVerifier: [],
   FiatToken: [
     'Transfer(address indexed from, address indexed to, uint256 value)',
     'Approval(address indexed owner, address indexed spender, uint256 value)',
@@ -86,6 +88,11 @@ export const SELECTORS = {
   },
   IdentityRegistry: { 'getAgentWallet(uint256)': '00339509' },
   EAS: { 'getAttestation(bytes32)': 'a3112a64' },
+  // The original service's verifier ABI (mainstreet-oracle sdk/verifier.js VERIFIER_ABI).
+  ScoreVerifier: {
+    'requireMinScore(bytes32,uint8,uint8,uint64,uint64,bytes)': '2c1234d9',
+    'verifiedScore(bytes32,uint8,uint64,uint64,bytes)': 'c96517a3',
+  },
 };
 
 /** Loads keccak_256 from the pinned @noble/hashes in .tools (installed by scripts/fetch-chain-tools.sh). */

@@ -2,8 +2,11 @@
 //! published, the job-run log and source status `/status` shows, and the route table compiled
 //! into a router.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use agentrep_store::{FetchCount, Store};
 
 use agentrep_publish::wire::{JobRunV1, SourceStatusV1};
 use agentrep_publish::{LoadedSnapshot, SnapshotStore};
@@ -11,10 +14,12 @@ use arc_swap::{ArcSwap, ArcSwapOption};
 use bytes::Bytes;
 use tracing::{info, warn};
 
+use crate::attest::Operator;
 use crate::http::Router;
 use crate::index::{Blob, ServedSnapshot};
+use crate::payment::Payments;
 use crate::routes::ROUTES;
-use crate::{ServerConfig, ServiceIdentity, openapi};
+use crate::{ApiError, ServerConfig, ServiceIdentity, openapi};
 
 /// Job runs `/status` lists.
 const RECENT_RUNS: usize = 20;
@@ -41,6 +46,15 @@ pub struct App {
     pub(crate) router: Router,
     /// Who runs this deployment.
     pub identity: ServiceIdentity,
+    /// Payments, once started; without them paid routes answer 503 with `payments_off`.
+    payments: OnceLock<Arc<Payments>>,
+    payments_off: Mutex<String>,
+    /// The operator's signing key, if configured.
+    operator: Option<Operator>,
+    /// The write store, once opened.
+    write_store: OnceLock<Arc<Store>>,
+    /// Attestation fetches counted since the last flush: address → (count, last Unix second).
+    fetches: Mutex<HashMap<String, (u64, i64)>>,
 }
 
 impl App {
@@ -62,6 +76,104 @@ impl App {
             openapi: Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
             router: Router::new(ROUTES),
             identity: config.identity.clone(),
+            payments: OnceLock::new(),
+            payments_off: Mutex::new("payments were not started".to_owned()),
+            operator: config.operator_key.as_ref().and_then(|k| match k.signer("AGENTREP_SIGNING_KEY") {
+                Ok(signer) => Some(Operator::new(signer, config.operator_key_is_demo)),
+                Err(why) => {
+                    warn!(%why, "Nothing will be signed.");
+                    None
+                }
+            }),
+            write_store: OnceLock::new(),
+            fetches: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The operator's signing key.
+    pub fn operator(&self) -> Option<&Operator> {
+        self.operator.as_ref()
+    }
+
+    /// The write store, if opened.
+    pub fn store(&self) -> Option<&Arc<Store>> {
+        self.write_store.get()
+    }
+
+    /// Sets the write store (once).
+    pub fn set_store(&self, store: Arc<Store>) {
+        let _ = self.write_store.set(store);
+    }
+
+    /// Counts one fetch of `address`'s attestation (in memory; [`App::flush_fetches`] keeps them).
+    pub fn count_fetch(&self, address: &str, now: i64) {
+        let mut fetches = self.fetches.lock().expect("fetches lock");
+        let entry = fetches.entry(address.to_owned()).or_insert((0, now));
+        entry.0 += 1;
+        entry.1 = entry.1.max(now);
+    }
+
+    /// Adds the counted fetches to the store (blocking). A failed write keeps them for the next.
+    pub fn flush_fetches(&self) {
+        let Some(store) = self.store() else { return };
+        let batch: Vec<FetchCount> = std::mem::take(&mut *self.fetches.lock().expect("fetches lock"))
+            .into_iter()
+            .map(|(address, (fetches, last_at))| FetchCount { address, fetches, last_at })
+            .collect();
+        if batch.is_empty() {
+            return;
+        }
+        if let Err(err) = store.add_fetches(&batch) {
+            warn!(target: "server::store", %err, "Attestation fetch counts not written; kept for the next flush.");
+            let mut fetches = self.fetches.lock().expect("fetches lock");
+            for f in batch {
+                let entry = fetches.entry(f.address).or_insert((0, f.last_at));
+                entry.0 += f.fetches;
+            }
+        }
+    }
+
+    /// Payments, or 503 `payments_not_configured` saying what is missing.
+    pub fn payments(&self) -> Result<&Arc<Payments>, ApiError> {
+        self.payments.get().ok_or_else(|| {
+            ApiError::PaymentsNotConfigured(self.payments_off.lock().expect("payments_off lock").clone())
+        })
+    }
+
+    /// How this deployment takes payments, in words (`/status`).
+    pub fn payments_note(&self) -> String {
+        match self.payments.get() {
+            Some(p) => format!(
+                "paid routes answer 402 with x402 v1 and v2 terms on {} ({}); payments are checked on chain, recorded in the ledger and settled {} before the answer is sent",
+                p.network.caip2,
+                p.network.asset,
+                match p.settler {
+                    agentrep_payments::Settler::Direct(_) => "directly with the operator's relayer key",
+                    agentrep_payments::Settler::Facilitator(_) => "through the configured facilitator",
+                }
+            ),
+            None => format!(
+                "{}: paid routes answer 503 payments_not_configured and quote no terms",
+                self.payments_off.lock().expect("payments_off lock")
+            ),
+        }
+    }
+
+    /// Whether paid answers can be bought here.
+    pub fn takes_payments(&self) -> bool {
+        self.payments.get().is_some()
+    }
+
+    /// Turns payments on, or records why they stay off.
+    pub fn set_payments(&self, payments: Result<Payments, String>) {
+        match payments {
+            Ok(p) => {
+                let _ = self.payments.set(Arc::new(p));
+            }
+            Err(why) => {
+                warn!(target: "server::payments", %why, "Paid routes are off.");
+                *self.payments_off.lock().expect("payments_off lock") = why;
+            }
         }
     }
 

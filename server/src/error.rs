@@ -40,12 +40,29 @@ pub enum ApiError {
     /// No snapshot has been loaded yet.
     #[error("no snapshot is loaded yet; run a rebuild first")]
     NoSnapshot,
-    /// A paid route on a deployment with no receiving address.
-    #[error(
-        "this deployment takes no payments: no operator address is configured (AGENTREP_PAY_TO), so paid \
-         routes quote no terms"
-    )]
-    PaymentsNotConfigured,
+    /// A paid route on a deployment that cannot settle payments (says what is missing).
+    #[error("this deployment takes no payments: {0}; paid routes quote no terms")]
+    PaymentsNotConfigured(String),
+    /// The payment network, facilitator or ledger could not be reached; nothing was charged.
+    #[error("payments are unavailable right now: {0}; nothing was charged")]
+    PaymentsUnavailable(String),
+    /// A payment that conflicts with an earlier one (a reused `payment-identifier`, or one
+    /// still being answered).
+    #[error("{message}")]
+    PaymentConflict {
+        /// Stable code.
+        code: &'static str,
+        /// What happened.
+        message: String,
+    },
+    /// A paid answer this deployment cannot produce; refused before any payment is taken.
+    #[error("{message}")]
+    NotAvailable {
+        /// Stable code.
+        code: &'static str,
+        /// Why.
+        message: String,
+    },
 }
 
 impl ApiError {
@@ -64,7 +81,11 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::NotFound(_) | ApiError::NotIndexed(_) | ApiError::UnknownName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoSnapshot | ApiError::PaymentsNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NoSnapshot | ApiError::PaymentsNotConfigured(_) | ApiError::PaymentsUnavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::PaymentConflict { .. } => StatusCode::CONFLICT,
+            ApiError::NotAvailable { .. } => StatusCode::NOT_IMPLEMENTED,
         }
     }
 
@@ -81,7 +102,9 @@ impl ApiError {
             ApiError::UnknownName(_) => "unknown_name".to_owned(),
             ApiError::MethodNotAllowed(_) => "method_not_allowed".to_owned(),
             ApiError::NoSnapshot => "no_snapshot".to_owned(),
-            ApiError::PaymentsNotConfigured => "payments_not_configured".to_owned(),
+            ApiError::PaymentsNotConfigured(_) => "payments_not_configured".to_owned(),
+            ApiError::PaymentsUnavailable(_) => "payments_unavailable".to_owned(),
+            ApiError::PaymentConflict { code, .. } | ApiError::NotAvailable { code, .. } => (*code).to_owned(),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! This crate links neither polars nor DuckDB; it reads snapshots through `agentrep-publish`.
 
 mod app;
+pub mod attest;
 mod error;
 pub mod handlers;
 pub mod http;
@@ -11,13 +12,14 @@ mod index;
 pub mod mcp;
 pub mod openapi;
 mod pages;
+pub mod payment;
 pub mod query;
 pub mod routes;
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,6 +36,7 @@ pub use app::App;
 pub use error::ApiError;
 pub use http::Body;
 pub use index::ServedSnapshot;
+pub use payment::{PaymentSettings, SecretKey};
 
 /// The base path every API route lives under (the original service's, so its clients work).
 pub const DEFAULT_BASE_PATH: &str = "/api/agent";
@@ -96,6 +99,13 @@ pub struct ServerConfig {
     pub reload_interval: Duration,
     /// Who runs it.
     pub identity: ServiceIdentity,
+    /// How it takes payments.
+    pub payments: PaymentSettings,
+    /// The operator's signing key (`AGENTREP_SIGNING_KEY`): score attestations, x402 offers and
+    /// receipts. Without one nothing is signed.
+    pub operator_key: Option<SecretKey>,
+    /// The key was generated for a demo (`make run`); attestations say so.
+    pub operator_key_is_demo: bool,
 }
 
 impl Default for ServerConfig {
@@ -105,7 +115,23 @@ impl Default for ServerConfig {
             base_path: DEFAULT_BASE_PATH.to_owned(),
             reload_interval: Duration::from_millis(500),
             identity: ServiceIdentity::from_env(),
+            payments: PaymentSettings::from_env(),
+            operator_key: std::env::var("AGENTREP_SIGNING_KEY")
+                .ok()
+                .filter(|k| !k.trim().is_empty())
+                .map(SecretKey::new),
+            operator_key_is_demo: false,
         }
+    }
+}
+
+impl ServerConfig {
+    /// The write store's file: `AGENTREP_STORE`, else beside the snapshots folder.
+    pub fn store_path(&self) -> PathBuf {
+        self.payments.store.clone().unwrap_or_else(|| {
+            let parent = self.snapshots.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            parent.join(agentrep_store::FILE_NAME)
+        })
     }
 }
 
@@ -115,6 +141,7 @@ pub struct Server {
     listener: TcpListener,
     app: Arc<App>,
     reload_interval: Duration,
+    reconcile_interval: Duration,
 }
 
 impl Server {
@@ -124,7 +151,31 @@ impl Server {
         let app = Arc::new(App::new(&config));
         let loader = app.clone();
         tokio::task::spawn_blocking(move || loader.reload()).await.map_err(std::io::Error::other)?;
-        Ok(Self { listener, app, reload_interval: config.reload_interval })
+        let store_path = config.store_path();
+        let store = match tokio::task::spawn_blocking(move || agentrep_store::Store::open(&store_path)).await {
+            Ok(Ok(store)) => Some(Arc::new(store)),
+            Ok(Err(err)) => {
+                warn!(%err, "The write store could not be opened: no payments, attestations are not kept.");
+                None
+            }
+            Err(err) => {
+                warn!(%err, "Opening the write store failed.");
+                None
+            }
+        };
+        if let Some(store) = &store {
+            app.set_store(store.clone());
+        }
+        let signer = app.operator().map(|o| o.signer().clone());
+        app.set_payments(
+            payment::Payments::start(config.identity.pay_to.as_deref(), &config.payments, store, signer).await,
+        );
+        Ok(Self {
+            listener,
+            app,
+            reload_interval: config.reload_interval,
+            reconcile_interval: config.payments.reconcile_interval,
+        })
     }
 
     /// The bound address.
@@ -173,6 +224,26 @@ impl Server {
                 let _ = tokio::task::spawn_blocking(move || app.reload()).await;
             }
         });
+        let reconciler = self.app.clone();
+        let every = self.reconcile_interval;
+        let reconcile_task = tokio::spawn(async move {
+            let Ok(payments) = reconciler.payments() else { return };
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                payments.reconcile_open().await;
+            }
+        });
+        let counter = self.app.clone();
+        let flush_task = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(10));
+            loop {
+                tick.tick().await;
+                let app = counter.clone();
+                let _ = tokio::task::spawn_blocking(move || app.flush_fetches()).await;
+            }
+        });
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         tokio::pin!(shutdown);
         loop {
@@ -202,6 +273,10 @@ impl Server {
             }
         }
         reload_task.abort();
+        reconcile_task.abort();
+        flush_task.abort();
+        let app = self.app.clone();
+        let _ = tokio::task::spawn_blocking(move || app.flush_fetches()).await;
         tokio::select! {
             () = graceful.shutdown() => {}
             () = tokio::time::sleep(Duration::from_secs(5)) => {}

@@ -12,7 +12,7 @@ use crate::http::respond::mime;
 use crate::routes::{ROUTES, RouteDef, Scope};
 
 /// Version of the machine-readable description (seed §9).
-pub const API_VERSION: &str = "0.3.0";
+pub const API_VERSION: &str = "0.4.0";
 
 const COMPONENTS: &str = "#/components/schemas/";
 
@@ -59,7 +59,8 @@ struct Operation {
 
 #[derive(Serialize)]
 struct PaidDoc {
-    query: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    query: Option<&'static str>,
     price: String,
     asset: &'static str,
     network: &'static str,
@@ -108,9 +109,11 @@ fn status_text(status: u16) -> &'static str {
         405 => "wrong method",
         406 => "not acceptable: Accept lists neither application/json nor text/event-stream",
         413 => "the body is larger than 64 KiB",
+        409 => "a payment-identifier reused with another payment, or a payment still being answered (retry)",
         415 => "the body is not application/json",
+        501 => "a paid answer this deployment cannot produce; refused before any payment is verified or taken",
         503 => {
-            "no snapshot is loaded yet (before the first rebuild), or, on a paid route, the deployment takes no payments (no operator address configured)"
+            "no snapshot is loaded yet (before the first rebuild), or, on a paid route, the deployment takes no payments (what is missing is named) or cannot reach its payment network; nothing is charged"
         }
         _ => "error",
     }
@@ -149,7 +152,7 @@ fn payment_required_schema() -> Value {
 
 fn path_parameter(name: &str) -> Parameter {
     let (description, schema) = match name {
-        "address" | "tokenAddress" => (
+        "address" | "tokenAddress" | "agentAddress" => (
             "wallet address, any letter case (normalised to lowercase)",
             json!({ "type": "string", "pattern": "^0x[a-fA-F0-9]{40}$" }),
         ),

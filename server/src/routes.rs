@@ -6,7 +6,7 @@ use hyper::Method;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 use crate::handler;
-use crate::handlers::{agents, deployers, directory, exports, lists, pages, ranking, service};
+use crate::handlers::{agents, attestations, deployers, directory, exports, lists, pages, paid, ranking, service};
 use crate::http::Handler;
 use crate::http::respond::mime;
 use crate::{mcp, openapi, query};
@@ -46,11 +46,12 @@ pub enum Scope {
     Origin,
 }
 
-/// A paid variant of a free route, selected by a query flag.
+/// The paid answer of a route: the whole route, or a variant of a free one selected by a query
+/// flag.
 #[derive(Debug, Clone, Copy)]
 pub struct PaidVariant {
-    /// The query that selects it, e.g. `live=1`.
-    pub query: &'static str,
+    /// The query that selects it (`live=1`); `None` when every answer of the route is paid.
+    pub query: Option<&'static str>,
     /// Price in micro-USDC.
     pub price: u64,
     /// What is bought.
@@ -58,6 +59,14 @@ pub struct PaidVariant {
 }
 
 impl PaidVariant {
+    /// The path a buyer calls: the route's, with the selecting query.
+    pub fn path(&self, route_path: &str) -> String {
+        match self.query {
+            Some(q) => format!("{route_path}?{q}"),
+            None => route_path.to_owned(),
+        }
+    }
+
     /// The price as USDC text, e.g. `0.05`.
     pub fn price_text(&self) -> String {
         let whole = self.price / 1_000_000;
@@ -190,9 +199,58 @@ impl RouteDef {
 
 /// Price of a live re-score (seed §4.1), micro-USDC.
 pub const LIVE_RESCORE: PaidVariant = PaidVariant {
-    query: "live=1",
+    query: Some("live=1"),
     price: 50_000,
-    purpose: "paid live re-score (answers 402 with x402 terms; settlement is not enabled yet)",
+    purpose: "paid live re-score (402 with x402 terms; a paid retry is refused with 501 before any settlement: the live sources are not built yet)",
+};
+
+/// Price of an audit (seed §4.4), micro-USDC.
+pub const AUDIT: PaidVariant = PaidVariant {
+    query: None,
+    price: 250_000,
+    purpose: "comprehensive audit: score, proofs, launches, settlements, SLA, ERC-8004, flags, history and breakdown (x402, settled on chain before the answer is sent)",
+};
+
+/// Price of a risk report (seed §4.4), micro-USDC.
+pub const RISK_REPORT: PaidVariant = PaidVariant {
+    query: None,
+    price: 500_000,
+    purpose: "risk report: verdict AVOID / CAUTION / OK from the seller's decision and the deployer's record, heuristic flags, and a signed attestation",
+};
+
+/// Price of a batch of up to 10 audits (seed §4.4), micro-USDC.
+pub const AUDIT_BATCH: PaidVariant = PaidVariant {
+    query: None,
+    price: 1_000_000,
+    purpose: "audits of up to 10 wallets in one call (unindexed ones are listed, not audited; refused unpaid if none is indexed)",
+};
+
+/// Price of the full proofs export (seed §4.3), micro-USDC.
+pub const PROOFS_EXPORT: PaidVariant = PaidVariant {
+    query: None,
+    price: 1_000_000,
+    purpose: "every verified identity proof, without a page cap (optional type)",
+};
+
+/// Price of a launch platform's token export (seed §4.4), micro-USDC.
+pub const CLAWD_EXPORT: PaidVariant = PaidVariant {
+    query: None,
+    price: 500_000,
+    purpose: "every indexed token of one launch platform, with its creator's score and verdict",
+};
+
+/// Price of a token creator's audit (seed §4.4), micro-USDC.
+pub const CREATOR_AUDIT: PaidVariant = PaidVariant {
+    query: None,
+    price: 500_000,
+    purpose: "token creator profile: tokens launched, sample tokens, proofs and the full deployer record",
+};
+
+/// Price of a place's review snapshot (seed §4.4), micro-USDC.
+pub const PLACE_SNAPSHOT: PaidVariant = PaidVariant {
+    query: None,
+    price: 100_000,
+    purpose: "review snapshot of a real-world business: 402 terms as the seed shows; a paid retry is refused with 501 before any settlement (no business source is configured)",
 };
 
 /// What `POST /mcp` answers (under the base path, and at the origin where the original serves it).
@@ -214,8 +272,89 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .query::<query::agents::ScoreQuery>()
     .returns_with(openapi::either::<wire::ScorePayloadV1, wire::UnindexedScoreV1>)
-    .errors(&[400, 402, 503])
+    .errors(&[400, 402, 501, 503])
     .paid(LIVE_RESCORE),
+    RouteDef::get("/audit/{agentAddress}", "paid", handler!(agents::audit), AUDIT.purpose)
+        .returns::<wire::AuditV1>()
+        .errors(&[400, 402, 404, 409, 503])
+        .paid(AUDIT),
+    RouteDef::get("/risk-report/{address}", "paid", handler!(paid::risk_report), RISK_REPORT.purpose)
+        .returns::<wire::RiskReportV1>()
+        .errors(&[400, 402, 404, 409, 501, 503])
+        .paid(RISK_REPORT),
+    RouteDef::post("/audit-batch", "paid", handler!(paid::audit_batch), AUDIT_BATCH.purpose)
+        .body::<wire::AuditBatchRequestV1>()
+        .returns::<wire::AuditBatchV1>()
+        .errors(&[400, 402, 404, 409, 413, 415, 503])
+        .paid(AUDIT_BATCH),
+    RouteDef::get("/proofs/export", "paid", handler!(paid::proofs_export), PROOFS_EXPORT.purpose)
+        .query::<query::directory::ProofsQuery>()
+        .returns::<wire::ProofsExportV1>()
+        .errors(&[400, 402, 409, 503])
+        .paid(PROOFS_EXPORT),
+    RouteDef::get("/clawd/export", "paid", handler!(paid::clawd_export), CLAWD_EXPORT.purpose)
+        .query::<crate::handlers::paid::ClawdExportQuery>()
+        .returns::<wire::ClawdExportV1>()
+        .errors(&[400, 402, 404, 409, 503])
+        .paid(CLAWD_EXPORT),
+    RouteDef::get("/clawd/creator-audit/{address}", "paid", handler!(paid::creator_audit), CREATOR_AUDIT.purpose)
+        .returns::<wire::CreatorAuditV1>()
+        .errors(&[400, 402, 404, 409, 503])
+        .paid(CREATOR_AUDIT),
+    RouteDef::get("/snapshot/{placeId}", "paid", handler!(paid::place_snapshot), PLACE_SNAPSHOT.purpose)
+        .errors(&[402, 501, 503])
+        .paid(PLACE_SNAPSHOT)
+        .without_snapshot(),
+    RouteDef::get("/revenue", "service", handler!(paid::revenue), "the service's own revenue, from its payment ledger")
+        .returns::<wire::RevenueV1>()
+        .without_snapshot(),
+    RouteDef::get("/revenue/buyers", "service", handler!(paid::revenue_buyers), "unique buyers of the service's paid answers")
+        .returns::<wire::RevenueBuyersV1>()
+        .without_snapshot(),
+    RouteDef::get(
+        "/attestation/{address}",
+        "attestations",
+        handler!(attestations::attestation),
+        "EIP-712 signed score attestation (the original's Attestation type, domain {name: agentrep, version: 1, chainId: 8453}); signed: false with a reason when the score is unmeasured or degraded, or the deployment has no operator key",
+    )
+    .returns::<wire::AttestationV1>()
+    .errors(&[400, 404]),
+    RouteDef::get(
+        "/auto-attest-status/{address}",
+        "attestations",
+        handler!(attestations::auto_attest_status),
+        "whether the wallet's newest attestation is fresh (under 24 hours) or must be fetched again",
+    )
+    .returns::<wire::AutoAttestStatusV1>()
+    .errors(&[400]),
+    RouteDef::post(
+        "/verify",
+        "attestations",
+        handler!(attestations::verify),
+        "server-side check of an attestation: signer, freshness (24 h, 5 min of clock skew), threshold",
+    )
+    .body::<wire::VerifyRequestV1>()
+    .returns::<wire::VerifyResponseV1>()
+    .errors(&[400, 413, 415])
+    .without_snapshot(),
+    RouteDef::get(
+        "/attestations.json",
+        "attestations",
+        handler!(attestations::feed),
+        "JSON Feed 1.1 of newly attested agents",
+    )
+    .returns::<wire::AttestationFeedV1>()
+    .without_snapshot(),
+    RouteDef::get(
+        "/attestation-engagement",
+        "attestations",
+        handler!(attestations::engagement),
+        "ranking by attestation fetches (a popularity count, never a score input)",
+    )
+    .query::<crate::handlers::attestations::EngagementQuery>()
+    .returns::<wire::AttestationEngagementV1>()
+    .errors(&[400])
+    .without_snapshot(),
     RouteDef::get(
         "/preflight/{address}",
         "scores",
@@ -602,7 +741,7 @@ mod tests {
 
     #[test]
     fn prices_print_as_usdc() {
-        let p = |price| PaidVariant { query: "", price, purpose: "" }.price_text();
+        let p = |price| PaidVariant { query: None, price, purpose: "" }.price_text();
         assert_eq!(
             (p(50_000), p(250_000), p(1_000_000), p(5_000_000), p(2_500)),
             ("0.05".into(), "0.25".into(), "1.00".into(), "5.00".into(), "0.0025".into())

@@ -7,8 +7,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use agentrep_server::ServiceIdentity;
-use agentrep_tests::{RunningServer, TEST_PAY_TO, shared_world};
+use agentrep_server::{SecretKey, ServerConfig, ServiceIdentity};
+use agentrep_tests::chain::paychain::{PayChain, key_hex};
+use agentrep_tests::{RunningServer, shared_world};
 
 fn python_tool(name: &str) -> PathBuf {
     let bin = std::env::var_os("AGENTREP_PY_VENV")
@@ -24,9 +25,21 @@ fn python_tool(name: &str) -> PathBuf {
 fn the_openapi_document_is_valid_and_the_server_keeps_it() {
     let validator = python_tool("python");
     let schemathesis = python_tool("schemathesis");
-    // With a receiving address, so the paid variant answers its 402 terms and they are checked too.
-    let identity = ServiceIdentity { pay_to: Some(TEST_PAY_TO.to_owned()), ..ServiceIdentity::default() };
-    let s = RunningServer::start_with(&shared_world().snapshots(), identity);
+    // A deployment that takes payments (anvil as its network), so the paid routes answer their 402
+    // terms and they are checked too.
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let chain = runtime.block_on(PayChain::start()).expect("anvil starts");
+    let store = tempfile::tempdir().expect("temp dir");
+    let s = RunningServer::start_config(ServerConfig {
+        snapshots: shared_world().snapshots(),
+        identity: ServiceIdentity {
+            pay_to: Some(alloy::hex::encode_prefixed(chain.pay_to)),
+            ..ServiceIdentity::default()
+        },
+        payments: chain.direct_settings(store.path().join("store.sqlite")),
+        operator_key: Some(SecretKey::new(key_hex(&chain.operator))),
+        ..ServerConfig::default()
+    });
     let url = format!("{}/openapi.json", s.base);
 
     let out = Command::new("timeout")

@@ -349,14 +349,16 @@ async fn every_route_of_the_table_answers() {
     let client = reqwest::Client::new();
     for def in agentrep_server::routes::ROUTES {
         let wallet = match def.path {
-            p if p.starts_with("/deployer/") => &deployer,
+            p if p.starts_with("/deployer/") || p.starts_with("/clawd/creator-audit/") => &deployer,
             p if p.starts_with("/token/") => &token,
             _ => &leader,
         };
         let path = def
             .path
             .replace("{address}", wallet)
+            .replace("{agentAddress}", wallet)
             .replace("{tag}", "data")
+            .replace("{placeId}", "ChIJN1t_tDeuEmsRUsoyG83frY4")
             .replace("{cat}", "other")
             .replace("{tokenAddress}", &token);
         let url = match def.scope {
@@ -367,6 +369,12 @@ async fn every_route_of_the_table_answers() {
             _ if def.path == "/mcp" => {
                 client.post(&url).json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" })).send().await.unwrap()
             }
+            _ if def.path == "/verify" => {
+                let payload = json!({"version": "agentrep-v1", "subjectType": "agent-onchain",
+                    "subject": format!("0x{:0>64}", leader.trim_start_matches("0x")), "score": 80, "timestamp": 1,
+                    "operator": leader, "nonce": 20261122});
+                client.post(&url).json(&json!({ "payload": payload, "signature": "0x00" })).send().await.unwrap()
+            }
             "GET" => client
                 .get(&url)
                 .query(&[("q", "data"), ("a", leader.as_str()), ("b", leader.as_str()), ("for", leader.as_str())])
@@ -375,7 +383,10 @@ async fn every_route_of_the_table_answers() {
                 .unwrap(),
             _ => client.post(&url).json(&json!({ "addresses": [leader], "intent": "data feed" })).send().await.unwrap(),
         };
-        assert_eq!(resp.status(), StatusCode::OK, "{} {path}", def.method.as_str());
+        // This deployment takes no payments: a wholly paid route says so (tests/payments/ buys them).
+        let expected =
+            if def.paid.is_some_and(|p| p.query.is_none()) { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::OK };
+        assert_eq!(resp.status(), expected, "{} {path}", def.method.as_str());
         assert_eq!(resp.headers()["access-control-allow-origin"], "*", "{path}");
     }
 }

@@ -1,5 +1,5 @@
 //! Tables that documents print from code: `SCORING.md`'s flag table, `ARCHITECTURE.md`'s
-//! dataset schemas and MCP tool table. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
+//! dataset schemas, write-store schema and MCP tool table. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
 
 use agentrep_tests::check_generated_section;
 
@@ -30,5 +30,15 @@ fn architecture_md_tool_table_matches_the_code() {
         "mcp-tools",
         "server/src/mcp/tools.rs",
         &agentrep_server::mcp::tools::markdown_table(),
+    );
+}
+
+#[test]
+fn architecture_md_store_schema_matches_the_migrations() {
+    check_generated_section(
+        "ARCHITECTURE.md",
+        "store",
+        "store/src/migrations",
+        &format!("```sql\n{}```\n", agentrep_store::schema_sql()),
     );
 }

@@ -4,7 +4,7 @@ use agentrep_publish::SnapshotStore;
 use agentrep_server::ServiceIdentity;
 use agentrep_tests::{RunningServer, TEST_PAY_TO, shared_world};
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn server() -> RunningServer {
     RunningServer::start(&shared_world().snapshots())
@@ -156,17 +156,24 @@ async fn score_preview_known_unknown_invalid_and_live() {
     let (_, status) = json(&format!("{}/status", s.base)).await;
     assert_eq!(status["payments"]["payTo"], Value::Null);
 
-    // With one: the terms name it, for v1 (body) and v2 (header) buyers.
+    // An operator address alone is not enough: without a node to check payments on and a way to
+    // settle them, paid routes still quote nothing, and say what is missing
+    // (`tests/payments/` runs deployments that take payments).
     let identity = ServiceIdentity { pay_to: Some(TEST_PAY_TO.to_owned()), ..ServiceIdentity::default() };
-    let paid = RunningServer::start_with(&shared_world().snapshots(), identity);
-    let resp = reqwest::get(format!("{}/score/{addr}?live=1", paid.base)).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::PAYMENT_REQUIRED);
-    assert!(resp.headers().contains_key("payment-required"));
-    let body: Value = resp.json().await.unwrap();
-    assert_eq!(body["x402Version"], 1);
-    assert_eq!(body["accepts"][0]["maxAmountRequired"], "50000");
-    assert_eq!(body["accepts"][0]["network"], "base");
-    assert_eq!(body["accepts"][0]["payTo"], TEST_PAY_TO);
+    let half = RunningServer::start_with(&shared_world().snapshots(), identity);
+    for path in [format!("/score/{addr}?live=1"), format!("/audit/{addr}")] {
+        let resp = reqwest::get(format!("{}{path}", half.base)).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE, "{path}");
+        assert!(!resp.headers().contains_key("payment-required"));
+        let body: Value = resp.json().await.unwrap();
+        assert_error(&body, "payments_not_configured");
+        assert!(body["error"]["message"].as_str().unwrap().contains("AGENTREP_PAYMENT_RPC"), "{body}");
+    }
+    let (_, status) = json(&format!("{}/status", half.base)).await;
+    assert_eq!(
+        (&status["payments"]["payTo"], &status["payments"]["x402Enabled"]),
+        (&json!(TEST_PAY_TO), &json!(false))
+    );
 }
 
 #[tokio::test]
@@ -242,13 +249,13 @@ async fn exports_health_status_and_errors() {
     let table = agentrep_server::routes::ROUTES;
     assert_eq!(
         endpoints.len(),
-        table.len() + table.iter().filter(|r| r.paid.is_some()).count(),
-        "health lists the route table"
+        table.len() + table.iter().filter(|r| r.paid.is_some_and(|p| p.query.is_some())).count(),
+        "health lists the route table: every free route, and every paid answer once"
     );
 
     let (status, api) = json(&format!("{}/openapi.json", s.base)).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(api["info"]["version"], "0.3.0");
+    assert_eq!(api["info"]["version"], "0.4.0");
     let paths: std::collections::BTreeSet<&str> = table.iter().map(|r| r.path).collect();
     assert_eq!(api["paths"].as_object().unwrap().len(), paths.len(), "one path item per path (POST /mcp at both)");
     let params = api["paths"]["/leaderboard"]["get"]["parameters"].as_array().unwrap();

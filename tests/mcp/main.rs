@@ -10,7 +10,6 @@ mod protocol;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -20,29 +19,9 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("crate has a parent").to_owned()
 }
 
-/// Installs the client SDKs once per process (`scripts/fetch-test-clients.sh`, silent when they
-/// are there already) and returns `.tools`.
+/// `.tools`, with the client SDKs installed.
 fn tools() -> PathBuf {
-    static TOOLS: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    TOOLS
-        .get_or_init(|| {
-            let out = Command::new("bash")
-                .arg(root().join("scripts/fetch-test-clients.sh"))
-                .stdin(Stdio::null())
-                .output()
-                .map_err(|e| format!("running scripts/fetch-test-clients.sh: {e}"))?;
-            if !out.status.success() {
-                return Err(format!(
-                    "scripts/fetch-test-clients.sh failed ({}): {}{}",
-                    out.status,
-                    String::from_utf8_lossy(&out.stdout),
-                    String::from_utf8_lossy(&out.stderr)
-                ));
-            }
-            Ok(root().join(".tools"))
-        })
-        .clone()
-        .unwrap_or_else(|e| panic!("{e}"))
+    agentrep_tests::test_clients()
 }
 
 /// Which client script.

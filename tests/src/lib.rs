@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
 use agentrep_publish::{PublishConfig, SnapshotStore};
-use agentrep_server::{Server, ServerConfig, ServiceIdentity};
+use agentrep_server::{PaymentSettings, Server, ServerConfig, ServiceIdentity};
 use chrono::NaiveDate;
 
 /// A world built in a temporary folder: lake plus published snapshots.
@@ -95,8 +95,8 @@ pub struct RunningServer {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-/// A receiving address for tests whose paid routes must quote terms. Nobody holds its key and
-/// nothing is ever paid to it: these servers settle nothing.
+/// A receiving address for tests of servers that take no payments (no node, no way to settle):
+/// their paid routes answer 503 and quote no terms. Nobody holds its key.
 pub const TEST_PAY_TO: &str = "0x00000000000000000000000000000000000a6e27";
 
 impl RunningServer {
@@ -105,14 +105,19 @@ impl RunningServer {
         Self::start_with(snapshots, ServiceIdentity::default())
     }
 
-    /// Starts serving `snapshots` as the deployment `identity` describes.
+    /// Starts serving `snapshots` as the deployment `identity` describes (taking no payments).
     pub fn start_with(snapshots: &Path, identity: ServiceIdentity) -> Self {
-        let config = ServerConfig {
+        Self::start_config(ServerConfig {
             snapshots: snapshots.to_owned(),
             reload_interval: std::time::Duration::from_millis(100),
             identity,
+            payments: PaymentSettings::default(),
             ..ServerConfig::default()
-        };
+        })
+    }
+
+    /// Starts a server with `config`.
+    pub fn start_config(config: ServerConfig) -> Self {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -186,4 +191,34 @@ pub fn agentrep_binary() -> PathBuf {
         bin.display()
     );
     bin
+}
+
+/// Installs the pinned test clients once per process (`scripts/fetch-test-clients.sh`, silent when
+/// they are there already) and returns `.tools`: npm packages in `clients/node_modules`, the
+/// Python venv in `py`.
+///
+/// # Panics
+/// When the script fails (it needs npm and Python the first time).
+pub fn test_clients() -> PathBuf {
+    static TOOLS: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("crate has a parent").to_owned();
+    TOOLS
+        .get_or_init(|| {
+            let out = std::process::Command::new("bash")
+                .arg(root.join("scripts/fetch-test-clients.sh"))
+                .stdin(std::process::Stdio::null())
+                .output()
+                .map_err(|e| format!("running scripts/fetch-test-clients.sh: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "scripts/fetch-test-clients.sh failed ({}): {}{}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            Ok(root.join(".tools"))
+        })
+        .clone()
+        .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -14,7 +14,7 @@ pub struct AuditInfoV1 {
     pub address: String,
     /// The paid route (absolute when the origin is known).
     pub endpoint: String,
-    /// Whether this deployment serves that route yet.
+    /// Whether this deployment sells it (it takes payments).
     pub served: bool,
     /// Price, as the original service states it (`$0.25 USDC`).
     pub price: String,

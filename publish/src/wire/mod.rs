@@ -6,6 +6,8 @@
 pub const SERVICE: &str = "agentrep";
 
 mod agent;
+mod attestation;
+mod audit;
 mod deployer;
 mod discovery;
 mod history;
@@ -20,6 +22,8 @@ mod snapshot;
 mod token;
 
 pub use agent::*;
+pub use attestation::*;
+pub use audit::*;
 pub use deployer::*;
 pub use discovery::*;
 pub use history::*;

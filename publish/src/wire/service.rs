@@ -152,6 +152,11 @@ pub struct OperatorV1 {
     pub name: Option<String>,
     /// Contact URL or address, as configured.
     pub contact: Option<String>,
+    /// The address of the key that signs attestations, x402 offers and receipts; null when
+    /// nothing is signed.
+    pub signing_address: Option<String>,
+    /// The signing key was generated for a demo: its signatures prove nothing about who runs this.
+    pub signing_key_is_demo: bool,
 }
 
 /// The project's token.

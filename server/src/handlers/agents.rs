@@ -6,10 +6,12 @@ use agentrep_publish::layout::WalletDoc;
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
-use crate::http::respond::{self, PaymentTerms, mime};
+use crate::http::respond::{self, mime};
 use crate::http::{HandlerResult, Request};
+use crate::payment::flow::{Sale, quote, sell};
 use crate::query::agents::{self as q, WalletRead};
-use crate::routes::LIVE_RESCORE;
+use crate::query::audit;
+use crate::routes::{AUDIT, LIVE_RESCORE};
 use crate::{ApiError, App};
 
 /// `GET /score/{address}`.
@@ -17,19 +19,43 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     let query: q::ScoreQuery = req.query()?;
     if query.live.0 {
-        let pay_to = app.identity.pay_to.clone().ok_or(ApiError::PaymentsNotConfigured)?;
-        return Ok(respond::payment_required(&PaymentTerms {
-            resource: req.absolute_url(),
-            description: "agentrep live re-score".to_owned(),
-            amount: LIVE_RESCORE.price,
-            pay_to,
-        }));
+        return live_rescore(&app, &req).await;
     }
     let snap = snapshot(&app)?;
     match q::score(&snap, app.base_path(), &a) {
         WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
         WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
     }
+}
+
+/// `?live=1`: the terms, and a refusal of any paid retry before it is verified or settled: the
+/// live sources are not built, so nothing could be sold.
+async fn live_rescore(app: &Arc<App>, req: &Request) -> HandlerResult {
+    let sale = Sale { price: LIVE_RESCORE.price, description: "agentrep live re-score" };
+    if req.headers.contains_key("payment-signature") || req.headers.contains_key("x-payment") {
+        app.payments()?;
+        return Err(ApiError::NotAvailable {
+            code: "live_rescore_unavailable",
+            message: "the live re-score's sources are not built on this deployment; the payment was not verified, \
+                      recorded or settled"
+                .to_owned(),
+        });
+    }
+    quote(app, req, sale)
+}
+
+/// `GET /audit/{agentAddress}` (paid): every published document of an indexed wallet. An
+/// unindexed wallet is refused before any payment is asked for.
+pub async fn audit(app: Arc<App>, req: Request) -> HandlerResult {
+    let a = req.address("agentAddress")?;
+    audit::auditable(&*snapshot(&app)?, &a)?;
+    let sale = Sale { price: AUDIT.price, description: "agentrep audit" };
+    sell(&app, &req, sale, || async {
+        let snap = snapshot(&app)?;
+        let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        Ok(respond::json(StatusCode::OK, &audit::audit(&snap, &a, now)?))
+    })
+    .await
 }
 
 /// `GET /preflight/{address}`.

@@ -2,11 +2,13 @@
 //! No reading logic lives here.
 
 pub mod agents;
+pub mod attestations;
 pub mod deployers;
 pub mod directory;
 pub mod exports;
 pub mod lists;
 pub mod pages;
+pub mod paid;
 pub mod ranking;
 pub mod service;
 

@@ -1,4 +1,5 @@
-//! Building responses: cached bodies with ETag/304, gzip when asked, JSON, errors, 402.
+//! Building responses: cached bodies with ETag/304, gzip when asked, JSON, errors (402s are
+//! [`crate::payment::terms`]').
 
 use bytes::Bytes;
 use http_body_util::Full;
@@ -8,10 +9,6 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::index::Blob;
-use agentrep_payments::PaymentNetwork;
-use agentrep_payments::wire::{
-    PaymentRequiredV1, PaymentRequiredV2, RequirementsV1, RequirementsV2, ResourceInfo, TokenDomain, encode_base64,
-};
 use agentrep_publish::wire::{ErrorBodyV1, ErrorV1};
 
 /// The body type of every response.
@@ -115,78 +112,6 @@ pub fn error(err: &ApiError) -> Response<Body> {
     {
         resp.headers_mut().insert(header::ALLOW, value);
     }
-    resp
-}
-
-/// x402 `exact` payment requirements of a paid route.
-#[derive(Debug, Clone)]
-pub struct PaymentTerms {
-    /// Absolute URL of the resource.
-    pub resource: String,
-    /// What is bought.
-    pub description: String,
-    /// Price in micro-USDC.
-    pub amount: u64,
-    /// Receiving address.
-    pub pay_to: String,
-}
-
-/// Longest a payment for a paid answer may stay valid, seconds (`maxTimeoutSeconds`).
-pub const MAX_TIMEOUT_SECONDS: u64 = 60;
-
-/// 402 for both x402 v1 (JSON body) and v2 (`PAYMENT-REQUIRED` header) buyers, USDC on Base, with
-/// the wire types of `agentrep-payments` (the ones its verifier reads back).
-pub fn payment_required(terms: &PaymentTerms) -> Response<Body> {
-    let n = PaymentNetwork::base();
-    let asset = n.asset.to_string();
-    let extra = || TokenDomain { name: n.token_name.clone(), version: n.token_version.clone() };
-    let v1 = PaymentRequiredV1 {
-        x402_version: 1,
-        error: "X-PAYMENT header is required".to_owned(),
-        accepts: n
-            .v1_name
-            .iter()
-            .map(|network| RequirementsV1 {
-                scheme: "exact".to_owned(),
-                network: network.clone(),
-                max_amount_required: terms.amount.to_string(),
-                resource: terms.resource.clone(),
-                description: terms.description.clone(),
-                mime_type: mime::JSON.to_owned(),
-                pay_to: terms.pay_to.clone(),
-                max_timeout_seconds: MAX_TIMEOUT_SECONDS,
-                asset: asset.clone(),
-                extra: extra(),
-            })
-            .collect(),
-    };
-    let v2 = PaymentRequiredV2 {
-        x402_version: 2,
-        error: "PAYMENT-SIGNATURE header is required".to_owned(),
-        resource: ResourceInfo {
-            url: terms.resource.clone(),
-            description: terms.description.clone(),
-            mime_type: mime::JSON.to_owned(),
-        },
-        accepts: vec![RequirementsV2 {
-            scheme: "exact".to_owned(),
-            network: n.caip2.clone(),
-            amount: terms.amount.to_string(),
-            asset,
-            pay_to: terms.pay_to.clone(),
-            max_timeout_seconds: MAX_TIMEOUT_SECONDS,
-            extra: extra(),
-        }],
-        extensions: Default::default(),
-    };
-    let header_value = encode_base64(&serde_json::to_vec(&v2).expect("serialises"));
-    let mut resp = json(StatusCode::PAYMENT_REQUIRED, &v1);
-    let h = resp.headers_mut();
-    h.insert("payment-required", HeaderValue::from_str(&header_value).expect("base64 is a valid header"));
-    h.insert(
-        header::ACCESS_CONTROL_EXPOSE_HEADERS,
-        HeaderValue::from_static("PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE"),
-    );
     resp
 }
 

@@ -13,7 +13,6 @@
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
-use agentrep_model::chain::{BASE_CAIP2, USDC_BASE};
 use agentrep_publish::wire::{self, version};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -474,35 +473,35 @@ fn deployer(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::DeployerV1>, ToolErro
     Ok(Out::published(dq::deployer(ctx.snap()?, &address(&a.address)?)?))
 }
 
-/// Price of the paid audit (seed §4; the route comes with the paid tools).
-pub const AUDIT_PRICE: u64 = 250_000;
-
 fn audit_info(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::AuditInfoV1>, ToolError> {
     let a = address(&a.address)?;
     let origin = ctx.origin.as_deref().unwrap_or_default();
     let endpoint = format!("{origin}{}/audit/{a}", ctx.base());
-    let served = ROUTES.iter().any(|r| r.path == "/audit/{address}");
-    let how = if served {
-        format!(
+    let price = crate::routes::AUDIT.price as f64 / 1e6;
+    let payments = ctx.app.payments();
+    let how = match &payments {
+        Ok(p) => format!(
             "GET {endpoint} answers 402 with x402 terms (v1 in the body, v2 in the PAYMENT-REQUIRED header); pay \
-             {} USDC on Base with an x402 client and repeat the call with its payment header",
-            AUDIT_PRICE as f64 / 1e6
-        )
-    } else {
-        "this deployment does not serve the paid audit yet; mainstreet_score, mainstreet_preflight and \
-         agentrep_funded_by answer most of what it holds, free"
-            .to_owned()
+             {price} USDC on {} with an x402 client and repeat the call with its payment header",
+            p.network.caip2
+        ),
+        Err(e) => format!(
+            "{e}; mainstreet_score, mainstreet_preflight and agentrep_funded_by answer most of what the audit holds, free"
+        ),
     };
+    let network =
+        payments.as_ref().map(|p| p.network.clone()).unwrap_or_else(|_| agentrep_payments::PaymentNetwork::base());
     Ok(Out::of(&wire::AuditInfoV1 {
         version: version("audit-info"),
         address: a.to_string(),
         endpoint,
-        served,
-        price: format!("${:.2} USDC", AUDIT_PRICE as f64 / 1e6),
-        price_usdc: AUDIT_PRICE as f64 / 1e6,
-        chain: "Base".to_owned(),
-        network: BASE_CAIP2.to_owned(),
-        asset: USDC_BASE.to_owned(),
+        served: payments.is_ok(),
+        price: format!("${price:.2} USDC"),
+        price_usdc: price,
+        chain: if network.chain_id == agentrep_model::chain::BASE_CHAIN_ID { "Base" } else { "Base Sepolia" }
+            .to_owned(),
+        network: network.caip2.clone(),
+        asset: alloy::hex::encode_prefixed(network.asset),
         pay_to: ctx.app.identity.pay_to.clone(),
         purpose: "full audit of one address: score, identity proofs, launches, counterparties, settlements, \
                   SLA and ERC-8004 feedback, with risk flags"
@@ -987,7 +986,27 @@ pub static TOOLS: &[Tool] = &[
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 4] = [
+pub const NOT_MIRRORED: [(&str, &str); 18] = [
+    ("/risk-report/{address}", "paid: bought over HTTP with x402"),
+    ("/audit-batch", "paid: bought over HTTP with x402"),
+    ("/proofs/export", "paid: bought over HTTP with x402"),
+    ("/clawd/export", "paid: bought over HTTP with x402"),
+    ("/clawd/creator-audit/{address}", "paid: bought over HTTP with x402"),
+    ("/snapshot/{placeId}", "paid, and refused: no business source"),
+    ("/revenue", "reads the write store, which the stdio server does not open"),
+    ("/revenue/buyers", "reads the write store, which the stdio server does not open"),
+    (
+        "/attestation/{address}",
+        "signs with the operator's key and counts the fetch; fetched over HTTP so the signature reaches the verifier as sent",
+    ),
+    ("/auto-attest-status/{address}", "reads the write store, which the stdio server does not open"),
+    ("/verify", "checks an attestation over HTTP (the original SDK's verifyServerSide)"),
+    ("/attestations.json", "a JSON Feed for feed readers"),
+    ("/attestation-engagement", "reads the write store, which the stdio server does not open"),
+    (
+        "/audit/{agentAddress}",
+        "paid: bought over HTTP with x402 (x402 over MCP is not served yet); mainstreet_audit_info says how",
+    ),
     ("/shield/{address}.json", "a shields.io badge document, not a read"),
     ("/health", "the endpoint list; agentrep_catalog lists the same routes"),
     ("/openapi.json", "the HTTP API's own description"),

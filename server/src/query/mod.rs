@@ -2,12 +2,15 @@
 //! to typed payloads. The HTTP handlers and the MCP tools call the same functions.
 
 pub mod agents;
+pub mod attestations;
+pub mod audit;
 pub mod deployers;
 pub mod directory;
 pub mod index;
 pub mod lists;
 pub mod pages;
 pub mod ranking;
+pub mod reports;
 pub mod search;
 pub mod service;
 pub mod text;

@@ -43,12 +43,13 @@ pub fn health(app: &App, snap: Option<&ServedSnapshot>) -> HealthPayloadV1 {
                 };
                 let paid = r.paid.map(|p| EndpointV1 {
                     method: r.method.as_str().to_owned(),
-                    path: format!("{}?{}", route_path(app, r), p.query),
+                    path: p.path(&route_path(app, r)),
                     auth: "x402".to_owned(),
                     price: Some(p.price_text()),
                     purpose: p.purpose.to_owned(),
                 });
-                std::iter::once(free).chain(paid)
+                let wholly_paid = r.paid.is_some_and(|p| p.query.is_none());
+                (!wholly_paid).then_some(free).into_iter().chain(paid)
             })
             .collect(),
     }
@@ -59,6 +60,8 @@ fn operator(app: &App) -> OperatorV1 {
         address: app.identity.pay_to.clone(),
         name: app.identity.operator_name.clone(),
         contact: app.identity.contact.clone(),
+        signing_address: app.operator().map(|o| o.address()),
+        signing_key_is_demo: app.operator().is_some_and(|o| o.demo),
     }
 }
 
@@ -86,13 +89,9 @@ pub fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
         counts: snap.manifest.counts.clone(),
         retained_snapshots: snap.retained.clone(),
         payments: PaymentsStatusV1 {
-            x402_enabled: false,
+            x402_enabled: app.takes_payments(),
             pay_to: app.identity.pay_to.clone(),
-            note: match app.identity.pay_to {
-                Some(_) => "paid routes answer 402 with x402 v1 and v2 terms; settlement is not enabled yet, so no payment is taken",
-                None => "no operator address is configured (AGENTREP_PAY_TO): paid routes answer 503 payments_not_configured and quote no terms",
-            }
-            .to_owned(),
+            note: app.payments_note(),
         },
         operator: operator(app),
         token: token(app),
@@ -123,7 +122,7 @@ pub fn catalog(app: &App) -> CatalogV1 {
         .filter_map(|r| {
             let p = r.paid?;
             Some(CatalogPaidV1 {
-                route: format!("{} {}?{}", r.method.as_str(), route_path(app, r), p.query),
+                route: format!("{} {}", r.method.as_str(), p.path(&route_path(app, r))),
                 price: p.price as f64 / 1_000_000.0,
                 purpose: p.purpose.to_owned(),
             })

@@ -59,6 +59,9 @@ pub struct AnvilOptions {
     /// States kept in memory (`--prune-history N`), so [`super::reorg::reorg`] can roll the chain
     /// back up to N blocks; `None` keeps none (the default: rollbacks fail, blocks are cheaper).
     pub keep_states: Option<u32>,
+    /// Mine a block for every transaction (payments wait for their receipts), instead of only
+    /// on `evm_mine`.
+    pub automine: bool,
     /// Extra command-line arguments.
     pub extra_args: Vec<String>,
 }
@@ -100,7 +103,8 @@ impl Anvil {
         let mut cmd = Command::new(bin);
         cmd.args(["--host", "127.0.0.1", "--port", "0", "--chain-id"])
             .arg(CHAIN_ID.to_string())
-            .args(["--no-mining", "--auto-impersonate", "--order", "fees", "--gas-limit"])
+            .args(if opts.automine { &["--auto-impersonate"][..] } else { &["--no-mining", "--auto-impersonate"][..] })
+            .args(["--order", "fees", "--gas-limit"])
             .arg(BLOCK_GAS_LIMIT.to_string())
             .args(["--hardfork", "cancun", "--prune-history"]);
         if let Some(n) = opts.keep_states {

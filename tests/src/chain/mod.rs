@@ -4,6 +4,7 @@
 
 pub mod anvil;
 pub mod contracts;
+pub mod paychain;
 pub mod plan;
 pub mod reorg;
 pub mod replay;

@@ -1,0 +1,240 @@
+//! Paid answers over x402: the deployment's payment settings, the runtime that checks, records and
+//! settles payments ([`Payments`]), the terms a paid route quotes ([`terms`]) and the one flow
+//! every paid route goes through ([`flow`]).
+//!
+//! A deployment takes payments only when it can settle them: an operator address, a node on the
+//! payment network, and a way to settle (the operator's relayer key, or a facilitator). Without
+//! all three, paid routes answer 503 `payments_not_configured` and quote no terms.
+
+pub mod flow;
+pub mod terms;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agentrep_payments::settle::reconcile;
+use agentrep_payments::{
+    AuthorizedTransfer, ChainReader, DirectSettler, FacilitatorSettler, PaymentNetwork, Reconciled, Settler,
+};
+use agentrep_store::ledger::Settlement;
+use agentrep_store::{PaymentRecord, PaymentState, Store};
+use alloy::primitives::{Address, B256, U256};
+use alloy::signers::local::PrivateKeySigner;
+use tracing::{info, warn};
+
+/// A private key from the configuration (the relayer's, the operator's signing key). Never
+/// printed.
+#[derive(Clone, Default)]
+pub struct SecretKey(String);
+
+impl SecretKey {
+    /// Wraps a hex private key.
+    pub fn new(key: impl Into<String>) -> Self {
+        Self(key.into())
+    }
+
+    /// As a signer.
+    ///
+    /// # Errors
+    /// When it is not a 32-byte hex private key (the message never echoes it).
+    pub fn signer(&self, name: &str) -> Result<PrivateKeySigner, String> {
+        self.0.trim().parse().map_err(|_| format!("{name} is not a 32-byte hex private key"))
+    }
+}
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SecretKey(<redacted>)")
+    }
+}
+
+/// How a deployment takes payments. Every field reads an `AGENTREP_*` variable.
+#[derive(Debug, Clone)]
+pub struct PaymentSettings {
+    /// `AGENTREP_PAYMENT_NETWORK`: `base` (default) or `base-sepolia`.
+    pub network: PaymentNetwork,
+    /// `AGENTREP_PAYMENT_RPC`: a node on that network, for the chain's checks and settlement.
+    pub rpc_url: Option<String>,
+    /// `AGENTREP_RELAYER_KEY`: settle directly, paying gas from this key.
+    pub relayer_key: Option<SecretKey>,
+    /// `AGENTREP_FACILITATOR_URL`: settle through this facilitator instead.
+    pub facilitator_url: Option<String>,
+    /// `AGENTREP_SETTLE_TIMEOUT_SECS`: longest wait for a settlement (default 30).
+    pub settle_timeout: Duration,
+    /// `AGENTREP_STORE`: the write store's file (default: beside the snapshots folder).
+    pub store: Option<PathBuf>,
+    /// How often open settlements are reconciled.
+    pub reconcile_interval: Duration,
+}
+
+impl Default for PaymentSettings {
+    fn default() -> Self {
+        Self {
+            network: PaymentNetwork::base(),
+            rpc_url: None,
+            relayer_key: None,
+            facilitator_url: None,
+            settle_timeout: Duration::from_secs(30),
+            store: None,
+            reconcile_interval: Duration::from_secs(30),
+        }
+    }
+}
+
+impl PaymentSettings {
+    /// Reads the environment; an unknown network name is reported and payments stay off.
+    pub fn from_env() -> Self {
+        let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let mut s = Self::default();
+        match var("AGENTREP_PAYMENT_NETWORK").as_deref() {
+            None | Some("base") | Some("eip155:8453") => {}
+            Some("base-sepolia") | Some("eip155:84532") => s.network = PaymentNetwork::base_sepolia(),
+            Some(other) => {
+                warn!(network = other, "AGENTREP_PAYMENT_NETWORK is not base or base-sepolia: paid routes stay off");
+                s.rpc_url = None;
+                return s;
+            }
+        }
+        s.rpc_url = var("AGENTREP_PAYMENT_RPC");
+        s.relayer_key = var("AGENTREP_RELAYER_KEY").map(SecretKey);
+        s.facilitator_url = var("AGENTREP_FACILITATOR_URL");
+        if let Some(secs) = var("AGENTREP_SETTLE_TIMEOUT_SECS").and_then(|v| v.parse().ok()) {
+            s.settle_timeout = Duration::from_secs(secs);
+        }
+        s.store = var("AGENTREP_STORE").map(PathBuf::from);
+        s
+    }
+}
+
+/// A deployment that takes payments: where they go, the ledger, and how they settle.
+#[derive(Debug)]
+pub struct Payments {
+    /// Receiving address.
+    pub pay_to: Address,
+    /// Network and asset.
+    pub network: PaymentNetwork,
+    /// The ledger.
+    pub store: Arc<Store>,
+    /// How payments settle.
+    pub settler: Settler,
+    /// Signs offers and receipts (the operator's key), when configured.
+    pub signer: Option<PrivateKeySigner>,
+    /// A `settling` row untouched for this long belongs to no live request (its process
+    /// stopped): reconciliation takes it over.
+    stale_after: Duration,
+}
+
+/// Blocks an unknown settlement's transaction is looked for in (about 5.5 hours of Base).
+const RECONCILE_LOOKBACK_BLOCKS: u64 = 10_000;
+
+impl Payments {
+    /// Connects what `settings` names. `Err` says, in words for `/status`, what is missing or
+    /// failed; the deployment then takes no payments.
+    pub async fn start(
+        pay_to: Option<&str>,
+        settings: &PaymentSettings,
+        store: Option<Arc<Store>>,
+        signer: Option<PrivateKeySigner>,
+    ) -> Result<Self, String> {
+        let pay_to: Address = pay_to
+            .ok_or("no operator address is configured (AGENTREP_PAY_TO)")?
+            .parse()
+            .map_err(|_| "AGENTREP_PAY_TO is not an address")?;
+        let rpc = settings.rpc_url.as_deref().ok_or(
+            "no node on the payment network is configured (AGENTREP_PAYMENT_RPC): payments could not be checked or settled",
+        )?;
+        let reader = ChainReader::connect(rpc, settings.network.clone(), settings.settle_timeout)
+            .await
+            .map_err(|e| format!("the payment network's node is not usable: {e}"))?;
+        let settler = match (&settings.relayer_key, &settings.facilitator_url) {
+            (Some(key), _) => Settler::Direct(
+                DirectSettler::new(rpc, key.signer("AGENTREP_RELAYER_KEY")?, reader, settings.settle_timeout)
+                    .map_err(|e| e.to_string())?,
+            ),
+            (None, Some(url)) => Settler::Facilitator(
+                FacilitatorSettler::new(url, reader, settings.settle_timeout).map_err(|e| e.to_string())?,
+            ),
+            (None, None) => {
+                return Err(
+                    "no way to settle is configured (AGENTREP_RELAYER_KEY or AGENTREP_FACILITATOR_URL)".to_owned()
+                );
+            }
+        };
+        let store = store.ok_or("the write store (the payment ledger) could not be opened")?;
+        let released = store.release_interrupted(now()).map_err(|e| e.to_string())?;
+        if released > 0 {
+            info!(target: "server::payments", released, "Payments interrupted before settlement were released.");
+        }
+        info!(target: "server::payments", settle = settler.kind(), network = %settings.network.caip2, "Payments are on.");
+        // A live request spends at most one timeout sending and one waiting for the receipt.
+        let stale_after = settings.settle_timeout * 2 + Duration::from_secs(10);
+        Ok(Self { pay_to, network: settings.network.clone(), store, settler, signer, stale_after })
+    }
+
+    /// Settles what the ledger holds open: each `unknown` payment, and each `settling` one no
+    /// live request is settling any more, is looked up on chain and marked settled, or failed
+    /// once it expired unused. Returns how many changed.
+    pub async fn reconcile_open(&self) -> usize {
+        let store = self.store.clone();
+        let Ok(Ok(open)) = tokio::task::spawn_blocking(move || store.open_payments()).await else { return 0 };
+        let stale_before = now() - i64::try_from(self.stale_after.as_secs()).unwrap_or(i64::MAX);
+        let orphaned = |r: &PaymentRecord| match r.state {
+            PaymentState::Unknown => true,
+            PaymentState::Settling => r.updated_at <= stale_before,
+            _ => false,
+        };
+        let mut changed = 0;
+        for rec in open.into_iter().filter(orphaned) {
+            let Some(transfer) = transfer_of(&rec) else { continue };
+            let recorded = rec.tx_hash.as_deref().and_then(|t| t.parse::<B256>().ok());
+            let outcome = match reconcile(
+                self.settler.reader(),
+                &transfer,
+                recorded,
+                RECONCILE_LOOKBACK_BLOCKS,
+                now_u64(),
+            )
+            .await
+            {
+                Ok(Reconciled::Settled(tx)) => Settlement::Settled { tx_hash: tx.to_string() },
+                Ok(Reconciled::NeverSettled) => {
+                    Settlement::Failed { reason: "expired without settling; nothing was charged".to_owned() }
+                }
+                Ok(Reconciled::StillUnknown) => continue,
+                Err(e) => {
+                    warn!(target: "server::payments", payment = rec.id, %e, "Reconciliation could not ask the chain.");
+                    continue;
+                }
+            };
+            let store = self.store.clone();
+            let id = rec.id;
+            if let Ok(Ok(())) =
+                tokio::task::spawn_blocking(move || store.finish_settlement(id, &outcome, None, now())).await
+            {
+                changed += 1;
+            }
+        }
+        changed
+    }
+}
+
+/// The transfer a ledger row authorised (the ledger keeps no signatures).
+fn transfer_of(rec: &PaymentRecord) -> Option<AuthorizedTransfer> {
+    Some(AuthorizedTransfer {
+        payer: rec.payer.parse().ok()?,
+        to: rec.pay_to.parse().ok()?,
+        value: rec.value.parse::<U256>().ok()?,
+        nonce: rec.nonce.parse().ok()?,
+        valid_before: u64::try_from(rec.valid_before).ok()?,
+    })
+}
+
+/// Unix seconds now.
+pub fn now() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+fn now_u64() -> u64 {
+    u64::try_from(now()).unwrap_or(0)
+}

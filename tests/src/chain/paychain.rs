@@ -1,0 +1,194 @@
+//! A payment network on loopback: anvil mining a block per transaction, the USDC double at Base's
+//! USDC address, a relayer with gas, and helpers to fund payers, read balances and sign
+//! EIP-3009 authorizations exactly as a buyer's wallet does.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use agentrep_payments::PaymentNetwork;
+use agentrep_payments::verify::{TransferWithAuthorization, signing_hash};
+use agentrep_server::{PaymentSettings, SecretKey};
+use alloy::primitives::{Address, B256, U256};
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::SolCall;
+use serde_json::json;
+
+use super::anvil::{Anvil, AnvilOptions};
+use super::contracts::{IFiatToken, PLACED, USDC};
+
+/// anvil with the USDC double, a funded relayer and a receiving address.
+#[derive(Debug)]
+pub struct PayChain {
+    /// The chain.
+    pub anvil: Anvil,
+    /// Pays gas for direct settlements.
+    pub relayer: PrivateKeySigner,
+    /// The operator's receiving address.
+    pub pay_to: Address,
+    /// The operator's key for signed offers and receipts.
+    pub operator: PrivateKeySigner,
+}
+
+/// A key as hex (for clients started as processes).
+pub fn key_hex(signer: &PrivateKeySigner) -> String {
+    format!("0x{}", alloy::hex::encode(signer.to_bytes()))
+}
+
+impl PayChain {
+    /// Starts anvil (Base's chain id, current time, automine) and places the USDC double.
+    ///
+    /// # Errors
+    /// When anvil cannot be started or set up.
+    pub async fn start() -> anyhow::Result<Self> {
+        let anvil = Anvil::start_with(&AnvilOptions { automine: true, ..AnvilOptions::default() })?;
+        let usdc = PLACED.iter().find(|c| c.address == USDC).expect("the USDC double is placed");
+        anvil.set_code(USDC, &usdc.runtime_code()).await?;
+        let relayer = PrivateKeySigner::random();
+        anvil.set_balance(relayer.address(), U256::from(10u128.pow(20))).await?;
+        Ok(Self { anvil, relayer, pay_to: PrivateKeySigner::random().address(), operator: PrivateKeySigner::random() })
+    }
+
+    /// Mints `amount` micro-USDC to `who`.
+    ///
+    /// # Errors
+    /// When the transaction fails.
+    pub async fn fund(&self, who: Address, amount: u64) -> anyhow::Result<()> {
+        let data = IFiatToken::mintCall { to: who, amount: U256::from(amount) }.abi_encode();
+        self.send_as(self.relayer.address(), &data).await
+    }
+
+    /// Sends a call to USDC as `from` (impersonated) and waits for it to be mined.
+    ///
+    /// # Errors
+    /// When the transaction fails or reverts.
+    pub async fn send_as(&self, from: Address, data: &[u8]) -> anyhow::Result<()> {
+        let hash: B256 = self
+            .anvil
+            .rpc("eth_sendTransaction", [json!({"from": from, "to": USDC, "data": alloy::hex::encode_prefixed(data)})])
+            .await?;
+        for _ in 0..100 {
+            let receipt: serde_json::Value = self.anvil.rpc("eth_getTransactionReceipt", [hash]).await?;
+            if !receipt.is_null() {
+                anyhow::ensure!(receipt["status"] == "0x1", "transaction {hash} reverted");
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        anyhow::bail!("transaction {hash} was not mined")
+    }
+
+    /// `who`'s USDC balance.
+    ///
+    /// # Errors
+    /// When the call fails.
+    pub async fn balance(&self, who: Address) -> anyhow::Result<U256> {
+        let data = IFiatToken::balanceOfCall { account: who }.abi_encode();
+        let out: alloy::primitives::Bytes = self
+            .anvil
+            .rpc("eth_call", (json!({"to": USDC, "data": alloy::hex::encode_prefixed(data)}), "latest"))
+            .await?;
+        Ok(U256::from_be_slice(&out))
+    }
+
+    /// Payment settings that settle directly with the relayer, the ledger at `store`.
+    pub fn direct_settings(&self, store: PathBuf) -> PaymentSettings {
+        PaymentSettings {
+            network: PaymentNetwork::base(),
+            rpc_url: Some(self.anvil.url().to_owned()),
+            relayer_key: Some(SecretKey::new(key_hex(&self.relayer))),
+            facilitator_url: None,
+            settle_timeout: Duration::from_secs(10),
+            store: Some(store),
+            reconcile_interval: Duration::from_millis(500),
+        }
+    }
+}
+
+/// An EIP-3009 authorization and its 65-byte signature, as a buyer's wallet signs it for Base
+/// USDC.
+pub fn sign_authorization(signer: &PrivateKeySigner, m: &TransferWithAuthorization) -> Vec<u8> {
+    let hash = signing_hash(&PaymentNetwork::base(), m);
+    signer.sign_hash_sync(&hash).expect("signs").as_bytes().to_vec()
+}
+
+/// What a [`Facilitator`] does wrong, on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FacilitatorFault {
+    /// Nothing: it verifies and settles.
+    None,
+    /// Settles on chain, then never answers `/settle`.
+    SettleHangs,
+    /// Answers `/settle` with a 500 without settling.
+    Settle500,
+}
+
+/// The official x402 facilitator (`tests/payments/clients/facilitator.mjs`: npm `@x402/core` +
+/// `@x402/evm`) on a random loopback port, settling on `chain` with its own gas key. Killed on
+/// drop.
+#[derive(Debug)]
+pub struct Facilitator {
+    child: std::process::Child,
+    /// Its base URL.
+    pub url: String,
+}
+
+impl Facilitator {
+    /// Starts one.
+    ///
+    /// # Errors
+    /// When node or the packages are missing, or it does not print its port within 60 s.
+    pub async fn start(chain: &PayChain, fault: FacilitatorFault) -> anyhow::Result<Self> {
+        use std::io::BufRead;
+        let key = PrivateKeySigner::random();
+        chain.anvil.set_balance(key.address(), U256::from(10u128.pow(20))).await?;
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("payments/clients/facilitator.mjs");
+        let fault = match fault {
+            FacilitatorFault::None => "none",
+            FacilitatorFault::SettleHangs => "settle-hangs",
+            FacilitatorFault::Settle500 => "settle-500",
+        };
+        let mut child = std::process::Command::new("node")
+            .arg(script)
+            .args([chain.anvil.url(), &key_hex(&key), fault])
+            .env("AGENTREP_CLIENTS_NODE_MODULES", crate::test_clients().join("clients/node_modules"))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()?;
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(port) = line.strip_prefix("listening ") {
+                    let _ = tx.send(port.trim().to_owned());
+                }
+            }
+        });
+        let port = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(port) => port,
+            Err(_) => {
+                let _ = child.kill();
+                anyhow::bail!("the facilitator did not start within 60 s")
+            }
+        };
+        Ok(Self { child, url: format!("http://127.0.0.1:{port}") })
+    }
+
+    /// Payment settings that settle through this facilitator.
+    pub fn settings(&self, chain: &PayChain, store: PathBuf, settle_timeout: Duration) -> PaymentSettings {
+        PaymentSettings {
+            relayer_key: None,
+            facilitator_url: Some(self.url.clone()),
+            settle_timeout,
+            ..chain.direct_settings(store)
+        }
+    }
+}
+
+impl Drop for Facilitator {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
