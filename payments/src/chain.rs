@@ -36,8 +36,41 @@ pub struct RpcError {
     pub message: String,
 }
 
+impl RpcError {
+    /// An error of `method`, with every URL in `message` cut to its scheme and host (an RPC or
+    /// facilitator URL often carries an API key in its path or query, and these messages reach
+    /// logs, the ledger and `/status`).
+    pub fn new(method: &'static str, message: impl std::fmt::Display) -> Self {
+        Self { method, message: scrub_urls(&message.to_string()) }
+    }
+}
+
+/// `text` with every `http://` or `https://` URL cut to its scheme and host.
+pub fn scrub_urls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("http://").into_iter().chain(rest.find("https://")).min() {
+        out.push_str(&rest[..at]);
+        let url = &rest[at..];
+        let end =
+            url.find(|c: char| c.is_whitespace() || matches!(c, ')' | '"' | '\'' | ',' | '>')).unwrap_or(url.len());
+        let after_scheme = url.find("://").map_or(0, |i| i + 3);
+        let host_end = url[after_scheme..end].find(['/', '?', '#']).map_or(end, |i| after_scheme + i);
+        let host = &url[after_scheme..host_end];
+        let host = host.rsplit('@').next().unwrap_or(host);
+        out.push_str(&url[..after_scheme]);
+        out.push_str(host);
+        if host_end < end {
+            out.push_str("/…");
+        }
+        rest = &url[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn rpc(method: &'static str) -> impl FnOnce(alloy::transports::TransportError) -> RpcError {
-    move |e| RpcError { method, message: e.to_string() }
+    move |e| RpcError::new(method, e)
 }
 
 /// What the chain says of a payment before it is settled.
@@ -149,11 +182,8 @@ impl ChainReader {
     /// # Errors
     /// When the URL is not one, the node does not answer, or it serves another chain.
     pub async fn connect(rpc_url: &str, network: PaymentNetwork, timeout: Duration) -> Result<Self, RpcError> {
-        let url = rpc_url.parse().map_err(|e| RpcError { method: "connect", message: format!("RPC URL: {e}") })?;
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .build()
-            .map_err(|e| RpcError { method: "connect", message: e.to_string() })?;
+        let url = rpc_url.parse().map_err(|e| RpcError::new("connect", format!("RPC URL: {e}")))?;
+        let http = reqwest::Client::builder().timeout(timeout).build().map_err(|e| RpcError::new("connect", e))?;
         let client = alloy::rpc::client::ClientBuilder::default().http_with_client(http, url);
         let provider = ProviderBuilder::new().disable_recommended_fillers().connect_client(client).erased();
         let chain_id = provider.get_chain_id().await.map_err(rpc("eth_chainId"))?;
@@ -192,7 +222,7 @@ impl ChainReader {
         let data = Eip3009Token::authorizationStateCall { authorizer: payer, nonce }.abi_encode();
         let out = self.call("authorizationState", data.into(), None).await?;
         Eip3009Token::authorizationStateCall::abi_decode_returns(&out)
-            .map_err(|e| RpcError { method: "authorizationState", message: e.to_string() })
+            .map_err(|e| RpcError::new("authorizationState", e))
     }
 
     /// The payer's token balance.
@@ -202,8 +232,7 @@ impl ChainReader {
     pub async fn balance(&self, payer: Address) -> Result<U256, RpcError> {
         let data = Eip3009Token::balanceOfCall { account: payer }.abi_encode();
         let out = self.call("balanceOf", data.into(), None).await?;
-        Eip3009Token::balanceOfCall::abi_decode_returns(&out)
-            .map_err(|e| RpcError { method: "balanceOf", message: e.to_string() })
+        Eip3009Token::balanceOfCall::abi_decode_returns(&out).map_err(|e| RpcError::new("balanceOf", e))
     }
 
     /// The chain's checks of a locally verified payment: nonce unused, balance enough, and for a
@@ -303,5 +332,20 @@ impl ChainReader {
     /// When the node cannot be asked.
     pub async fn block_number(&self) -> Result<u64, RpcError> {
         self.provider.get_block_number().await.map_err(rpc("eth_blockNumber"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_in_errors_keep_only_scheme_and_host() {
+        let text = "error sending request for url (https://user:pw@base-mainnet.g.alchemy.com/v2/SECRETKEY?x=1): timed out; also http://127.0.0.1:8545/";
+        let scrubbed = scrub_urls(text);
+        assert!(!scrubbed.contains("SECRETKEY") && !scrubbed.contains("pw@"), "{scrubbed}");
+        assert!(scrubbed.contains("https://base-mainnet.g.alchemy.com/…)"), "{scrubbed}");
+        assert!(scrubbed.contains("http://127.0.0.1:8545/…"), "{scrubbed}");
+        assert_eq!(scrub_urls("no url here"), "no url here");
     }
 }

@@ -13,7 +13,7 @@ use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use serde::{Deserialize, Serialize};
 
-use crate::chain::{AuthorizedTransfer, ChainReader, Confirmation, RpcError, revert_reason, transfer_call};
+use crate::chain::{AuthorizedTransfer, ChainReader, Confirmation, RpcError, revert_reason, scrub_urls, transfer_call};
 use crate::verify::VerifiedPayment;
 
 /// How a settlement ended.
@@ -61,11 +61,8 @@ impl DirectSettler {
         timeout: Duration,
     ) -> Result<Self, RpcError> {
         let relayer = signer.address();
-        let url = rpc_url.parse().map_err(|e| RpcError { method: "relayer", message: format!("RPC URL: {e}") })?;
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .build()
-            .map_err(|e| RpcError { method: "relayer", message: e.to_string() })?;
+        let url = rpc_url.parse().map_err(|e| RpcError::new("relayer", format!("RPC URL: {e}")))?;
+        let http = reqwest::Client::builder().timeout(timeout).build().map_err(|e| RpcError::new("relayer", e))?;
         let client = alloy::rpc::client::ClientBuilder::default().http_with_client(http, url);
         // The sender nonce is read from the node ("pending") for every send, under `send_lock`:
         // a cached count would go wrong as soon as anything else sends from the relayer.
@@ -108,7 +105,7 @@ impl DirectSettler {
             Ok(Err(e)) if e.to_string().contains("revert") => {
                 return SettleOutcome::Failed { reason: revert_reason(&e.to_string()).code() };
             }
-            Ok(Err(e)) => return SettleOutcome::Unknown { tx: None, reason: format!("sending: {e}") },
+            Ok(Err(e)) => return SettleOutcome::Unknown { tx: None, reason: scrub_urls(&format!("sending: {e}")) },
             Err(_) => return SettleOutcome::Unknown { tx: None, reason: "sending timed out".to_owned() },
         };
         on_broadcast(hash);
@@ -192,7 +189,7 @@ impl FacilitatorSettler {
             .timeout(timeout)
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|e| RpcError { method: "facilitator", message: e.to_string() })?;
+            .map_err(|e| RpcError::new("facilitator", e))?;
         Ok(Self { http, base: url.trim_end_matches('/').to_owned(), reader, timeout })
     }
 
@@ -201,7 +198,7 @@ impl FacilitatorSettler {
     /// # Errors
     /// When the facilitator cannot be asked or answers something else than a verdict.
     pub async fn verify(&self, request: &FacilitatorRequest) -> Result<FacilitatorCheck, RpcError> {
-        let failed = |message: String| RpcError { method: "facilitator /verify", message };
+        let failed = |message: String| RpcError::new("facilitator /verify", message);
         let resp = self
             .http
             .post(format!("{}/verify", self.base))
@@ -226,7 +223,7 @@ impl FacilitatorSettler {
             Err(e) if e.is_timeout() => {
                 return SettleOutcome::Unknown { tx: None, reason: "the facilitator timed out".to_owned() };
             }
-            Err(e) => return SettleOutcome::Unknown { tx: None, reason: format!("facilitator: {e}") },
+            Err(e) => return SettleOutcome::Unknown { tx: None, reason: scrub_urls(&format!("facilitator: {e}")) },
         };
         let status = resp.status();
         if status.is_server_error() {
@@ -235,7 +232,10 @@ impl FacilitatorSettler {
         let body: FacilitatorSettle = match resp.json().await {
             Ok(body) => body,
             Err(e) if status.is_success() => {
-                return SettleOutcome::Unknown { tx: None, reason: format!("unreadable settlement answer: {e}") };
+                return SettleOutcome::Unknown {
+                    tx: None,
+                    reason: scrub_urls(&format!("unreadable settlement answer: {e}")),
+                };
             }
             Err(_) => return SettleOutcome::Failed { reason: format!("the facilitator refused ({status})") },
         };

@@ -381,6 +381,17 @@ impl Store {
         if changed == 1 { Ok(()) } else { Err(self.not_in_state(id, "settling or unknown")) }
     }
 
+    /// The payment a `payment-identifier` names.
+    ///
+    /// # Errors
+    /// SQLite failures.
+    pub fn payment_by_identifier(&self, payment_id: &str) -> Result<Option<PaymentRecord>, StoreError> {
+        let conn = self.lock();
+        conn.query_row(&format!("SELECT {COLUMNS} FROM payments WHERE payment_id = ?1"), [payment_id], record)
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
     /// A payment by row id.
     ///
     /// # Errors

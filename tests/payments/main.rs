@@ -389,12 +389,25 @@ async fn concurrent_copies_of_one_payment_get_one_answer_and_identifiers_recover
     assert_eq!(first.body, again.body);
     assert_eq!(first.settlement, again.settlement);
     assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 2 * PRICE));
+    // A lost answer is recovered with its payment-identifier even after the authorization expired.
+    let lost_id = json!({"payment-identifier": {"info": {"required": false, "id": "order_0002_lost_answer"}}});
+    let short = Payment { valid_before: now() + 9, ..Payment::new(payer.address(), chain.pay_to) };
+    let header = v2_header(&payer, &short, &accepted, Some(lost_id));
+    let paid = pay(&url, ("payment-signature", &header)).await;
+    assert_eq!(paid.status, StatusCode::OK);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let recovered = pay(&url, ("payment-signature", &header)).await;
+    assert_eq!(
+        (recovered.status, &recovered.body, &recovered.settlement),
+        (StatusCode::OK, &paid.body, &paid.settlement)
+    );
+    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 3 * PRICE));
     // The same id on another payment: a conflict, nothing charged.
     let other = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, Some(id));
     let conflict = pay(&url, ("payment-signature", &other)).await;
     assert_eq!(conflict.status, StatusCode::CONFLICT);
     assert_eq!(conflict.body["error"]["code"], "payment_identifier_reused");
-    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 2 * PRICE));
+    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 3 * PRICE));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

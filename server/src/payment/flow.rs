@@ -123,12 +123,28 @@ where
         Some(Err(reason)) => return Ok(payment_required(&terms, Some(&reason.code()), None)),
         Some(Ok(retry)) => retry,
     };
+    let payment_id = payment_identifier(&retry)?;
+    let payload = payload_json(&retry);
+    let payload_digest = hex::encode(Sha256::digest(serde_json::to_vec(&payload).expect("serialises")));
+    let store = &payments.store;
+    // A payment-identifier is looked up before verification, so a buyer who lost the answer gets
+    // it again even after its authorization expired.
+    let earlier = match payment_id.clone() {
+        Some(pid) => blocking(store, move |s| s.payment_by_identifier(&pid)).await?,
+        None => None,
+    };
+    if let Some(rec) = earlier {
+        if rec.payload_digest != payload_digest {
+            return Err(identifier_reused());
+        }
+        if rec.state != PaymentState::Released {
+            return Ok(already_claimed(&terms, &rec, true));
+        }
+    }
     let verified = match verify_exact(&retry, &terms.offer(), u64::try_from(now()).unwrap_or(0)) {
         Ok(v) => v,
         Err(rejected) => return Ok(payment_required(&terms, Some(&rejected.reason.code()), None)),
     };
-    let payment_id = payment_identifier(&retry)?;
-    let payload = payload_json(&retry);
     let claim = PaymentClaim {
         payer: hex_lower(verified.payer.as_slice()),
         nonce: hex_lower(verified.nonce.as_slice()),
@@ -143,20 +159,14 @@ where
         price: sale.price,
         route: req.route.path.to_owned(),
         resource: terms.resource.clone(),
-        payload_digest: hex::encode(Sha256::digest(serde_json::to_vec(&payload).expect("serialises"))),
+        payload_digest,
         payment_id: payment_id.clone(),
         valid_before: i64::try_from(verified.valid_before).unwrap_or(i64::MAX),
     };
-    let store = &payments.store;
     let id = match blocking(store, move |s| s.claim(&claim, now())).await? {
         Claim::New(id) => id,
         Claim::Existing(rec) => return Ok(already_claimed(&terms, &rec, payment_id.is_some())),
-        Claim::IdReused(_) => {
-            return Err(ApiError::PaymentConflict {
-                code: "payment_identifier_reused",
-                message: "this payment-identifier was used with another payment; send a new id".to_owned(),
-            });
-        }
+        Claim::IdReused(_) => return Err(identifier_reused()),
     };
     let release = |reason: String| blocking(store, move |s| s.release(id, &reason, now()));
     let facilitator_request = FacilitatorRequest {
@@ -251,6 +261,13 @@ where
             resp.headers_mut().insert("x-agentrep-settlement", HeaderValue::from_static("pending"));
             Ok(resp)
         }
+    }
+}
+
+fn identifier_reused() -> ApiError {
+    ApiError::PaymentConflict {
+        code: "payment_identifier_reused",
+        message: "this payment-identifier was used with another payment; send a new id".to_owned(),
     }
 }
 
