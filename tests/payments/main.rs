@@ -389,6 +389,31 @@ async fn concurrent_copies_of_one_payment_get_one_answer_and_identifiers_recover
     assert_eq!(first.body, again.body);
     assert_eq!(first.settlement, again.settlement);
     assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 2 * PRICE));
+    // Concurrent copies carrying one payment-identifier: each gets the one answer, or 409 with
+    // Retry-After while it is being produced; charged once.
+    let busy = json!({"payment-identifier": {"info": {"required": false, "id": "order_0003_concurrent"}}});
+    let header = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, Some(busy));
+    let mut copies = tokio::task::JoinSet::new();
+    for _ in 0..8 {
+        let (url, header) = (url.clone(), header.clone());
+        copies.spawn(async move {
+            let resp = reqwest::Client::new().get(&url).header("payment-signature", &header).send().await.unwrap();
+            let retry_after = resp.headers().contains_key("retry-after");
+            (resp.status(), retry_after, resp.text().await.unwrap())
+        });
+    }
+    let answers = copies.join_all().await;
+    let bodies: std::collections::BTreeSet<&String> =
+        answers.iter().filter(|(s, _, _)| *s == StatusCode::OK).map(|(_, _, b)| b).collect();
+    assert_eq!(bodies.len(), 1, "one answer, however many copies got it");
+    for (status, retry_after, body) in &answers {
+        assert!(
+            *status == StatusCode::OK
+                || (*status == StatusCode::CONFLICT && *retry_after && body.contains("payment_in_progress")),
+            "{status} {body}"
+        );
+    }
+    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 3 * PRICE));
     // A lost answer is recovered with its payment-identifier even after the authorization expired.
     let lost_id = json!({"payment-identifier": {"info": {"required": false, "id": "order_0002_lost_answer"}}});
     let short = Payment { valid_before: now() + 9, ..Payment::new(payer.address(), chain.pay_to) };
@@ -401,13 +426,13 @@ async fn concurrent_copies_of_one_payment_get_one_answer_and_identifiers_recover
         (recovered.status, &recovered.body, &recovered.settlement),
         (StatusCode::OK, &paid.body, &paid.settlement)
     );
-    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 3 * PRICE));
+    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 4 * PRICE));
     // The same id on another payment: a conflict, nothing charged.
     let other = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, Some(id));
     let conflict = pay(&url, ("payment-signature", &other)).await;
     assert_eq!(conflict.status, StatusCode::CONFLICT);
     assert_eq!(conflict.body["error"]["code"], "payment_identifier_reused");
-    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 3 * PRICE));
+    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 4 * PRICE));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
