@@ -73,7 +73,10 @@ impl App {
             sources_mtime: Mutex::new(None),
             loaded_at: Mutex::new(String::new()),
             unindexed_badge: Blob::new(Bytes::from(badge)),
-            openapi: Blob::new(Bytes::from(openapi::document(config.base_path.trim_end_matches('/')))),
+            openapi: Blob::new(Bytes::from(openapi::document(
+                config.base_path.trim_end_matches('/'),
+                &config.payments.network.caip2,
+            ))),
             router: Router::new(ROUTES),
             identity: config.identity.clone(),
             payments: OnceLock::new(),

@@ -15,6 +15,7 @@ mod pages;
 pub mod payment;
 pub mod query;
 pub mod routes;
+mod store_task;
 
 use std::convert::Infallible;
 use std::future::Future;

@@ -63,7 +63,7 @@ struct PaidDoc {
     query: Option<&'static str>,
     price: String,
     asset: &'static str,
-    network: &'static str,
+    network: String,
     purpose: &'static str,
 }
 
@@ -230,7 +230,12 @@ fn json_content(schema: Value) -> BTreeMap<&'static str, MediaType> {
     BTreeMap::from([("application/json", MediaType { schema })])
 }
 
-fn operation(generator: &mut SchemaGenerator, params: &mut SchemaGenerator, def: &RouteDef) -> Operation {
+fn operation(
+    generator: &mut SchemaGenerator,
+    params: &mut SchemaGenerator,
+    def: &RouteDef,
+    network: &str,
+) -> Operation {
     let mut parameters: Vec<Parameter> = def
         .path
         .split('/')
@@ -293,7 +298,7 @@ fn operation(generator: &mut SchemaGenerator, params: &mut SchemaGenerator, def:
             query: p.query,
             price: p.price_text(),
             asset: "USDC",
-            network: agentrep_model::chain::BASE_CAIP2,
+            network: network.to_owned(),
             purpose: p.purpose,
         }),
     }
@@ -314,7 +319,7 @@ fn generators() -> (SchemaGenerator, SchemaGenerator) {
 }
 
 /// The OpenAPI document for routes under `base_path`.
-pub fn document(base_path: &str) -> Vec<u8> {
+pub fn document(base_path: &str, network: &str) -> Vec<u8> {
     let (mut generator, mut params) = generators();
     let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     let mut groups: Vec<&'static str> = Vec::new();
@@ -328,7 +333,8 @@ pub fn document(base_path: &str) -> Vec<u8> {
             // method, so the base-path one stands for both.
             continue;
         }
-        let op = serde_json::to_value(operation(&mut generator, &mut params, def)).expect("operation serialises");
+        let op =
+            serde_json::to_value(operation(&mut generator, &mut params, def, network)).expect("operation serialises");
         if def.scope == Scope::Origin {
             // Origin routes (pages, /mcp) are not under the API's base path.
             item.insert("servers".to_owned(), json!([{ "url": "/" }]));

@@ -8,7 +8,7 @@ use hyper::StatusCode;
 use super::{computed, serve, snapshot};
 use crate::http::respond::{self, mime};
 use crate::http::{HandlerResult, Request};
-use crate::payment::flow::{Sale, quote, sell};
+use crate::payment::flow::{Sale, quote_only, sell};
 use crate::query::agents::{self as q, WalletRead};
 use crate::query::audit;
 use crate::routes::{AUDIT, LIVE_RESCORE};
@@ -32,16 +32,13 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
 /// live sources are not built, so nothing could be sold.
 async fn live_rescore(app: &Arc<App>, req: &Request) -> HandlerResult {
     let sale = Sale { price: LIVE_RESCORE.price, description: "agentrep live re-score" };
-    if req.headers.contains_key("payment-signature") || req.headers.contains_key("x-payment") {
-        app.payments()?;
-        return Err(ApiError::NotAvailable {
-            code: "live_rescore_unavailable",
-            message: "the live re-score's sources are not built on this deployment; the payment was not verified, \
-                      recorded or settled"
-                .to_owned(),
-        });
-    }
-    quote(app, req, sale)
+    let refusal = ApiError::NotAvailable {
+        code: "live_rescore_unavailable",
+        message: "the live re-score's sources are not built on this deployment; the payment was not verified, \
+                  recorded or settled"
+            .to_owned(),
+    };
+    quote_only(app, req, sale, refusal)
 }
 
 /// `GET /audit/{agentAddress}` (paid): every published document of an indexed wallet. An

@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
+use agentrep_publish::payloads::iso;
 use agentrep_publish::wire::{
     AttestationEngagementV1, AttestationFeedV1, AttestationV1, AutoAttestStatusV1, EngagementEntryV1, FeedAuthorV1,
     FeedItemV1, VerifyRequestV1, version,
 };
-use agentrep_store::{AttestationRecord, Store, StoreError};
+use agentrep_store::AttestationRecord;
 use hyper::StatusCode;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -18,28 +19,12 @@ use crate::http::params::Bounded;
 use crate::http::{HandlerResult, Request, respond};
 use crate::payment::now;
 use crate::query::attestations::{self as q, Attestable};
+use crate::store_task::read_store;
 use crate::{ApiError, App};
 
 /// A signature is served again for this long (same snapshot, same score), so fetching an
 /// attestation costs one signature and one store write per wallet per hour at most.
 const REUSE_SECS: i64 = 3600;
-
-async fn blocking<T: Send + 'static>(
-    store: &Arc<Store>,
-    f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let store = store.clone();
-    tokio::task::spawn_blocking(move || f(&store))
-        .await
-        .map_err(|e| ApiError::NotAvailable { code: "store_unavailable", message: e.to_string() })?
-        .map_err(|e| ApiError::NotAvailable { code: "store_unavailable", message: e.to_string() })
-}
-
-pub(crate) fn iso(secs: i64) -> String {
-    chrono::DateTime::from_timestamp(secs, 0)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_default()
-}
 
 fn origin(req: &Request) -> String {
     let host = req.headers.get(hyper::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1");
@@ -77,7 +62,7 @@ pub async fn attestation_of(
             let kept = match app.store() {
                 Some(store) => {
                     let (addr, signer) = (a.to_string(), operator.address());
-                    blocking(store, move |s| s.latest_attestation(&addr, &signer)).await.unwrap_or_else(|e| {
+                    read_store(store, move |s| s.latest_attestation(&addr, &signer)).await.unwrap_or_else(|e| {
                         warn!(target: "server::attest", %e, "Attestations could not be read.");
                         None
                     })
@@ -100,7 +85,7 @@ pub async fn attestation_of(
                             signer: operator.address(),
                             signature: signature.clone(),
                         };
-                        if let Err(e) = blocking(store, move |s| s.add_attestation(&record)).await {
+                        if let Err(e) = read_store(store, move |s| s.add_attestation(&record)).await {
                             warn!(target: "server::attest", %e, "An attestation was signed but not kept.");
                         }
                     }
@@ -134,7 +119,7 @@ pub async fn auto_attest_status(app: Arc<App>, req: Request) -> HandlerResult {
     let latest = match (app.store(), app.operator()) {
         (Some(store), Some(operator)) => {
             let (addr, signer) = (a.to_string(), operator.address());
-            blocking(store, move |s| s.latest_attestation(&addr, &signer)).await?
+            read_store(store, move |s| s.latest_attestation(&addr, &signer)).await?
         }
         _ => None,
     };
@@ -172,7 +157,7 @@ pub async fn verify(app: Arc<App>, mut req: Request) -> HandlerResult {
 /// agent.
 pub async fn feed(app: Arc<App>, req: Request) -> HandlerResult {
     let recent = match app.store() {
-        Some(store) => blocking(store, |s| s.recent_attestations(50)).await?,
+        Some(store) => read_store(store, |s| s.recent_attestations(50)).await?,
         None => Vec::new(),
     };
     let base = format!("{}{}", origin(&req), app.base_path());
@@ -219,7 +204,7 @@ pub async fn engagement(app: Arc<App>, req: Request) -> HandlerResult {
         Some(store) => {
             let flusher = app.clone();
             let _ = tokio::task::spawn_blocking(move || flusher.flush_fetches()).await;
-            blocking(store, move |s| s.most_fetched(limit)).await?
+            read_store(store, move |s| s.most_fetched(limit)).await?
         }
         None => Vec::new(),
     };

@@ -12,12 +12,13 @@ use serde::Deserialize;
 use super::attestations::{attestation_of, verify_url};
 use super::snapshot;
 use crate::http::{HandlerResult, Request, respond};
-use crate::payment::flow::{Sale, quote, sell};
+use crate::payment::flow::{Sale, quote_only, sell};
 use crate::payment::now;
 use crate::query::attestations as aq;
 use crate::query::directory::ProofsQuery;
 use crate::query::reports as q;
 use crate::routes::{AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, PLACE_SNAPSHOT, PROOFS_EXPORT, RISK_REPORT};
+use crate::store_task::read_store;
 use crate::{ApiError, App};
 
 fn now_iso() -> String {
@@ -110,28 +111,19 @@ pub async fn creator_audit(app: Arc<App>, req: Request) -> HandlerResult {
 /// verified: there is no source of real-world business reviews.
 pub async fn place_snapshot(app: Arc<App>, req: Request) -> HandlerResult {
     let sale = Sale { price: PLACE_SNAPSHOT.price, description: "review snapshot of a real-world business" };
-    if req.headers.contains_key("payment-signature") || req.headers.contains_key("x-payment") {
-        app.payments()?;
-        return Err(ApiError::NotAvailable {
-            code: "no_business_source",
-            message: "this deployment has no source of real-world business reviews; the payment was not verified, \
-                      recorded or settled"
-                .to_owned(),
-        });
-    }
-    quote(&app, &req, sale)
+    let refusal = ApiError::NotAvailable {
+        code: "no_business_source",
+        message: "this deployment has no source of real-world business reviews; the payment was not verified, \
+                  recorded or settled"
+            .to_owned(),
+    };
+    quote_only(&app, &req, sale, refusal)
 }
 
 async fn totals(app: &App) -> Result<(RevenueTotals, u64), ApiError> {
     let Some(store) = app.store().cloned() else { return Ok((RevenueTotals::default(), 0)) };
     let since = now() - 30 * 86_400;
-    tokio::task::spawn_blocking(move || Ok((store.revenue()?, store.buyers_since(since)?)))
-        .await
-        .map_err(|e| ApiError::NotAvailable { code: "store_unavailable", message: e.to_string() })?
-        .map_err(|e: agentrep_store::StoreError| ApiError::NotAvailable {
-            code: "store_unavailable",
-            message: e.to_string(),
-        })
+    read_store(&store, move |s| Ok((s.revenue()?, s.buyers_since(since)?))).await
 }
 
 /// `GET /revenue`.

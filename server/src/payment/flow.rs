@@ -1,15 +1,18 @@
 //! The one flow of a paid answer:
 //!
 //! 1. no payment → 402 with the terms;
-//! 2. decode and verify locally (scheme, network, asset, recipient, amount, window, signature) →
+//! 2. a `payment-identifier` seen before: its stored answer for the same payload (looked up
+//!    before verification, so a lost answer is recovered after the authorization expired), 409
+//!    for another payload;
+//! 3. decode and verify locally (scheme, network, asset, recipient, amount, window, signature) →
 //!    402 with the x402 reason on any failure;
-//! 3. claim it in the ledger, atomically by (payer, nonce): a replay or a concurrent copy is
-//!    refused (`duplicate_settlement`), a retry with the same `payment-identifier` gets the first
-//!    answer again;
-//! 4. the chain's checks (nonce unused, balance, a smart wallet's signature) and, when settling
+//! 4. claim it in the ledger, atomically by (payer, nonce): a replay or a concurrent copy is
+//!    refused (`duplicate_settlement`), or told to retry (409 `payment_in_progress`) when it
+//!    carries the `payment-identifier` of one being answered;
+//! 5. the chain's checks (nonce unused, balance, a smart wallet's signature) and, when settling
 //!    through one, the facilitator's `/verify`;
-//! 5. produce the answer; if it fails, release the payment: nothing is submitted or charged;
-//! 6. keep the answer in the ledger, then settle; the answer goes out with the settlement header
+//! 6. produce the answer; if it fails, release the payment: nothing is submitted or charged;
+//! 7. keep the answer in the ledger, then settle; the answer goes out with the settlement header
 //!    once the settlement is confirmed and committed. A refused settlement is a 402 (the answer
 //!    is withheld); an unknown one is delivered and reconciled later, never charged twice.
 
@@ -29,9 +32,10 @@ use hyper::{Response, StatusCode};
 use sha2::{Digest, Sha256};
 use tracing::{info, warn};
 
-use super::terms::{PAYMENT_IDENTIFIER, Terms, add_settlement, payment_required};
+use super::terms::{PAYMENT_IDENTIFIER, Terms, add_settlement, mark_pending, payment_required};
 use super::{Payments, now};
 use crate::http::{Body, HandlerResult, Request};
+use crate::store_task::on_store;
 use crate::{ApiError, App};
 
 /// What a paid route sells.
@@ -45,10 +49,6 @@ pub struct Sale {
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     req.headers.get(name).and_then(|v| v.to_str().ok())
-}
-
-fn hex_lower(bytes: &[u8]) -> String {
-    format!("0x{}", hex::encode(bytes))
 }
 
 /// The `payment-identifier` a v2 payment carries, checked (16–128 of `[A-Za-z0-9_-]`).
@@ -75,15 +75,12 @@ fn payload_json(retry: &PaidRetry) -> serde_json::Value {
     .expect("payloads serialise")
 }
 
+/// A ledger operation off the runtime; its failure is 503 (nothing was charged).
 async fn blocking<T: Send + 'static>(
     store: &Arc<Store>,
     f: impl FnOnce(&Store) -> Result<T, agentrep_store::StoreError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let store = store.clone();
-    tokio::task::spawn_blocking(move || f(&store))
-        .await
-        .map_err(|e| ApiError::PaymentsUnavailable(format!("the ledger task failed: {e}")))?
-        .map_err(|e| ApiError::PaymentsUnavailable(format!("the ledger refused a write: {e}")))
+    on_store(store, f).await.map_err(|e| ApiError::PaymentsUnavailable(format!("the ledger: {e}")))
 }
 
 fn terms_of(payments: &Payments, req: &Request, sale: Sale) -> Terms {
@@ -91,18 +88,23 @@ fn terms_of(payments: &Payments, req: &Request, sale: Sale) -> Terms {
         resource: req.absolute_url(),
         description: sale.description.to_owned(),
         amount: sale.price,
-        pay_to: hex_lower(payments.pay_to.as_slice()),
+        pay_to: alloy::hex::encode_prefixed(payments.pay_to.as_slice()),
         network: payments.network.clone(),
         signer: payments.signer.clone(),
     }
 }
 
-/// The 402 quoting `sale` (for a paid route that refuses paid retries before verifying them).
+/// For a paid answer this deployment cannot produce: the 402 quoting `sale` (the interface
+/// shows it), and `refusal` for a paid retry, before its payment is verified, recorded or settled.
 ///
 /// # Errors
-/// 503 when the deployment takes no payments.
-pub fn quote(app: &App, req: &Request, sale: Sale) -> HandlerResult {
-    Ok(payment_required(&terms_of(app.payments()?, req, sale), None, None))
+/// 503 when the deployment takes no payments; `refusal` for a request carrying a payment.
+pub fn quote_only(app: &App, req: &Request, sale: Sale, refusal: ApiError) -> HandlerResult {
+    let payments = app.payments()?;
+    if req.headers.contains_key("payment-signature") || req.headers.contains_key("x-payment") {
+        return Err(refusal);
+    }
+    Ok(payment_required(&terms_of(payments, req, sale), None, None))
 }
 
 /// Answers `req` with what `produce` makes, once paid for as `sale` says.
@@ -146,14 +148,14 @@ where
         Err(rejected) => return Ok(payment_required(&terms, Some(&rejected.reason.code()), None)),
     };
     let claim = PaymentClaim {
-        payer: hex_lower(verified.payer.as_slice()),
-        nonce: hex_lower(verified.nonce.as_slice()),
+        payer: alloy::hex::encode_prefixed(verified.payer.as_slice()),
+        nonce: alloy::hex::encode_prefixed(verified.nonce.as_slice()),
         x402_version: match retry.version() {
             agentrep_payments::X402Version::V1 => 1,
             agentrep_payments::X402Version::V2 => 2,
         },
         network: verified.network_name.clone(),
-        asset: hex_lower(payments.network.asset.as_slice()),
+        asset: alloy::hex::encode_prefixed(payments.network.asset.as_slice()),
         pay_to: terms.pay_to.clone(),
         value: verified.value.to_string(),
         price: sale.price,
@@ -216,7 +218,7 @@ where
         }
         Settler::Facilitator(facilitator) => facilitator.settle(&verified, &facilitator_request).await,
     };
-    let payer = hex_lower(verified.payer.as_slice());
+    let payer = alloy::hex::encode_prefixed(verified.payer.as_slice());
     let network = verified.network_name.clone();
     match outcome {
         SettleOutcome::Settled { tx } => {
@@ -257,8 +259,7 @@ where
             let outcome = Settlement::Unknown { tx_hash: tx.map(|t| t.to_string()), reason };
             blocking(store, move |s| s.finish_settlement(id, &outcome, None, now())).await?;
             let mut resp = Response::from_parts(parts, Body::new(bytes));
-            resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-            resp.headers_mut().insert("x-agentrep-settlement", HeaderValue::from_static("pending"));
+            mark_pending(&mut resp);
             Ok(resp)
         }
     }
@@ -344,9 +345,7 @@ fn replay(rec: &PaymentRecord, answer: &StoredAnswer) -> Response<Body> {
         .expect("valid response");
     match rec.settlement.as_deref().and_then(|s| serde_json::from_str::<SettlementResponse>(s).ok()) {
         Some(settlement) => add_settlement(&mut resp, &settlement),
-        None => {
-            resp.headers_mut().insert("x-agentrep-settlement", HeaderValue::from_static("pending"));
-        }
+        None => mark_pending(&mut resp),
     }
     resp
 }

@@ -23,6 +23,8 @@ use alloy::primitives::{Address, B256, U256};
 use alloy::signers::local::PrivateKeySigner;
 use tracing::{info, warn};
 
+use crate::store_task::on_store;
+
 /// A private key from the configuration (the relayer's, the operator's signing key). Never
 /// printed.
 #[derive(Clone, Default)]
@@ -176,8 +178,7 @@ impl Payments {
     /// live request is settling any more, is looked up on chain and marked settled, or failed
     /// once it expired unused. Returns how many changed.
     pub async fn reconcile_open(&self) -> usize {
-        let store = self.store.clone();
-        let Ok(Ok(open)) = tokio::task::spawn_blocking(move || store.open_payments()).await else { return 0 };
+        let Ok(open) = on_store(&self.store, |s| s.open_payments()).await else { return 0 };
         let stale_before = now() - i64::try_from(self.stale_after.as_secs()).unwrap_or(i64::MAX);
         let orphaned = |r: &PaymentRecord| match r.state {
             PaymentState::Unknown => true,
@@ -207,11 +208,8 @@ impl Payments {
                     continue;
                 }
             };
-            let store = self.store.clone();
             let id = rec.id;
-            if let Ok(Ok(())) =
-                tokio::task::spawn_blocking(move || store.finish_settlement(id, &outcome, None, now())).await
-            {
+            if on_store(&self.store, move |s| s.finish_settlement(id, &outcome, None, now())).await.is_ok() {
                 changed += 1;
             }
         }

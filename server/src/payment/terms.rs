@@ -22,7 +22,8 @@ pub const MAX_TIMEOUT_SECONDS: u64 = 60;
 pub const PAYMENT_IDENTIFIER: &str = "payment-identifier";
 
 /// Headers a buyer's browser may read.
-const EXPOSED: &str = "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, EXTENSION-RESPONSES";
+const EXPOSED: &str =
+    "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, EXTENSION-RESPONSES, X-AGENTREP-SETTLEMENT, RETRY-AFTER";
 
 /// The terms of one paid answer.
 #[derive(Debug, Clone)]
@@ -186,6 +187,15 @@ pub fn add_settlement(resp: &mut Response<Body>, settlement: &SettlementResponse
     let h = resp.headers_mut();
     h.insert("payment-response", header_value(settlement));
     h.insert("x-payment-response", header_value(settlement));
+    h.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static(EXPOSED));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+}
+
+/// Marks a paid answer whose settlement is not known yet (it is reconciled; the buyer is not
+/// asked to pay again): `X-Agentrep-Settlement: pending`, and no settlement header.
+pub fn mark_pending(resp: &mut Response<Body>) {
+    let h = resp.headers_mut();
+    h.insert("x-agentrep-settlement", HeaderValue::from_static("pending"));
     h.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static(EXPOSED));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
 }
