@@ -23,7 +23,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use agentrep_payments::receipt::{OfferPayload, ReceiptPayload, Signed, offer_signer, receipt_signer};
 use agentrep_payments::verify::TransferWithAuthorization;
 use agentrep_payments::wire::{decode_base64, encode_base64};
-use agentrep_server::{SecretKey, ServerConfig, ServiceIdentity};
+use agentrep_server::{PaymentSettings, SecretKey, ServerConfig, ServiceIdentity};
 use agentrep_store::PaymentState;
 use agentrep_tests::chain::paychain::{Facilitator, FacilitatorFault, PayChain, key_hex, sign_authorization};
 use agentrep_tests::{RunningServer, shared_world, test_clients};
@@ -39,17 +39,61 @@ fn now() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
 }
 
-/// A server over the shared world taking payments on `chain`, its ledger in `dir`.
-fn paid_server(chain: &PayChain, dir: &Path) -> RunningServer {
+/// A server over the shared world taking payments on `chain` as `payments` says, signing with
+/// the chain's operator key.
+fn server_with(chain: &PayChain, payments: PaymentSettings) -> RunningServer {
     let pay_to = alloy::hex::encode_prefixed(chain.pay_to);
     RunningServer::start_config(ServerConfig {
         snapshots: shared_world().snapshots(),
         reload_interval: Duration::from_millis(100),
         identity: ServiceIdentity { pay_to: Some(pay_to), ..ServiceIdentity::default() },
-        payments: chain.direct_settings(dir.join("store.sqlite")),
+        payments,
         operator_key: Some(SecretKey::new(key_hex(&chain.operator))),
         ..ServerConfig::default()
     })
+}
+
+/// A server settling directly on `chain`, its ledger in `dir`.
+fn paid_server(chain: &PayChain, dir: &Path) -> RunningServer {
+    server_with(chain, chain.direct_settings(dir.join("store.sqlite")))
+}
+
+/// How a test deployment settles.
+enum Settle {
+    /// With the relayer key.
+    Direct,
+    /// Through the official facilitator, failing as said, with this settle timeout.
+    Facilitator(FacilitatorFault, Duration),
+}
+
+/// A deployment on a fresh anvil selling the top seller's audit, and a payer with 1 USDC.
+struct Audit {
+    chain: PayChain,
+    _facilitator: Option<Facilitator>,
+    _dir: tempfile::TempDir,
+    store: std::path::PathBuf,
+    _server: RunningServer,
+    url: String,
+    accepted: Value,
+    payer: PrivateKeySigner,
+}
+
+async fn audit_deployment(settle: Settle) -> Audit {
+    let chain = PayChain::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.sqlite");
+    let (facilitator, server) = match settle {
+        Settle::Direct => (None, paid_server(&chain, dir.path())),
+        Settle::Facilitator(fault, timeout) => {
+            let facilitator = Facilitator::start(&chain, fault).await.unwrap();
+            let server = server_with(&chain, facilitator.settings(&chain, store.clone(), timeout));
+            (Some(facilitator), server)
+        }
+    };
+    let url = format!("{}/audit/{}", server.base, top_seller(&server.base).await);
+    let accepted = terms(&url).await["accepts"][0].clone();
+    let payer = funded_payer(&chain, 1_000_000).await;
+    Audit { chain, _facilitator: facilitator, _dir: dir, store, _server: server, url, accepted, payer }
 }
 
 async fn top_seller(base: &str) -> String {
@@ -230,13 +274,8 @@ async fn a_paid_audit_settles_once_on_chain_and_a_replay_is_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn attacks_get_no_answer_and_move_no_money() {
-    let chain = PayChain::start().await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let server = paid_server(&chain, dir.path());
-    let seller = top_seller(&server.base).await;
-    let url = format!("{}/audit/{seller}", server.base);
-    let accepted = terms(&url).await["accepts"][0].clone();
-    let payer = funded_payer(&chain, 1_000_000).await;
+    let audit = audit_deployment(Settle::Direct).await;
+    let Audit { chain, url, accepted, payer, .. } = &audit;
     let attacker = PrivateKeySigner::random();
     let fresh = || Payment::new(payer.address(), chain.pay_to);
 
@@ -245,32 +284,32 @@ async fn attacks_get_no_answer_and_move_no_money() {
     let p = Payment { value: 1, ..fresh() };
     cases.push((
         "amount lowered",
-        ("payment-signature", v2_header(&payer, &p, &accepted, None)),
+        ("payment-signature", v2_header(payer, &p, accepted, None)),
         "invalid_exact_evm_payload_authorization_value_mismatch",
     ));
     let mut cheap = accepted.clone();
     cheap["amount"] = json!("1");
     cases.push((
         "accepted terms lowered",
-        ("payment-signature", v2_header(&payer, &Payment { value: 1, ..fresh() }, &cheap, None)),
+        ("payment-signature", v2_header(payer, &Payment { value: 1, ..fresh() }, &cheap, None)),
         "invalid_payment_requirements",
     ));
     let p = Payment { to: attacker.address(), ..fresh() };
     cases.push((
         "payTo redirected",
-        ("payment-signature", v2_header(&payer, &p, &accepted, None)),
+        ("payment-signature", v2_header(payer, &p, accepted, None)),
         "invalid_exact_evm_payload_recipient_mismatch",
     ));
     let mut elsewhere = accepted.clone();
     elsewhere["network"] = json!("eip155:84532");
     cases.push((
         "network switched",
-        ("payment-signature", v2_header(&payer, &fresh(), &elsewhere, None)),
+        ("payment-signature", v2_header(payer, &fresh(), &elsewhere, None)),
         "invalid_network",
     ));
     let p = fresh();
     let mut forged: Value =
-        serde_json::from_slice(&decode_base64(&v2_header(&payer, &p, &accepted, None)).unwrap()).unwrap();
+        serde_json::from_slice(&decode_base64(&v2_header(payer, &p, accepted, None)).unwrap()).unwrap();
     forged["payload"]["authorization"]["value"] = json!("2500000");
     forged["accepted"]["amount"] = json!("2500000");
     cases.push((
@@ -280,7 +319,7 @@ async fn attacks_get_no_answer_and_move_no_money() {
     ));
     let p = fresh();
     let mut forged: Value =
-        serde_json::from_slice(&decode_base64(&v2_header(&payer, &p, &accepted, None)).unwrap()).unwrap();
+        serde_json::from_slice(&decode_base64(&v2_header(payer, &p, accepted, None)).unwrap()).unwrap();
     forged["payload"]["authorization"]["from"] = json!(attacker.address());
     cases.push((
         "someone else's payer named",
@@ -289,39 +328,39 @@ async fn attacks_get_no_answer_and_move_no_money() {
     ));
     cases.push((
         "signed by another key",
-        ("payment-signature", v2_header(&attacker, &fresh(), &accepted, None)),
+        ("payment-signature", v2_header(&attacker, &fresh(), accepted, None)),
         "invalid_exact_evm_payload_signature",
     ));
     let p = Payment { value: PRICE - 1, ..fresh() };
     cases.push((
         "v1 underpayment",
-        ("x-payment", v1_header(&payer, &p, "base")),
+        ("x-payment", v1_header(payer, &p, "base")),
         "invalid_exact_evm_payload_authorization_value",
     ));
     let p = Payment { valid_before: now() - 1, ..fresh() };
     cases.push((
         "expired",
-        ("payment-signature", v2_header(&payer, &p, &accepted, None)),
+        ("payment-signature", v2_header(payer, &p, accepted, None)),
         "invalid_exact_evm_payload_authorization_valid_before",
     ));
     let p = Payment { valid_before: now() + 3, ..fresh() };
     cases.push((
         "expiring before it could settle",
-        ("payment-signature", v2_header(&payer, &p, &accepted, None)),
+        ("payment-signature", v2_header(payer, &p, accepted, None)),
         "invalid_exact_evm_payload_authorization_valid_before",
     ));
     let p = Payment { valid_after: now() + 600, valid_before: now() + 660, ..fresh() };
     cases.push((
         "not yet valid",
-        ("payment-signature", v2_header(&payer, &p, &accepted, None)),
+        ("payment-signature", v2_header(payer, &p, accepted, None)),
         "invalid_exact_evm_payload_authorization_valid_after",
     ));
     let broke = PrivateKeySigner::random();
     let p = Payment::new(broke.address(), chain.pay_to);
-    cases.push(("unfunded payer", ("payment-signature", v2_header(&broke, &p, &accepted, None)), "insufficient_funds"));
+    cases.push(("unfunded payer", ("payment-signature", v2_header(&broke, &p, accepted, None)), "insufficient_funds"));
     // A nonce the payer already used on chain (settled elsewhere).
     let used = fresh();
-    let sig = sign_authorization(&payer, &Payment { to: chain.pay_to, ..used.clone() }.message());
+    let sig = sign_authorization(payer, &Payment { to: chain.pay_to, ..used.clone() }.message());
     let call = agentrep_tests::chain::contracts::IFiatToken::transferWithAuthorizationCall {
         from: used.from,
         to: used.to,
@@ -337,13 +376,13 @@ async fn attacks_get_no_answer_and_move_no_money() {
     let spent = chain.balance(payer.address()).await.unwrap();
     cases.push((
         "nonce already used on chain",
-        ("payment-signature", v2_header(&payer, &used, &accepted, None)),
+        ("payment-signature", v2_header(payer, &used, accepted, None)),
         "invalid_transaction_state",
     ));
     cases.push(("not base64 JSON", ("payment-signature", "bm90IGpzb24".to_owned()), "invalid_payload"));
 
     for (name, (header, value), reason) in &cases {
-        let answer = pay(&url, (header, value)).await;
+        let answer = pay(url, (header, value)).await;
         assert_eq!(answer.status, StatusCode::PAYMENT_REQUIRED, "{name}: {}", answer.body);
         assert_eq!(answer.error.as_deref(), Some(*reason), "{name}");
         assert!(answer.body["agentAddress"].is_null(), "{name}: no answer");
@@ -355,15 +394,10 @@ async fn attacks_get_no_answer_and_move_no_money() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_copies_of_one_payment_get_one_answer_and_identifiers_recover_it() {
-    let chain = PayChain::start().await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let server = paid_server(&chain, dir.path());
-    let seller = top_seller(&server.base).await;
-    let url = format!("{}/audit/{seller}", server.base);
-    let accepted = terms(&url).await["accepts"][0].clone();
-    let payer = funded_payer(&chain, 1_000_000).await;
+    let audit = audit_deployment(Settle::Direct).await;
+    let Audit { chain, url, accepted, payer, .. } = &audit;
 
-    let header = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, None);
+    let header = v2_header(payer, &Payment::new(payer.address(), chain.pay_to), accepted, None);
     let mut copies = tokio::task::JoinSet::new();
     for _ in 0..12 {
         let (url, header) = (url.clone(), header.clone());
@@ -382,9 +416,9 @@ async fn concurrent_copies_of_one_payment_get_one_answer_and_identifiers_recover
 
     // payment-identifier: the same payment and id again gets the same answer, charged once.
     let id = json!({"payment-identifier": {"info": {"required": false, "id": "order_0001_abcdefghij"}}});
-    let header = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, Some(id.clone()));
-    let first = pay(&url, ("payment-signature", &header)).await;
-    let again = pay(&url, ("payment-signature", &header)).await;
+    let header = v2_header(payer, &Payment::new(payer.address(), chain.pay_to), accepted, Some(id.clone()));
+    let first = pay(url, ("payment-signature", &header)).await;
+    let again = pay(url, ("payment-signature", &header)).await;
     assert_eq!((first.status, again.status), (StatusCode::OK, StatusCode::OK));
     assert_eq!(first.body, again.body);
     assert_eq!(first.settlement, again.settlement);
@@ -392,7 +426,7 @@ async fn concurrent_copies_of_one_payment_get_one_answer_and_identifiers_recover
     // Concurrent copies carrying one payment-identifier: each gets the one answer, or 409 with
     // Retry-After while it is being produced; charged once.
     let busy = json!({"payment-identifier": {"info": {"required": false, "id": "order_0003_concurrent"}}});
-    let header = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, Some(busy));
+    let header = v2_header(payer, &Payment::new(payer.address(), chain.pay_to), accepted, Some(busy));
     let mut copies = tokio::task::JoinSet::new();
     for _ in 0..8 {
         let (url, header) = (url.clone(), header.clone());
@@ -417,19 +451,19 @@ async fn concurrent_copies_of_one_payment_get_one_answer_and_identifiers_recover
     // A lost answer is recovered with its payment-identifier even after the authorization expired.
     let lost_id = json!({"payment-identifier": {"info": {"required": false, "id": "order_0002_lost_answer"}}});
     let short = Payment { valid_before: now() + 9, ..Payment::new(payer.address(), chain.pay_to) };
-    let header = v2_header(&payer, &short, &accepted, Some(lost_id));
-    let paid = pay(&url, ("payment-signature", &header)).await;
+    let header = v2_header(payer, &short, accepted, Some(lost_id));
+    let paid = pay(url, ("payment-signature", &header)).await;
     assert_eq!(paid.status, StatusCode::OK);
     tokio::time::sleep(Duration::from_secs(10)).await;
-    let recovered = pay(&url, ("payment-signature", &header)).await;
+    let recovered = pay(url, ("payment-signature", &header)).await;
     assert_eq!(
         (recovered.status, &recovered.body, &recovered.settlement),
         (StatusCode::OK, &paid.body, &paid.settlement)
     );
     assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 4 * PRICE));
     // The same id on another payment: a conflict, nothing charged.
-    let other = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, Some(id));
-    let conflict = pay(&url, ("payment-signature", &other)).await;
+    let other = v2_header(payer, &Payment::new(payer.address(), chain.pay_to), accepted, Some(id));
+    let conflict = pay(url, ("payment-signature", &other)).await;
     assert_eq!(conflict.status, StatusCode::CONFLICT);
     assert_eq!(conflict.body["error"]["code"], "payment_identifier_reused");
     assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 4 * PRICE));
@@ -519,19 +553,6 @@ async fn official_buyers_pay_for_an_audit() {
     }
 }
 
-/// A server settling through `facilitator`.
-fn facilitated_server(chain: &PayChain, facilitator: &Facilitator, store: &Path, timeout: Duration) -> RunningServer {
-    let pay_to = alloy::hex::encode_prefixed(chain.pay_to);
-    RunningServer::start_config(ServerConfig {
-        snapshots: shared_world().snapshots(),
-        reload_interval: Duration::from_millis(100),
-        identity: ServiceIdentity { pay_to: Some(pay_to), ..ServiceIdentity::default() },
-        payments: facilitator.settings(chain, store.to_owned(), timeout),
-        operator_key: Some(SecretKey::new(key_hex(&chain.operator))),
-        ..ServerConfig::default()
-    })
-}
-
 /// Polls the ledger file until `payment`'s row leaves the open states, up to `limit`.
 async fn settled_state(store: &Path, limit: Duration) -> Vec<PaymentState> {
     let deadline = std::time::Instant::now() + limit;
@@ -551,69 +572,39 @@ async fn settled_state(store: &Path, limit: Duration) -> Vec<PaymentState> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_official_facilitator_settles_v1_and_v2_payments() {
-    let chain = PayChain::start().await.unwrap();
-    let facilitator = Facilitator::start(&chain, FacilitatorFault::None).await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let server = facilitated_server(&chain, &facilitator, &dir.path().join("store.sqlite"), Duration::from_secs(10));
-    let seller = top_seller(&server.base).await;
-    let url = format!("{}/audit/{seller}", server.base);
-    let accepted = terms(&url).await["accepts"][0].clone();
-    let payer = funded_payer(&chain, 1_000_000).await;
+    let audit = audit_deployment(Settle::Facilitator(FacilitatorFault::None, Duration::from_secs(10))).await;
+    let Audit { chain, store, url, accepted, payer, .. } = &audit;
 
-    let v2 = v2_header(&payer, &Payment::new(payer.address(), chain.pay_to), &accepted, None);
-    let paid = pay(&url, ("payment-signature", &v2)).await;
+    let v2 = v2_header(payer, &Payment::new(payer.address(), chain.pay_to), accepted, None);
+    let paid = pay(url, ("payment-signature", &v2)).await;
     assert_eq!(paid.status, StatusCode::OK, "{}", paid.body);
     assert_eq!(paid.settlement.as_ref().unwrap()["success"], true);
-    let v1 = v1_header(&payer, &Payment::new(payer.address(), chain.pay_to), "base");
-    let paid = pay(&url, ("x-payment", &v1)).await;
+    let v1 = v1_header(payer, &Payment::new(payer.address(), chain.pay_to), "base");
+    let paid = pay(url, ("x-payment", &v1)).await;
     assert_eq!(paid.status, StatusCode::OK, "{}", paid.body);
     assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - 2 * PRICE));
     // The facilitator's own /verify refuses what it would not settle: an unfunded payer.
     let broke = PrivateKeySigner::random();
     let refused = pay(
-        &url,
-        ("payment-signature", &v2_header(&broke, &Payment::new(broke.address(), chain.pay_to), &accepted, None)),
+        url,
+        ("payment-signature", &v2_header(&broke, &Payment::new(broke.address(), chain.pay_to), accepted, None)),
     )
     .await;
     assert_eq!(refused.status, StatusCode::PAYMENT_REQUIRED);
-    assert_eq!(settled_state(&dir.path().join("store.sqlite"), Duration::ZERO).await, vec![PaymentState::Settled; 2]);
-}
-
-/// A server settling through a facilitator that fails as `fault` says, with a 3 s settle
-/// timeout, and a funded payer with the audit's terms.
-struct Faulty {
-    chain: PayChain,
-    _facilitator: Facilitator,
-    _dir: tempfile::TempDir,
-    store: std::path::PathBuf,
-    _server: RunningServer,
-    url: String,
-    accepted: Value,
-    payer: PrivateKeySigner,
-}
-
-async fn faulty(fault: FacilitatorFault) -> Faulty {
-    let chain = PayChain::start().await.unwrap();
-    let facilitator = Facilitator::start(&chain, fault).await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("store.sqlite");
-    let server = facilitated_server(&chain, &facilitator, &store, Duration::from_secs(3));
-    let url = format!("{}/audit/{}", server.base, top_seller(&server.base).await);
-    let accepted = terms(&url).await["accepts"][0].clone();
-    let payer = funded_payer(&chain, 1_000_000).await;
-    Faulty { chain, _facilitator: facilitator, _dir: dir, store, _server: server, url, accepted, payer }
+    assert_eq!(settled_state(store, Duration::ZERO).await, vec![PaymentState::Settled; 2]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_facilitator_that_goes_silent_after_settling_charges_once_and_is_reconciled() {
-    let Faulty { chain, store, url, accepted, payer, .. } = &faulty(FacilitatorFault::SettleHangs).await;
-    let (chain, store) = (chain, store.as_path());
+    let audit = audit_deployment(Settle::Facilitator(FacilitatorFault::SettleHangs, Duration::from_secs(3))).await;
+    let Audit { chain, store, url, accepted, payer, .. } = &audit;
     let header = v2_header(payer, &Payment::new(payer.address(), chain.pay_to), accepted, None);
 
     // Unknown is not failed: the answer is delivered, marked pending, and not asked for again.
     let resp = reqwest::Client::new().get(url).header("payment-signature", &header).send().await.unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
     assert_eq!(resp.headers()["x-agentrep-settlement"], "pending");
+    assert!(resp.headers()["access-control-expose-headers"].to_str().unwrap().contains("X-AGENTREP-SETTLEMENT"));
     assert!(!resp.headers().contains_key("payment-response"));
     let again = pay(url, ("payment-signature", &header)).await;
     assert_eq!((again.status, again.error.as_deref()), (StatusCode::PAYMENT_REQUIRED, Some("duplicate_settlement")));
@@ -624,8 +615,8 @@ async fn a_facilitator_that_goes_silent_after_settling_charges_once_and_is_recon
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_facilitator_failing_mid_settle_charges_nothing_and_expires_unsettled() {
-    let Faulty { chain, store, url, accepted, payer, .. } = &faulty(FacilitatorFault::Settle500).await;
-    let (chain, store) = (chain, store.as_path());
+    let audit = audit_deployment(Settle::Facilitator(FacilitatorFault::Settle500, Duration::from_secs(3))).await;
+    let Audit { chain, store, url, accepted, payer, .. } = &audit;
     // Valid for 8 seconds: long enough to pass verification, short enough to expire in the test.
     let p = Payment { valid_before: now() + 8, ..Payment::new(payer.address(), chain.pay_to) };
     let answer = pay(url, ("payment-signature", &v2_header(payer, &p, accepted, None))).await;
