@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use agentrep_model::live::PayerStanding;
 use agentrep_model::trust as p;
 use agentrep_model::{DemandStats, ReputationStats};
 
@@ -78,9 +79,22 @@ impl Entity {
     }
 }
 
-/// The trust-dependent part of one seller's demand, and its reputation. Payments from the seller
-/// itself and from payers whose funding chain starts at the seller (or, when `own_entity`, that
-/// share the entity of the wallet's own creation funding) are counted apart and carry no trust.
+/// How the weighing placed a seller's payers: what a live re-score needs to count their later
+/// settlements as the rebuild does.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Standings {
+    /// One per pair, in the pairs' order.
+    pub payers: Vec<PayerStanding>,
+    /// The days (bits of the 30-day mask) on which a trusted entity paid.
+    pub trusted_mask: u64,
+    /// The last qualifying settlement of a trusted entity.
+    pub last_trusted_t: Option<i64>,
+}
+
+/// The trust-dependent part of one seller's demand, its reputation, and where its payers stand.
+/// Payments from the seller itself and from payers whose funding chain starts at the seller (or,
+/// when `own_entity`, that share the entity of the wallet's own creation funding) are counted
+/// apart and carry no trust.
 pub(crate) fn weigh(
     ev: &Evidence<'_>,
     seller: u32,
@@ -88,14 +102,17 @@ pub(crate) fn weigh(
     pairs: &[Pair],
     reviews: &[Review],
     receipts: &[Receipt],
-) -> (DemandStats, ReputationStats) {
+) -> (DemandStats, ReputationStats, Standings) {
     let forest = ev.forest;
     let seller_root = forest.root(seller);
     let mut d = DemandStats::default();
     let mut entities: BTreeMap<u32, Entity> = BTreeMap::new();
+    // Per pair: its entity's root, or the standing that keeps it out of every entity.
+    let mut placed: Vec<Result<u32, PayerStanding>> = Vec::with_capacity(pairs.len());
     for pair in pairs {
         if pair.payer == seller {
             d.self_payments += pair.n;
+            placed.push(Err(PayerStanding::Seller));
             continue;
         }
         let root = forest.root(pair.payer);
@@ -104,8 +121,10 @@ pub(crate) fn weigh(
         if funded_by_seller {
             d.seller_funded_payers += 1;
             d.seller_funded_settlements += pair.n;
+            placed.push(Err(PayerStanding::SellerFunded));
             continue;
         }
+        placed.push(Ok(root));
         d.payers += 1;
         d.trust_mass +=
             p::DAMPING * ev.trust[pair.payer as usize] * ev.pay_scale[pair.payer as usize] * pair.spend as f64;
@@ -129,7 +148,19 @@ pub(crate) fn weigh(
         d.days_since_last_trusted = Some(((ev.day_end - 1 - last).max(0) / DAY) as u32);
         d.active_days_30d = trusted.iter().fold(0u64, |m, e| m | e.mask).count_ones();
     }
-    (d, reputation(forest, &entities, reviews, receipts))
+    let standings = Standings {
+        payers: placed
+            .iter()
+            .map(|p| match p {
+                Ok(root) if entities[root].trusted() => PayerStanding::Trusted,
+                Ok(_) => PayerStanding::Untrusted,
+                Err(standing) => *standing,
+            })
+            .collect(),
+        trusted_mask: trusted.iter().fold(0u64, |m, e| m | e.mask),
+        last_trusted_t: trusted.iter().map(|e| e.last_t).max(),
+    };
+    (d, reputation(forest, &entities, reviews, receipts), standings)
 }
 
 fn reputation(
@@ -217,7 +248,7 @@ mod tests {
             Review { seller: 0, client: 3, t: 60, v: 0 },
             Review { seller: 0, client: 4, t: 60, v: 0 },
         ];
-        let (d, r) = weigh(&ev, 0, false, &[pair(1, 3, 10)], &reviews, &[]);
+        let (d, r, _) = weigh(&ev, 0, false, &[pair(1, 3, 10)], &reviews, &[]);
         assert_eq!(d.trusted_entities, 1);
         assert_eq!(r.reviewing_entities, 1, "the owner's review counts for the account it funded");
         assert!((r.review_sum - 0.9).abs() < 1e-9, "the review before paying does not count");
@@ -232,7 +263,7 @@ mod tests {
         forest.parent[1] = 5;
         let trust = [0.0, 1.0, 1.0, 0.0, 0.0, 0.0];
         let ev = Evidence { forest: &forest, trust: &trust, pay_scale: &[0.0; 6], day_end: 100 * DAY };
-        let (d, _) = weigh(&ev, 0, false, &[pair(1, 8, 10), pair(2, 2, 10), pair(0, 3, 10)], &[], &[]);
+        let (d, _, _) = weigh(&ev, 0, false, &[pair(1, 8, 10), pair(2, 2, 10), pair(0, 3, 10)], &[], &[]);
         assert_eq!((d.seller_funded_payers, d.seller_funded_settlements, d.self_payments), (1, 8, 3));
         assert_eq!(d.payers, 1);
         assert_eq!(d.trusted_entities, 1);
@@ -249,7 +280,7 @@ mod tests {
             Receipt { seller: 0, buyer: 3, success: false, t: 50, cited: Some(Some(1)) },
             Receipt { seller: 0, buyer: 1, success: false, t: 50, cited: Some(None) },
         ];
-        let (_, r) = weigh(&ev, 0, false, &[pair(1, 1, 10)], &[], &receipts);
+        let (_, r, _) = weigh(&ev, 0, false, &[pair(1, 1, 10)], &[], &receipts);
         assert_eq!(r.receipts, 4);
         assert_eq!(r.receipts_matched, 1, "only the paying buyer's receipt counts");
         assert_eq!(r.failed_entities, 1);

@@ -13,6 +13,7 @@ mod engine;
 mod freshness;
 mod graph;
 mod history;
+mod live_basis;
 mod sellers;
 mod trust;
 
@@ -88,7 +89,8 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     timings.record("deployers", t);
 
     let t = Instant::now();
-    let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness)?;
+    let live = live_basis::LiveInputs::read(&db, lake, graph.seller_wid.len(), day_end)?;
+    let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness, &live)?;
     if sellers.is_empty() && lake.partitions_up_to(agentrep_lake::Dataset::Listings, day)?.is_empty() {
         return Err(PipelineError::NoListings(day));
     }
@@ -138,6 +140,7 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
         crawlers,
         funding,
         buyer_trust,
+        facilitators: live.facilitators,
     };
     Ok((input, timings))
 }

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use agentrep_model::live::LiveBasis;
 use agentrep_model::{
     Counterparty, DemandStats, ListingInfo, ProofType, SellerFeatures, SellerRecord, SlaStats, assess_seller,
 };
@@ -16,6 +17,7 @@ use crate::engine::Engine;
 use crate::engine::columns::{bools, i64s, u32s};
 use crate::freshness::SourceFreshness;
 use crate::graph::{Taint, WalletGraph};
+use crate::live_basis::LiveInputs;
 
 pub(crate) const SELLERS_SQL: &str = include_str!("sql/sellers.sql");
 const SELLERS_SELECT: &str = include_str!("sql/sellers_select.sql");
@@ -26,6 +28,8 @@ const DAY: i64 = 86_400;
 struct Raw {
     address: String,
     first_seen: i64,
+    /// Qualifying settlements at exactly an advertised price.
+    exact_settlements: u64,
     listing: ListingInfo,
     features: SellerFeatures,
 }
@@ -90,7 +94,8 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
         allowlist_label: row.get(34)?,
         ..SellerFeatures::default()
     };
-    Ok(Raw { address: row.get(0)?, first_seen, listing, features })
+    let exact_settlements = row.get::<_, i64>(35)?.max(0) as u64;
+    Ok(Raw { address: row.get(0)?, first_seen, exact_settlements, listing, features })
 }
 
 /// Evidence sources behind a seller's score, with the interface's annotations.
@@ -168,13 +173,15 @@ fn receipts(db: &Engine) -> Result<Vec<Receipt>, PipelineError> {
     Ok(out)
 }
 
-/// Assesses every seller: features from SQL and from the trust graph, then the model (rayon).
-/// `avoid` marks the wallets of deployers whose verdict is `AVOID` (they taint what they fund).
+/// Assesses every seller: features from SQL and from the trust graph, then the model (rayon), and
+/// the basis of each seller's live re-score. `avoid` marks the wallets of deployers whose verdict
+/// is `AVOID` (they taint what they fund).
 pub(crate) fn assess(
     db: &Engine,
     graph: &WalletGraph,
     avoid: &[bool],
     freshness: &SourceFreshness,
+    live: &LiveInputs,
 ) -> Result<Vec<SellerRecord>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "seller select", source };
     let day_end: i64 = db.conn.query_row(&db.sql("SELECT epoch({day_end})::BIGINT"), [], |r| r.get(0)).map_err(err)?;
@@ -189,7 +196,7 @@ pub(crate) fn assess(
         by_seller(&receipts, n, |x| x.seller),
     );
     let ev = Evidence { forest: &graph.forest, trust: &graph.trust, pay_scale: &graph.pay_scale, day_end };
-    let mut weighed: Vec<(Raw, Option<Taint>)> = raws
+    let mut weighed: Vec<(Raw, Option<Taint>, LiveBasis)> = raws
         .into_par_iter()
         .enumerate()
         .map(|(i, mut raw)| {
@@ -197,7 +204,7 @@ pub(crate) fn assess(
             // Funding that created the wallet (up to a day after its first listing) is the seller's.
             let created_by = raw.first_seen + DAY;
             let own_entity = graph.forest.funded_at[wid as usize] <= created_by;
-            let (trusted, reputation) = weigh(
+            let (trusted, reputation, standings) = weigh(
                 &ev,
                 wid,
                 own_entity,
@@ -220,17 +227,18 @@ pub(crate) fn assess(
             raw.features.degraded_sources = freshness.degraded.clone();
             raw.features.stale_sources = freshness.stale.clone();
             let taint = graph.taint(wid, created_by, avoid);
-            (raw, taint)
+            let basis = live.basis(i, &standings, raw.exact_settlements);
+            (raw, taint, basis)
         })
         .collect();
-    for (raw, taint) in &mut weighed {
+    for (raw, taint, _) in &mut weighed {
         if let Some(taint) = taint {
             raw.features.tainted_by = Some(taint.describe(db)?);
         }
     }
     Ok(weighed
         .into_par_iter()
-        .map(|(raw, _)| SellerRecord {
+        .map(|(raw, _, live)| SellerRecord {
             assessment: assess_seller(&raw.features),
             sources: sources(&raw.features),
             address: raw.address,
@@ -238,6 +246,7 @@ pub(crate) fn assess(
             features: raw.features,
             history: Vec::new(),
             profile: Default::default(),
+            live,
         })
         .collect())
 }

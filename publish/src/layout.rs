@@ -19,6 +19,10 @@ pub const SHIELD: &str = "bundles/trust-shield.keyed.jsonl";
 pub const HISTORY: &str = "bundles/history.keyed.jsonl";
 /// Buyer-trust verdicts of launched tokens, keyed bundle (keyed by token address).
 pub const BUYER_TRUST: &str = "bundles/buyer-trust.keyed.jsonl";
+/// What each seller's live re-score builds on, keyed bundle (read by the server, not served).
+pub const LIVE_BASIS: &str = "bundles/live-basis.keyed.jsonl";
+/// What every live re-score of the snapshot shares (day, known facilitators).
+pub const LIVE_CONTEXT: &str = "live-context.json";
 /// The manifest.
 pub const MANIFEST: &str = "manifest.json";
 /// Default leaderboard view.
@@ -70,6 +74,8 @@ pub enum WalletDoc {
     History,
     /// A line of the buyer-trust bundle (keyed by token).
     BuyerTrust,
+    /// A line of the live-basis bundle (read by the live re-score, never served as a file).
+    LiveBasis,
 }
 
 /// A whole-snapshot document served as published.
@@ -107,6 +113,7 @@ pub fn classify(path: &str) -> FileKind<'_> {
         SHIELD => return FileKind::Bundle(WalletDoc::Shield),
         HISTORY => return FileKind::Bundle(WalletDoc::History),
         BUYER_TRUST => return FileKind::Bundle(WalletDoc::BuyerTrust),
+        LIVE_BASIS => return FileKind::Bundle(WalletDoc::LiveBasis),
         LEADERBOARD => return FileKind::Whole(WholeDoc::Leaderboard),
         SCORES_CSV => return FileKind::Whole(WholeDoc::ScoresCsv),
         SCORES_PARQUET => return FileKind::Whole(WholeDoc::ScoresParquet),

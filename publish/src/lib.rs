@@ -6,6 +6,7 @@
 
 pub mod categories;
 pub mod layout;
+pub mod live;
 pub mod payloads;
 pub mod reader;
 pub mod store;

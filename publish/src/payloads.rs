@@ -255,7 +255,33 @@ pub fn score_payload(
         missing_signals: a.missing_signals.clone(),
         score_breakdown: breakdown(a),
         methodology: METHODOLOGY_VERSION.to_owned(),
+        live: None,
     }
+}
+
+/// A live re-score's payload: the seller's score payload rebuilt from `s` (its features and
+/// assessment as of now), with what the live re-score cannot recompute (the category rank, the
+/// deployer's launch outcomes, the links) kept from the snapshot's `published` payload.
+pub fn rescored(
+    published: &ScorePayloadV1,
+    ctx: &PayloadContext,
+    s: &SellerRecord,
+    live: LiveRescoreV1,
+) -> ScorePayloadV1 {
+    let mut p = score_payload(ctx, s, &CategoryIndex::default(), None);
+    p.category = published.category.clone();
+    p.metrics.outcome_history = published.metrics.outcome_history.clone();
+    p.verify = published.verify.clone();
+    p.related = published.related.clone();
+    p.scored_at = Some(live.as_of.clone());
+    p.billed = "paid".to_owned();
+    p.gated = false;
+    p.note = format!(
+        "Live re-score: the snapshot of {} with the evidence read at {}. {}",
+        ctx.date, live.as_of, live.unlock
+    );
+    p.live = Some(live);
+    p
 }
 
 /// The seller formula as the breakdown states it.

@@ -51,6 +51,8 @@ pub struct LoadedSnapshot {
     pub deployers: Vec<DeployerRowV1>,
     /// Directory rows the directory reads serve.
     pub directory: DirectoryRows,
+    /// What every live re-score of the snapshot shares (absent in snapshots older than it).
+    pub live_context: Option<crate::live::LiveContextV1>,
     /// Every file listed in the manifest, by relative path.
     pub files: HashMap<String, Vec<u8>>,
 }
@@ -106,8 +108,13 @@ impl LoadedSnapshot {
                 .map_err(|e| PublishError::Csv(e.to_string()))?,
             None => Vec::new(),
         };
+        let live_context = files
+            .get(layout::LIVE_CONTEXT)
+            .map(|bytes| serde_json::from_slice(bytes).map_err(PublishError::Encode))
+            .transpose()?;
         Ok(Self {
             id: manifest.snapshot_id.clone(),
+            live_context,
             dir: dir.to_owned(),
             manifest,
             manifest_bytes,

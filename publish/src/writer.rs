@@ -295,6 +295,15 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
     files.push(out.write(PREFLIGHT, &keyed_bundle(&input.sellers, |s| payloads::preflight(ctx, s))?)?);
     files.push(out.write(SHIELD, &keyed_bundle(&input.sellers, |s| payloads::shield_payload(ctx, s))?)?);
     files.push(out.write(HISTORY, &keyed_bundle(&input.sellers, |s| payloads::history(ctx, s))?)?);
+    files.push(out.write(LIVE_BASIS, &keyed_bundle(&input.sellers, crate::live::LiveSellerV1::of)?)?);
+    files.push(out.json(
+        LIVE_CONTEXT,
+        &crate::live::LiveContextV1 {
+            version: crate::live::LIVE_CONTEXT_VERSION.to_owned(),
+            snapshot_date: input.date.clone(),
+            facilitators: input.facilitators.clone(),
+        },
+    )?);
     files.push(out.write(
         BUYER_TRUST,
         &keyed_lines(&input.buyer_trust, |t| t.token.as_str(), |t| payloads::buyer_trust(ctx, t))?,

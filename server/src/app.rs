@@ -55,6 +55,8 @@ pub struct App {
     write_store: OnceLock<Arc<Store>>,
     /// Attestation fetches counted since the last flush: address → (count, last Unix second).
     fetches: Mutex<HashMap<String, (u64, i64)>>,
+    /// The live re-score's sources, when configured.
+    live: Option<crate::live::LiveSources>,
 }
 
 impl App {
@@ -90,7 +92,19 @@ impl App {
             }),
             write_store: OnceLock::new(),
             fetches: Mutex::new(HashMap::new()),
+            live: config.live_sources.clone().and_then(|sources| match crate::live::LiveSources::new(sources) {
+                Ok(live) => Some(live),
+                Err(why) => {
+                    warn!(%why, "The live sources could not be set up: live re-scores stay off.");
+                    None
+                }
+            }),
         }
+    }
+
+    /// The live re-score's sources, when configured.
+    pub fn live(&self) -> Option<&crate::live::LiveSources> {
+        self.live.as_ref()
     }
 
     /// The operator's signing key.

@@ -55,6 +55,22 @@ pub enum ApiError {
         /// What happened.
         message: String,
     },
+    /// Access to a paid answer that needs a proof of payment this request does not carry.
+    #[error("{message}")]
+    Forbidden {
+        /// Stable code.
+        code: &'static str,
+        /// Why, and how to get access.
+        message: String,
+    },
+    /// A source an answer reads could not be reached; nothing was charged.
+    #[error("{message}")]
+    SourceUnavailable {
+        /// Stable code.
+        code: &'static str,
+        /// What failed.
+        message: String,
+    },
     /// A paid answer this deployment cannot produce; refused before any payment is taken.
     #[error("{message}")]
     NotAvailable {
@@ -85,6 +101,8 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             ApiError::PaymentConflict { .. } => StatusCode::CONFLICT,
+            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            ApiError::SourceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotAvailable { .. } => StatusCode::NOT_IMPLEMENTED,
         }
     }
@@ -104,7 +122,10 @@ impl ApiError {
             ApiError::NoSnapshot => "no_snapshot".to_owned(),
             ApiError::PaymentsNotConfigured(_) => "payments_not_configured".to_owned(),
             ApiError::PaymentsUnavailable(_) => "payments_unavailable".to_owned(),
-            ApiError::PaymentConflict { code, .. } | ApiError::NotAvailable { code, .. } => (*code).to_owned(),
+            ApiError::PaymentConflict { code, .. }
+            | ApiError::NotAvailable { code, .. }
+            | ApiError::Forbidden { code, .. }
+            | ApiError::SourceUnavailable { code, .. } => (*code).to_owned(),
         }
     }
 }

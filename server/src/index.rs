@@ -124,6 +124,9 @@ pub struct ServedSnapshot {
     pub counterparties: HashMap<String, CounterpartyCsvRowV1>,
     /// Snapshots retained on disk.
     pub retained: Vec<String>,
+    /// What every live re-score of this snapshot shares; `None` for a snapshot published before
+    /// the live re-score existed.
+    pub live_context: Option<agentrep_publish::live::LiveContextV1>,
     /// Every seller and deployer with the lookups the queries read.
     pub index: AgentIndex,
     /// Proofs, lists, identities, crawl sources, funding chains and top buyers.
@@ -140,7 +143,16 @@ impl ServedSnapshot {
     /// Indexes a loaded snapshot.
     pub fn build(loaded: LoadedSnapshot, retained: Vec<String>) -> Self {
         let LoadedSnapshot {
-            id, manifest, leaderboard, counterparties, agents, deployers, directory, mut files, ..
+            id,
+            manifest,
+            leaderboard,
+            counterparties,
+            agents,
+            deployers,
+            directory,
+            live_context,
+            mut files,
+            ..
         } = loaded;
         let sha: HashMap<&str, &str> = manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
         let mut wallet_docs: HashMap<WalletDoc, HashMap<String, Blob>> = HashMap::new();
@@ -199,6 +211,7 @@ impl ServedSnapshot {
             generated_at: leaderboard.generated_at,
             counterparties: counterparties.into_iter().map(|c| (c.address.clone(), c)).collect(),
             retained,
+            live_context,
             index: AgentIndex::build(agents, deployers),
             leaderboard_views: ViewCache::new(512),
             history_views: ViewCache::new(16_384),

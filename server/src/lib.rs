@@ -9,6 +9,7 @@ mod error;
 pub mod handlers;
 pub mod http;
 mod index;
+pub mod live;
 pub mod mcp;
 pub mod openapi;
 mod pages;
@@ -107,6 +108,22 @@ pub struct ServerConfig {
     pub operator_key: Option<SecretKey>,
     /// The key was generated for a demo (`make run`); attestations say so.
     pub operator_key_is_demo: bool,
+    /// The live re-score's sources: the ingest jobs' configuration (`AGENTREP_LIVE_SOURCES` names
+    /// its file). Without them `?live=1` quotes its terms and refuses a paid retry.
+    pub live_sources: Option<agentrep_ingest::config::IngestConfig>,
+}
+
+/// The live sources `AGENTREP_LIVE_SOURCES` names (the jobs' `agentrep.toml`, with its
+/// `AGENTREP_*` overrides); `None`, with a warning, when unset or unreadable.
+fn live_sources_from_env() -> Option<agentrep_ingest::config::IngestConfig> {
+    let path = std::env::var("AGENTREP_LIVE_SOURCES").ok().filter(|p| !p.trim().is_empty())?;
+    match agentrep_ingest::config::IngestConfig::load(Some(Path::new(path.trim()))) {
+        Ok(config) => Some(config),
+        Err(err) => {
+            warn!(%err, "AGENTREP_LIVE_SOURCES could not be read: live re-scores stay off.");
+            None
+        }
+    }
 }
 
 impl Default for ServerConfig {
@@ -122,6 +139,7 @@ impl Default for ServerConfig {
                 .filter(|k| !k.trim().is_empty())
                 .map(SecretKey::new),
             operator_key_is_demo: false,
+            live_sources: live_sources_from_env(),
         }
     }
 }

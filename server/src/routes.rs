@@ -201,7 +201,7 @@ impl RouteDef {
 pub const LIVE_RESCORE: PaidVariant = PaidVariant {
     query: Some("live=1"),
     price: 50_000,
-    purpose: "paid live re-score (402 with x402 terms; a paid retry is refused with 501 before any settlement: the live sources are not built yet)",
+    purpose: "paid live re-score: the seller's settlements since the snapshot and a probe of its endpoints now, folded into the snapshot's features and assessed by the rebuild's model (a deployment without live sources quotes the terms and refuses a paid retry with 501 before any settlement); its receipt unlocks ?full=1 for 24 hours",
 };
 
 /// Price of an audit (seed §4.4), micro-USDC.

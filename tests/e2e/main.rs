@@ -6,6 +6,7 @@ mod determinism;
 mod discovery;
 mod docs;
 mod eval_floors;
+mod live;
 mod pages;
 mod robustness;
 mod routes;

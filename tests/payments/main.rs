@@ -15,6 +15,7 @@
 //!   once) or fails mid-settle (unknown → expired unsettled, nothing charged).
 
 mod attestations;
+mod live;
 
 use std::path::Path;
 use std::process::Command;

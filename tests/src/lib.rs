@@ -61,6 +61,21 @@ pub fn shared_tempdir(kind: &str) -> std::io::Result<tempfile::TempDir> {
     tempfile::Builder::new().prefix(&format!("{SHARED_PREFIX}{kind}-{}-", std::process::id())).tempdir()
 }
 
+/// Copies a folder tree (a lake a test edits without touching the shared world's).
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
 /// Generates a small-scale world of `days` days and rebuilds the first `rebuilt` of them.
 pub fn build_world(days: u32, rebuilt: usize) -> BuiltWorld {
     build_world_in(tempfile::tempdir().expect("temp dir"), days, rebuilt)

@@ -12,6 +12,7 @@ pub mod decision;
 pub mod deployer;
 pub mod features;
 pub mod flags;
+pub mod live;
 pub mod records;
 pub mod score;
 pub mod trust;

@@ -60,6 +60,8 @@ pub struct SellerRecord {
     pub sources: Vec<String>,
     /// What the directory reads show beside the score (not model input).
     pub profile: SellerProfile,
+    /// What a live re-score builds on (published beside the features).
+    pub live: crate::live::LiveBasis,
 }
 
 /// Facts about a seller the free reads show and the model does not read.
@@ -242,4 +244,6 @@ pub struct SnapshotInput {
     /// Every launched token, judged by its buyers, in token order.
     #[serde(default)]
     pub buyer_trust: Vec<crate::buyers::BuyerTrust>,
+    /// Known facilitators (lowercase) as of the day: whose settlements are demand.
+    pub facilitators: Vec<String>,
 }

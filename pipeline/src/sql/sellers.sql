@@ -88,7 +88,8 @@ SELECT i.address, a.* EXCLUDE (sid) FROM (
            count(*) AS settlements,
            count(*) FILTER (WHERE t >= {d30_epoch}) AS settlements_30d,
            sum(value)::UBIGINT AS volume,
-           count(*) FILTER (WHERE exact) / count(*) AS exact_price_share
+           count(*) FILTER (WHERE exact) / count(*) AS exact_price_share,
+           count(*) FILTER (WHERE exact) AS exact_settlements
     FROM s WHERE q GROUP BY 1
 ) a JOIN seller_ids i USING (sid);
 
@@ -193,7 +194,10 @@ SELECT lower(c.pay_to) AS address,
        arg_max(alive, (p.probed_at, p.resource)) AS last_ok,
        count(*) FILTER (WHERE p.offer_version IS NOT NULL) AS offers,
        count(*) FILTER (WHERE p.offer_matches = false) AS offer_mismatches
-FROM (SELECT *, status IN (200, 201, 204) OR (status = 402 AND offer_version IS NOT NULL) AS alive FROM probes) p
+-- A probe without an answer (status null) is dead, not unknown: `alive` is never null, so the last
+-- probe is the last probe even when nothing answered it.
+FROM (SELECT *, coalesce(status IN (200, 201, 204) OR (status = 402 AND offer_version IS NOT NULL), false) AS alive
+      FROM probes) p
 JOIN cur c USING (resource)
 WHERE p.probed_at >= {d7} AND p.probed_at < {day_end}
 GROUP BY 1;

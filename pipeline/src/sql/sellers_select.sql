@@ -6,7 +6,8 @@ SELECT l.address, l.listing_count::BIGINT, l.case_variants::BIGINT, l.first_seen
        coalesce(nq.unattributed, 0)::BIGINT, coalesce(nq.below_price, 0)::BIGINT,
        coalesce(sla.samples, 0)::BIGINT, coalesce(sla.ok, 0)::BIGINT, sla.p50, sla.p95, sla.avg_latency, sla.last_ok,
        coalesce(sla.offers, 0)::BIGINT, coalesce(sla.offer_mismatches, 0)::BIGINT,
-       r.agent_id IS NOT NULL, pr.proof_types, coalesce(li.denylisted, false), li.allow_label
+       r.agent_id IS NOT NULL, pr.proof_types, coalesce(li.denylisted, false), li.allow_label,
+       coalesce(st.exact_settlements, 0)::BIGINT
 FROM seller_listing l
 JOIN seller_ids i USING (address)
 LEFT JOIN seller_tags t USING (address)

@@ -158,6 +158,78 @@ pub struct ScorePayloadV1 {
     pub score_breakdown: ScoreBreakdownV1,
     /// Methodology version.
     pub methodology: String,
+    /// What a paid live re-score read and where each part came from (absent from snapshots).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live: Option<LiveRescoreV1>,
+}
+
+/// What a live re-score read, and the basis of each part of its score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveRescoreV1 {
+    /// When the evidence was read (ISO 8601 UTC): the features are those of this moment's day.
+    pub as_of: String,
+    /// The snapshot day the evidence was folded into.
+    pub snapshot_date: String,
+    /// Days between the snapshot's day and `asOf`'s.
+    pub days_after_snapshot: u32,
+    /// Blocks read for settlements to the seller (inclusive).
+    pub blocks: LiveBlocksV1,
+    /// Settlements read.
+    pub settlements: LiveSettlementsV1,
+    /// Probes taken now.
+    pub probes: LiveProbesV1,
+    /// Where each part of the score came from.
+    pub basis: Vec<LivePartV1>,
+    /// How long a paid re-score unlocks the full profile, and how to prove it.
+    pub unlock: String,
+}
+
+/// A block range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveBlocksV1 {
+    /// First block.
+    pub from: u64,
+    /// Last block (the node's safe head).
+    pub to: u64,
+}
+
+/// The settlements a live re-score read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveSettlementsV1 {
+    /// USDC transfers to the seller newer than the snapshot.
+    pub read: u32,
+    /// Qualifying settlements counted (payers the snapshot knows).
+    pub counted: u32,
+    /// Qualifying settlements from payers the snapshot does not know: not counted until the next
+    /// rebuild places them in the trust graph.
+    pub from_new_payers: u32,
+    /// Transfers that are not demand (not facilitator-settled EIP-3009, or below every price).
+    pub not_qualifying: u32,
+}
+
+/// The probes a live re-score took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveProbesV1 {
+    /// Probes of the seller's current endpoints.
+    pub taken: u32,
+    /// Alive among them.
+    pub alive: u32,
+}
+
+/// The basis of one part of a live re-score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LivePartV1 {
+    /// Part (a score component, `flags`, or `trust`).
+    pub part: String,
+    /// `live`, `snapshot`, or `snapshot+live`.
+    pub basis: String,
+    /// What that means for the part.
+    pub detail: String,
 }
 
 /// One component of a seller's score.

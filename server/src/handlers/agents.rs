@@ -2,24 +2,32 @@
 
 use std::sync::Arc;
 
+use agentrep_model::{Address, SellerProfile, SellerRecord};
 use agentrep_publish::layout::WalletDoc;
+use agentrep_publish::live::{LiveContextV1, LiveSellerV1};
+use agentrep_publish::payloads::{self, PayloadContext};
+use agentrep_publish::wire::ScorePayloadV1;
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
 use crate::http::respond::{self, mime};
 use crate::http::{HandlerResult, Request};
+use crate::index::Blob;
 use crate::payment::flow::{Sale, quote_only, sell};
 use crate::query::agents::{self as q, WalletRead};
 use crate::query::audit;
 use crate::routes::{AUDIT, LIVE_RESCORE};
-use crate::{ApiError, App};
+use crate::{ApiError, App, ServedSnapshot};
 
 /// `GET /score/{address}`.
 pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     let query: q::ScoreQuery = req.query()?;
     if query.live.0 {
-        return live_rescore(&app, &req).await;
+        return live_rescore(&app, &req, &a).await;
+    }
+    if query.full.0 {
+        return full_profile(&app, &req, &a);
     }
     let snap = snapshot(&app)?;
     match q::score(&snap, app.base_path(), &a) {
@@ -28,17 +36,106 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
     }
 }
 
-/// `?live=1`: the terms, and a refusal of any paid retry before it is verified or settled: the
-/// live sources are not built, so nothing could be sold.
-async fn live_rescore(app: &Arc<App>, req: &Request) -> HandlerResult {
+/// `?live=1` (paid): the seller's evidence newer than the snapshot, read now and folded into the
+/// snapshot's features, assessed by the rebuild's model. An unindexed wallet, or a snapshot
+/// without live bases, is refused before any terms; without live sources the terms are quoted
+/// and a paid retry refused before it is verified.
+async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResult {
     let sale = Sale { price: LIVE_RESCORE.price, description: "agentrep live re-score" };
-    let refusal = ApiError::NotAvailable {
-        code: "live_rescore_unavailable",
-        message: "the live re-score's sources are not built on this deployment; the payment was not verified, \
-                  recorded or settled"
-            .to_owned(),
+    let snap = snapshot(app)?;
+    audit::auditable(&snap, a)?;
+    let Some(live) = app.live() else {
+        let refusal = ApiError::NotAvailable {
+            code: "live_rescore_unavailable",
+            message: "this deployment has no live sources (AGENTREP_LIVE_SOURCES); the payment was not verified, \
+                      recorded or settled"
+                .to_owned(),
+        };
+        return quote_only(app, req, sale, refusal);
     };
-    quote_only(app, req, sale, refusal)
+    live_basis(&snap, a)?;
+    sell(app, req, sale, || async {
+        let snap = snapshot(app)?;
+        let (line, context) = live_basis(&snap, a)?;
+        let published: ScorePayloadV1 = parse(snap.wallet(WalletDoc::Score, a.as_str()), "score")?;
+        let rescore = live.rescore(a.as_str(), &line, &context.facilitators, snap.date()).await.map_err(|e| {
+            ApiError::SourceUnavailable {
+                code: "live_source_unavailable",
+                message: format!("{e}; nothing was charged"),
+            }
+        })?;
+        let record = SellerRecord {
+            address: a.to_string(),
+            listing: line.listing,
+            features: rescore.features,
+            assessment: rescore.assessment,
+            history: Vec::new(),
+            sources: line.sources,
+            profile: SellerProfile { last_probe: rescore.last_probe, ..SellerProfile::default() },
+            live: Default::default(),
+        };
+        let ctx = PayloadContext {
+            base_path: app.base_path().to_owned(),
+            date: snap.date().to_owned(),
+            snapshot_id: snap.id.clone(),
+            generated_at: rescore.report.as_of.clone(),
+        };
+        Ok(respond::json(StatusCode::OK, &payloads::rescored(&published, &ctx, &record, rescore.report)))
+    })
+    .await
+}
+
+fn parse<T: serde::de::DeserializeOwned>(blob: Option<&Blob>, what: &str) -> Result<T, ApiError> {
+    let blob = blob.ok_or_else(|| ApiError::NotAvailable {
+        code: "snapshot_without_live_basis",
+        message: format!("the served snapshot has no {what} for this wallet; nothing was charged"),
+    })?;
+    serde_json::from_slice(&blob.body)
+        .map_err(|e| ApiError::NotAvailable { code: "snapshot_unreadable", message: format!("{what}: {e}") })
+}
+
+/// The wallet's live basis and the snapshot's live context; refused when the snapshot predates
+/// the live re-score.
+fn live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(LiveSellerV1, LiveContextV1), ApiError> {
+    let context = snap.live_context.clone().ok_or_else(|| ApiError::NotAvailable {
+        code: "snapshot_without_live_basis",
+        message: "the served snapshot was published before live re-scores existed; rebuild it. Nothing was charged"
+            .to_owned(),
+    })?;
+    Ok((parse(snap.wallet(WalletDoc::LiveBasis, a.as_str()), "live basis")?, context))
+}
+
+/// `?full=1`: the full profile of a wallet whose live re-score the caller paid for in the last
+/// 24 hours, proven by the payment's signed receipt (`X-Agentrep-Receipt`).
+fn full_profile(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResult {
+    let snap = snapshot(app)?;
+    audit::auditable(&snap, a)?;
+    let locked = |why: String| ApiError::Forbidden {
+        code: "full_profile_locked",
+        message: format!(
+            "{why}. The full profile unlocks for {} hours after a paid live re-score (GET /score/{a}?live=1): send its \
+             PAYMENT-RESPONSE receipt back in the X-Agentrep-Receipt header",
+            crate::live::UNLOCK_SECS / 3600
+        ),
+    };
+    let payments = app.payments().map_err(|_| locked("this deployment takes no payments".to_owned()))?;
+    let signer = payments.signer.as_ref().ok_or_else(|| locked("this deployment signs no receipts".to_owned()))?;
+    let header = req
+        .headers
+        .get(crate::live::RECEIPT_HEADER)
+        .and_then(|h| h.to_str().ok())
+        .ok_or_else(|| locked("no X-Agentrep-Receipt header".to_owned()))?;
+    let now = u64::try_from(crate::payment::now()).unwrap_or(0);
+    let receipt =
+        crate::live::unlocked_by(header, signer.address(), &payments.network.caip2, a.as_str(), now).map_err(locked)?;
+    let mut doc = audit::audit(&snap, a, payloads::iso(now as i64))?;
+    doc.score.note = format!(
+        "Full profile, unlocked by the receipt of a live re-score paid by {} at {}, until {}.",
+        receipt.payer,
+        payloads::iso(receipt.issued_at as i64),
+        payloads::iso((receipt.issued_at + crate::live::UNLOCK_SECS) as i64)
+    );
+    Ok(respond::json(StatusCode::OK, &doc))
 }
 
 /// `GET /audit/{agentAddress}` (paid): every published document of an indexed wallet. An

@@ -21,6 +21,10 @@ pub struct ScoreQuery {
     /// `1` asks for a paid live re-score (402 until paid).
     #[serde(default)]
     pub live: Flag,
+    /// `1` asks for the full profile a paid live re-score unlocked (its receipt in
+    /// `X-Agentrep-Receipt`).
+    #[serde(default)]
+    pub full: Flag,
 }
 
 /// `GET /history/{address}` query.

@@ -49,7 +49,7 @@ pub fn audit(snap: &ServedSnapshot, a: &Address, now: String) -> Result<AuditV1,
         deployer: doc(snap, WalletDoc::Deployer, a)?,
         unavailable: vec![
             "receipts: buyer receipts (POST /receipt) are not stored by this deployment yet".to_owned(),
-            "live evidence: every section is the snapshot's; a live re-score is not built yet".to_owned(),
+            "live evidence: every section is the snapshot's; GET /score/{address}?live=1 re-scores the seller from evidence read now".to_owned(),
         ],
     })
 }

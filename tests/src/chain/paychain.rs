@@ -78,6 +78,38 @@ impl PayChain {
         anyhow::bail!("transaction {hash} was not mined")
     }
 
+    /// Settles an x402 payment of `value` from `payer` to `to` as a facilitator does: the payer
+    /// signs an EIP-3009 authorization, the relayer sends `transferWithAuthorization`.
+    ///
+    /// # Errors
+    /// When the transaction fails or reverts.
+    pub async fn settle_as_relayer(&self, payer: &PrivateKeySigner, to: Address, value: u64) -> anyhow::Result<()> {
+        let nonce = alloy::primitives::keccak256(PrivateKeySigner::random().address());
+        let valid_before = U256::from(u64::MAX / 2);
+        let m = TransferWithAuthorization {
+            from: payer.address(),
+            to,
+            value: U256::from(value),
+            validAfter: U256::ZERO,
+            validBefore: valid_before,
+            nonce,
+        };
+        let sig = sign_authorization(payer, &m);
+        let data = IFiatToken::transferWithAuthorizationCall {
+            from: m.from,
+            to,
+            value: m.value,
+            validAfter: U256::ZERO,
+            validBefore: valid_before,
+            nonce,
+            v: if sig[64] < 27 { sig[64] + 27 } else { sig[64] },
+            r: B256::from_slice(&sig[..32]),
+            s: B256::from_slice(&sig[32..64]),
+        }
+        .abi_encode();
+        self.send_as(self.relayer.address(), &data).await
+    }
+
     /// `who`'s USDC balance.
     ///
     /// # Errors

@@ -27,6 +27,8 @@ use crate::chain::Chain;
 use crate::config::IngestConfig;
 use crate::web::safe::SafeClient;
 
+pub use settlements::settlements_of;
+
 macro_rules! sources {
     ($( $(#[$meta:meta])* $variant:ident => $name:literal, chain: $chain:literal, required: $required:literal, datasets: [$($ds:ident),*] ),* $(,)?) => {
         /// Every source, in the order `--source all` runs them (later ones read what earlier ones

@@ -24,6 +24,7 @@ use crate::chain::events::{
     transferWithAuthorization_0Call, transferWithAuthorization_1Call,
 };
 use crate::chain::{Chain, TxSummary};
+use crate::config::Contracts;
 
 /// Listings seen within this many days make their payTo a candidate seller.
 const CANDIDATE_DAYS: u64 = 30;
@@ -73,7 +74,11 @@ impl Source for Settlements {
         let ((logs, scanned), (txs, fetched)) = futures::try_join!(scan, read)?;
         let txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
         let classifying = std::time::Instant::now();
-        let rows = classify(ctx, chain, &logs, &txs).await?;
+        let contracts = &ctx.config.contracts;
+        let routed = txs.values().filter(|t| t.to != Some(contracts.usdc)).count() as u64;
+        ctx.progress.start("settlements: receipts", routed);
+        let rows = classify(chain, contracts, &logs, &txs).await?;
+        ctx.progress.finish();
         let classified = classifying.elapsed();
         let written = std::time::Instant::now();
         let (from, to) = range.times();
@@ -154,24 +159,49 @@ pub(crate) async fn transfers_to(
     Ok(out)
 }
 
+/// One seller's settlements in blocks `[start, end]`, classified as the settlements job classifies
+/// them: what the server's live re-score reads of the chain since a snapshot.
+pub async fn settlements_of(
+    chain: &Chain,
+    contracts: &Contracts,
+    seller: Address,
+    start: u64,
+    end: u64,
+) -> anyhow::Result<Vec<SettlementRow>> {
+    if start > end {
+        return Ok(Vec::new());
+    }
+    let filter =
+        Filter::new().address(contracts.usdc).event_signature(Transfer::SIGNATURE_HASH).topic2(seller.into_word());
+    let (mut logs, _) = chain.pager().scan_pages(chain.provider(), &filter, start, end, |_, _| {}).await?;
+    logs.sort_by_key(|l| (l.block_number, l.log_index));
+    let mut by_block: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
+    for log in &logs {
+        if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
+            by_block.entry(block).or_default().push(tx);
+        }
+    }
+    let txs = chain.block_transactions(futures::stream::iter(by_block)).await?;
+    let txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
+    classify(chain, contracts, &logs, &txs).await
+}
+
 /// Turns Transfer logs into settlement rows (with `txs`, their transactions): block time, payer,
 /// seller, value, who sent the transaction, whether EIP-3009 paired it.
 async fn classify(
-    ctx: &RunContext<'_>,
     chain: &Chain,
+    contracts: &Contracts,
     logs: &[Log],
     txs: &HashMap<B256, TxSummary>,
 ) -> anyhow::Result<Vec<SettlementRow>> {
-    let usdc = ctx.config.contracts.usdc;
+    let usdc = contracts.usdc;
     // Settlements through another contract: only their receipts tell.
     let routed: Vec<B256> = txs.values().filter(|t| t.to != Some(usdc)).map(|t| t.hash).collect();
-    ctx.progress.start("settlements: receipts", routed.len() as u64);
     let receipts = chain.transaction_receipts(&routed).await?;
     // Remembered from the blocks read: no more calls.
     let times = chain.block_times(logs.iter().filter_map(|l| l.block_number).collect::<BTreeSet<_>>()).await?;
-    ctx.progress.finish();
     tracing::debug!(receipts = receipts.len(), "settlements: receipts of settlements through contracts");
-    let proxy = ctx.config.contracts.permit2_proxy;
+    let proxy = contracts.permit2_proxy;
     let network = chain.config().network();
     let asset = hex_address(&usdc);
     let mut rows = Vec::with_capacity(logs.len());

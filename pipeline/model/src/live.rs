@@ -1,0 +1,525 @@
+//! The live re-score's merge: a seller's features as the rebuild computed them, plus the evidence
+//! that arrived since (settlements, probes, the passage of time), give the features the model
+//! reads now. Pure: the rebuild publishes the [`LiveBasis`], the server reads the evidence, and both
+//! then call [`crate::assess_seller`].
+//!
+//! The rule that keeps a live re-score as hard to fake as the daily one: **the trust graph is the
+//! rebuild's**. A payer the snapshot does not know is reported and moves no feature until the next
+//! rebuild places it in the graph (its funding, its entity, its trust): otherwise a seller could
+//! buy a re-score, pay itself from fresh wallets, and dilute every share a flag reads. Payers the
+//! snapshot knows keep the standing it gave them, so their new settlements count exactly as the
+//! rebuild counts them, and a trusted entity's new settlement renews recency. Trust mass, entity
+//! weights, repeat ratios, reviews, receipts, identity and listings are the snapshot's (`SCORING.md`
+//! § Live re-score).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::MicroUsdc;
+use crate::features::{SellerFeatures, SlaStats};
+
+/// Seconds in a day.
+pub const DAY: i64 = 86_400;
+/// Days of the probe window (the rebuild's `{d7}`).
+pub const PROBE_WINDOW_DAYS: i64 = 7;
+/// Days of the demand window (the rebuild's `{d30}`).
+pub const DEMAND_WINDOW_DAYS: i64 = 30;
+
+/// How the rebuild placed a payer of the seller in the trust graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PayerStanding {
+    /// The seller paying itself.
+    Seller,
+    /// A payer whose funding chain starts at the seller (or shares the seller's creation funding).
+    SellerFunded,
+    /// A payer in an entity below the trusted bar.
+    Untrusted,
+    /// A payer in a trusted entity.
+    Trusted,
+}
+
+/// One payer the snapshot knows, with its standing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownPayer {
+    /// Lowercase address.
+    pub address: String,
+    /// Standing in the rebuild's graph.
+    pub standing: PayerStanding,
+}
+
+/// The prices a settlement on one network and asset qualifies at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PriceBound {
+    /// `eip155:<id>`.
+    pub network: String,
+    /// Lowercase asset contract.
+    pub asset: String,
+    /// Distinct advertised prices, ascending (the first is the minimum).
+    pub prices: Vec<MicroUsdc>,
+}
+
+/// A current listing of the seller, as the prober compares an offer with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveListing {
+    /// Endpoint URL.
+    pub resource: String,
+    /// payTo as listed (case as observed).
+    pub pay_to: String,
+    /// Network as listed.
+    pub network: String,
+    /// Asset contract as listed.
+    pub asset: String,
+    /// Advertised price, atomic units.
+    pub price: MicroUsdc,
+}
+
+/// One probe of a current endpoint (the lake's `probes` row, as the SLA pass reads it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeSample {
+    /// Endpoint probed.
+    pub resource: String,
+    /// Unix seconds.
+    pub t: i64,
+    /// HTTP status, `None` when no answer came.
+    pub status: Option<u32>,
+    /// Latency when answered, milliseconds.
+    pub latency_ms: Option<u32>,
+    /// x402 version of a well-formed offer in the answer.
+    pub offer_version: Option<u32>,
+    /// Whether that offer matches the listing.
+    pub offer_matches: Option<bool>,
+}
+
+impl ProbeSample {
+    /// Alive: 200, 201 or 204, or a 402 carrying a well-formed x402 offer.
+    pub fn alive(&self) -> bool {
+        matches!(self.status, Some(200 | 201 | 204)) || (self.status == Some(402) && self.offer_version.is_some())
+    }
+}
+
+/// A USDC transfer to the seller (the lake's `settlements` row, as the demand pass reads it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransferSample {
+    /// Transaction hash.
+    pub tx_hash: String,
+    /// Block time, Unix seconds.
+    pub t: i64,
+    /// Lowercase payer.
+    pub payer: String,
+    /// Amount, micro-USDC.
+    pub value: MicroUsdc,
+    /// `eip155:<id>`.
+    pub network: String,
+    /// Lowercase token contract.
+    pub asset: String,
+    /// Lowercase transaction sender when relayed.
+    pub facilitator: Option<String>,
+    /// An EIP-3009 authorization moved the funds.
+    pub eip3009: bool,
+}
+
+/// What a snapshot knows about one seller beyond its features: everything a live re-score needs
+/// to fold newer evidence in exactly as the rebuild would.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LiveBasis {
+    /// End of the snapshot's day (exclusive), Unix seconds.
+    pub day_end: i64,
+    /// Evidence at or after this second is newer than the snapshot: the earlier of `day_end` and
+    /// the end of what the settlements source had read.
+    pub evidence_from: i64,
+    /// Current listings.
+    pub listings: Vec<LiveListing>,
+    /// Advertised prices per network and asset.
+    pub prices: Vec<PriceBound>,
+    /// Qualifying payers, sorted by address.
+    pub payers: Vec<KnownPayer>,
+    /// Qualifying settlements per Unix day over the demand window, ascending.
+    pub settled_days: Vec<(i64, u64)>,
+    /// Qualifying settlements at exactly an advertised price.
+    pub exact_settlements: u64,
+    /// Unix days of the demand window with a trusted entity's qualifying settlement.
+    pub trusted_days: Vec<i64>,
+    /// Time of the last qualifying settlement of a trusted entity.
+    pub last_trusted_at: Option<i64>,
+    /// Probes in the probe window.
+    pub probes: Vec<ProbeSample>,
+}
+
+/// Evidence newer than the snapshot.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LiveEvidence {
+    /// The moment the evidence describes, Unix seconds (the re-score's clock).
+    pub as_of: i64,
+    /// Transfers to the seller at or after the basis's `evidence_from`.
+    pub transfers: Vec<TransferSample>,
+    /// Probes taken now.
+    pub probes: Vec<ProbeSample>,
+}
+
+/// Where each part of a live re-score's features came from, and what the live read found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LiveMerge {
+    /// End (exclusive) of the day the features are computed for.
+    pub day_end: i64,
+    /// Days between the snapshot's day and that day.
+    pub days_after_snapshot: u32,
+    /// Transfers read.
+    pub transfers: u32,
+    /// Qualifying settlements counted (from payers the snapshot knows).
+    pub counted: u32,
+    /// Qualifying settlements from payers the snapshot does not know: shown, not counted, until
+    /// the next rebuild places their payers in the trust graph.
+    pub from_new_payers: u32,
+    /// Transfers that do not qualify (not facilitator-settled EIP-3009, or below every price).
+    pub not_qualifying: u32,
+    /// Probes taken.
+    pub probes: u32,
+    /// Probes alive.
+    pub probes_alive: u32,
+}
+
+/// Folds `evidence` into `features` (the snapshot's, for the seller `seller`) as the rebuild
+/// would for the day that holds `evidence.as_of` (never earlier than the snapshot's day).
+/// `facilitators` are the snapshot's known facilitators (lowercase).
+pub fn merge(
+    seller: &str,
+    features: &SellerFeatures,
+    basis: &LiveBasis,
+    facilitators: &BTreeSet<String>,
+    evidence: &LiveEvidence,
+) -> (SellerFeatures, LiveMerge) {
+    let shift_days = (evidence.as_of.div_euclid(DAY) + 1 - basis.day_end.div_euclid(DAY)).max(0);
+    let day_end = basis.day_end + shift_days * DAY;
+    let mut f = features.clone();
+    let mut report = LiveMerge { day_end, days_after_snapshot: shift_days as u32, ..LiveMerge::default() };
+    f.age_days = f.age_days.saturating_add(shift_days as u32);
+
+    let standing: BTreeMap<&str, PayerStanding> =
+        basis.payers.iter().map(|p| (p.address.as_str(), p.standing)).collect();
+    let mut settled_days: BTreeMap<i64, u64> = basis.settled_days.iter().copied().collect();
+    let mut trusted_days: BTreeSet<i64> = basis.trusted_days.iter().copied().collect();
+    let mut last_trusted = basis.last_trusted_at;
+    let mut exact = basis.exact_settlements;
+    let fresh = evidence.transfers.iter().filter(|t| t.t >= basis.evidence_from && t.t < day_end);
+    for transfer in fresh {
+        report.transfers += 1;
+        let bound = basis.prices.iter().find(|b| b.network == transfer.network && b.asset == transfer.asset);
+        let attributed = transfer.eip3009
+            && transfer.facilitator.as_ref().is_some_and(|a| facilitators.contains(a))
+            && bound.is_some();
+        let min_price = bound.and_then(|b| b.prices.first().copied()).unwrap_or(MicroUsdc::MAX);
+        if !attributed {
+            report.not_qualifying += 1;
+            f.demand.unattributed += 1;
+            continue;
+        }
+        if transfer.value < min_price {
+            report.not_qualifying += 1;
+            f.demand.below_price += 1;
+            continue;
+        }
+        let payer = if transfer.payer == seller {
+            Some(PayerStanding::Seller)
+        } else {
+            standing.get(transfer.payer.as_str()).copied()
+        };
+        let Some(payer) = payer else {
+            report.from_new_payers += 1;
+            continue;
+        };
+        report.counted += 1;
+        let d = &mut f.demand;
+        d.settlements += 1;
+        d.volume += transfer.value;
+        *settled_days.entry(transfer.t.div_euclid(DAY)).or_default() += 1;
+        exact += u64::from(bound.is_some_and(|b| b.prices.contains(&transfer.value)));
+        match payer {
+            PayerStanding::Seller => d.self_payments += 1,
+            PayerStanding::SellerFunded => d.seller_funded_settlements += 1,
+            PayerStanding::Untrusted => {}
+            PayerStanding::Trusted => {
+                trusted_days.insert(transfer.t.div_euclid(DAY));
+                last_trusted = last_trusted.max(Some(transfer.t));
+            }
+        }
+    }
+
+    // The demand window slides with the day: settlements, active days and recency as of it.
+    let window_start = day_end.div_euclid(DAY) - DEMAND_WINDOW_DAYS;
+    let in_window = |day: &i64| *day >= window_start;
+    f.demand.settlements_30d = settled_days.iter().filter(|(d, _)| in_window(d)).map(|(_, n)| n).sum();
+    if f.demand.settlements > 0 {
+        f.demand.exact_price_share = exact as f64 / f.demand.settlements as f64;
+    }
+    if f.demand.trusted_entities > 0 {
+        f.demand.active_days_30d = trusted_days.iter().filter(|d| in_window(d)).count() as u32;
+        f.demand.days_since_last_trusted = last_trusted.map(|t| ((day_end - 1 - t).max(0) / DAY) as u32);
+    }
+
+    let probe_start = day_end - PROBE_WINDOW_DAYS * DAY;
+    let current: BTreeSet<&str> = basis.listings.iter().map(|l| l.resource.as_str()).collect();
+    let window: Vec<&ProbeSample> = basis
+        .probes
+        .iter()
+        .chain(evidence.probes.iter())
+        .filter(|p| p.t >= probe_start && p.t < day_end && current.contains(p.resource.as_str()))
+        .collect();
+    report.probes = evidence.probes.len() as u32;
+    report.probes_alive = evidence.probes.iter().filter(|p| p.alive()).count() as u32;
+    f.sla = sla_stats(&window);
+    (f, report)
+}
+
+/// Where each part of a live re-score comes from: `(part, basis, detail)`, one row per score
+/// component, the flags, and the trust graph.
+pub const PART_BASES: &[(&str, &str, &str)] = &[
+    (
+        "demand",
+        "snapshot+live",
+        "trusted entities, trust mass, entity weights and repeat ratio are the snapshot's; qualifying settlements of payers the snapshot knows are counted live",
+    ),
+    ("reputation", "snapshot", "reviews and receipts, weighed by the snapshot's trust"),
+    ("reliability", "live", "the probe window slid to now, with the probes taken now"),
+    ("recency", "live", "days since the last qualifying settlement of a trusted entity, as of now"),
+    ("longevity", "snapshot+live", "age and active days as of now; listings, tags and proofs are the snapshot's"),
+    (
+        "flags",
+        "snapshot+live",
+        "every check re-run on the merged features; funding, lists and identity are the snapshot's",
+    ),
+    (
+        "trust",
+        "snapshot",
+        "payers the snapshot does not know carry no trust until the next rebuild places them in the graph",
+    ),
+];
+
+/// The SLA statistics of a probe window, exactly as the rebuild's SQL computes them: latency
+/// quantiles interpolated between the alive probes' latencies (DuckDB's `quantile_cont`) and
+/// rounded to whole milliseconds half to even (DuckDB's cast), the mean rounded down, the last probe by (time, resource).
+pub fn sla_stats(probes: &[&ProbeSample]) -> SlaStats {
+    let mut latencies: Vec<u32> = probes.iter().filter(|p| p.alive()).filter_map(|p| p.latency_ms).collect();
+    latencies.sort_unstable();
+    let quantile = |q: f64| -> Option<u32> {
+        let n = latencies.len();
+        (n > 0).then(|| {
+            let pos = q * (n - 1) as f64;
+            let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+            let (a, b) = (f64::from(latencies[lo]), f64::from(latencies[hi]));
+            // DuckDB's interpolation, term for term: the same float, the same rounding.
+            let d = pos - lo as f64;
+            (a * (1.0 - d) + b * d).round_ties_even() as u32
+        })
+    };
+    let sum: u64 = latencies.iter().map(|&l| u64::from(l)).sum();
+    let last = probes.iter().max_by(|a, b| (a.t, &a.resource).cmp(&(b.t, &b.resource)));
+    SlaStats {
+        samples: probes.len() as u32,
+        ok: probes.iter().filter(|p| p.alive()).count() as u32,
+        latency_p50_ms: quantile(0.5),
+        latency_p95_ms: quantile(0.95),
+        avg_latency_ms: (!latencies.is_empty()).then(|| (sum / latencies.len() as u64) as u32),
+        last_ok: last.map(|p| p.alive()),
+        offers: probes.iter().filter(|p| p.offer_version.is_some()).count() as u32,
+        offer_mismatches: probes.iter().filter(|p| p.offer_matches == Some(false)).count() as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::features::DemandStats;
+
+    const SELLER: &str = "0x00000000000000000000000000000000000000aa";
+    const USDC: &str = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
+    const FACILITATOR: &str = "0x00000000000000000000000000000000000000fa";
+    const DAY_END: i64 = 20_000 * DAY;
+
+    fn basis() -> LiveBasis {
+        LiveBasis {
+            day_end: DAY_END,
+            evidence_from: DAY_END,
+            listings: vec![LiveListing {
+                resource: "https://api.example/x".into(),
+                pay_to: SELLER.into(),
+                network: "eip155:8453".into(),
+                asset: USDC.into(),
+                price: 10_000,
+            }],
+            prices: vec![PriceBound {
+                network: "eip155:8453".into(),
+                asset: USDC.into(),
+                prices: vec![10_000, 50_000],
+            }],
+            payers: vec![
+                KnownPayer { address: "0x01".into(), standing: PayerStanding::Trusted },
+                KnownPayer { address: "0x02".into(), standing: PayerStanding::Untrusted },
+                KnownPayer { address: "0x03".into(), standing: PayerStanding::SellerFunded },
+            ],
+            settled_days: vec![(DAY_END / DAY - 31, 4), (DAY_END / DAY - 2, 6)],
+            exact_settlements: 10,
+            trusted_days: vec![DAY_END / DAY - 2],
+            last_trusted_at: Some(DAY_END - 2 * DAY + 10),
+            probes: vec![],
+        }
+    }
+
+    fn features() -> SellerFeatures {
+        SellerFeatures {
+            listing_count: 1,
+            age_days: 40,
+            demand: DemandStats {
+                settlements: 10,
+                settlements_30d: 6,
+                volume: 100_000,
+                trusted_entities: 1,
+                days_since_last_trusted: Some(1),
+                active_days_30d: 1,
+                exact_price_share: 1.0,
+                ..DemandStats::default()
+            },
+            ..SellerFeatures::default()
+        }
+    }
+
+    fn transfer(payer: &str, t: i64, value: u64) -> TransferSample {
+        TransferSample {
+            tx_hash: format!("0x{t:x}"),
+            t,
+            payer: payer.into(),
+            value,
+            network: "eip155:8453".into(),
+            asset: USDC.into(),
+            facilitator: Some(FACILITATOR.into()),
+            eip3009: true,
+        }
+    }
+
+    fn facilitators() -> BTreeSet<String> {
+        [FACILITATOR.to_owned()].into()
+    }
+
+    #[test]
+    fn no_evidence_on_the_snapshot_day_changes_nothing() {
+        let evidence = LiveEvidence { as_of: DAY_END - 1, ..LiveEvidence::default() };
+        let (f, report) = merge(SELLER, &features(), &basis(), &facilitators(), &evidence);
+        assert_eq!(report.days_after_snapshot, 0);
+        assert_eq!(f.demand, features().demand);
+        assert_eq!(f.age_days, 40);
+    }
+
+    #[test]
+    fn a_trusted_payers_settlement_renews_recency_and_counts() {
+        let t = DAY_END + DAY + 100;
+        let evidence = LiveEvidence { as_of: t + 5, transfers: vec![transfer("0x01", t, 10_000)], probes: vec![] };
+        let (f, report) = merge(SELLER, &features(), &basis(), &facilitators(), &evidence);
+        assert_eq!(report.days_after_snapshot, 2);
+        assert_eq!(report.counted, 1);
+        assert_eq!(f.demand.settlements, 11);
+        assert_eq!(f.demand.volume, 110_000);
+        assert_eq!(f.demand.days_since_last_trusted, Some(0));
+        assert_eq!(f.demand.active_days_30d, 2);
+        // The day 31 days before the snapshot's end left the window long ago; the new day joined.
+        assert_eq!(f.demand.settlements_30d, 7);
+        assert_eq!(f.age_days, 42);
+    }
+
+    #[test]
+    fn new_payers_move_no_feature_until_the_rebuild() {
+        let t = DAY_END + 100;
+        let transfers = (0..50).map(|i| transfer(&format!("0xfresh{i}"), t + i, 10_000)).collect();
+        let evidence = LiveEvidence { as_of: t + 100, transfers, probes: vec![] };
+        let (f, report) = merge(SELLER, &features(), &basis(), &facilitators(), &evidence);
+        assert_eq!(report.from_new_payers, 50);
+        assert_eq!(f.demand.settlements, 10);
+        assert_eq!(f.demand.payers, 0);
+        assert_eq!(f.demand.exact_price_share, 1.0);
+    }
+
+    #[test]
+    fn self_dealing_is_counted_as_the_rebuild_counts_it() {
+        let t = DAY_END + 100;
+        let transfers =
+            vec![transfer(SELLER, t, 10_000), transfer("0x03", t + 1, 10_000), transfer("0x02", t + 2, 12_345)];
+        let evidence = LiveEvidence { as_of: t + 100, transfers, probes: vec![] };
+        let (f, _) = merge(SELLER, &features(), &basis(), &facilitators(), &evidence);
+        assert_eq!(f.demand.self_payments, 1);
+        assert_eq!(f.demand.seller_funded_settlements, 1);
+        assert_eq!(f.demand.settlements, 13);
+        assert!((f.demand.exact_price_share - 12.0 / 13.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn unattributed_and_underpriced_transfers_are_shown_never_demand() {
+        let t = DAY_END + 100;
+        let mut direct = transfer("0x01", t, 10_000);
+        direct.facilitator = None;
+        let mut unknown_relayer = transfer("0x01", t, 10_000);
+        unknown_relayer.facilitator = Some("0x00000000000000000000000000000000000000bb".into());
+        let mut other_asset = transfer("0x01", t, 10_000);
+        other_asset.asset = "0xdead".into();
+        let transfers = vec![direct, unknown_relayer, other_asset, transfer("0x01", t, 9_999)];
+        let evidence = LiveEvidence { as_of: t + 100, transfers, probes: vec![] };
+        let (f, report) = merge(SELLER, &features(), &basis(), &facilitators(), &evidence);
+        assert_eq!(report.not_qualifying, 4);
+        assert_eq!((f.demand.unattributed, f.demand.below_price), (3, 1));
+        assert_eq!(f.demand.settlements, 10);
+        // A day later, and no trusted settlement renewed it.
+        assert_eq!(f.demand.days_since_last_trusted, Some(2));
+    }
+
+    #[test]
+    fn evidence_the_snapshot_already_holds_is_not_counted_twice() {
+        let mut b = basis();
+        b.evidence_from = DAY_END - 3600;
+        let evidence = LiveEvidence {
+            as_of: DAY_END + 10,
+            transfers: vec![transfer("0x02", DAY_END - 7200, 10_000), transfer("0x02", DAY_END - 60, 10_000)],
+            probes: vec![],
+        };
+        let (f, report) = merge(SELLER, &features(), &b, &facilitators(), &evidence);
+        assert_eq!(report.transfers, 1);
+        assert_eq!(f.demand.settlements, 11);
+    }
+
+    fn probe(t: i64, status: Option<u32>, latency: Option<u32>) -> ProbeSample {
+        ProbeSample {
+            resource: "https://api.example/x".into(),
+            t,
+            status,
+            latency_ms: latency,
+            offer_version: (status == Some(402)).then_some(2),
+            offer_matches: (status == Some(402)).then_some(true),
+        }
+    }
+
+    #[test]
+    fn probes_slide_through_the_window() {
+        let mut b = basis();
+        b.probes = vec![probe(DAY_END - 8 * DAY, Some(200), Some(10)), probe(DAY_END - DAY, None, None)];
+        let evidence = LiveEvidence {
+            as_of: DAY_END + 50,
+            transfers: vec![],
+            probes: vec![probe(DAY_END + 40, Some(402), Some(30))],
+        };
+        let (f, report) = merge(SELLER, &features(), &b, &facilitators(), &evidence);
+        assert_eq!(report.probes_alive, 1);
+        // The 8-day-old probe left; the dead one and the live 402 with an offer remain.
+        assert_eq!((f.sla.samples, f.sla.ok, f.sla.offers), (2, 1, 1));
+        assert_eq!(f.sla.last_ok, Some(true));
+        assert_eq!(f.sla.latency_p95_ms, Some(30));
+    }
+
+    #[test]
+    fn sla_quantiles_interpolate_and_round() {
+        let probes: Vec<ProbeSample> =
+            [10, 20, 30, 45].iter().enumerate().map(|(i, &l)| probe(i as i64, Some(200), Some(l))).collect();
+        let refs: Vec<&ProbeSample> = probes.iter().collect();
+        let s = sla_stats(&refs);
+        // Positions 1.5 and 2.85 between 20, 30, 45.
+        assert_eq!((s.latency_p50_ms, s.latency_p95_ms, s.avg_latency_ms), (Some(25), Some(43), Some(26)));
+        assert_eq!(sla_stats(&[]), SlaStats::default());
+    }
+}

@@ -1,0 +1,182 @@
+//! What each seller's live re-score builds on ([`LiveBasis`]): its current listings and prices,
+//! where the weighing placed each of its payers, its qualifying settlements per day of the demand
+//! window, and the probes of the probe window. Read once for every seller, in seller order, from
+//! the temporary tables of `sql/sellers.sql`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use agentrep_model::live::{DAY, KnownPayer, LiveBasis, LiveListing, PriceBound, ProbeSample};
+
+use crate::PipelineError;
+use crate::demand::Standings;
+use crate::engine::columns::{i64s, strs, u32s, u64s};
+use crate::engine::{Engine, query};
+
+const PAYERS_SQL: &str = "SELECT (pp.sid - 1)::UINTEGER, w.address FROM pp JOIN wallets w ON w.h = pp.payer_h \
+     ORDER BY pp.sid, w.wid";
+const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER, (t // 86400)::BIGINT, count(*)::UBIGINT FROM s \
+     WHERE q AND t >= {d30_epoch} GROUP BY ALL ORDER BY 1, 2";
+const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, p.resource, (epoch_us(p.probed_at) // 1000000)::BIGINT, \
+     p.status, p.latency_ms, p.offer_version, p.offer_matches \
+     FROM probes p JOIN cur c USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \
+     WHERE p.probed_at >= {d7} AND p.probed_at < {day_end} ORDER BY 1, 3, 2";
+const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, c.resource, c.pay_to, c.network, c.net, c.asset, \
+     c.price_atomic::UBIGINT FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) ORDER BY 1, 2";
+const FACILITATORS_SQL: &str = "SELECT address FROM facilitators ORDER BY 1";
+
+/// The rows of every seller, each seller's rows one range (sellers by 0-based index).
+struct BySeller<T> {
+    rows: Vec<T>,
+    ranges: Vec<Range<usize>>,
+}
+
+impl<T> BySeller<T> {
+    fn new(keyed: Vec<(u32, T)>, sellers: usize) -> Self {
+        let mut ranges = vec![0..0; sellers];
+        let mut rows = Vec::with_capacity(keyed.len());
+        let mut current = None;
+        for (seller, row) in keyed {
+            let Some(r) = ranges.get_mut(seller as usize) else { continue };
+            if current != Some(seller) {
+                current = Some(seller);
+                *r = rows.len()..rows.len();
+            }
+            rows.push(row);
+            r.end = rows.len();
+        }
+        Self { rows, ranges }
+    }
+
+    fn of(&self, seller: usize) -> &[T] {
+        &self.rows[self.ranges[seller].clone()]
+    }
+}
+
+/// A listing with its normalised network (what a settlement's network is compared with).
+struct Listed {
+    listing: LiveListing,
+    net: String,
+}
+
+/// Everything read for the bases of all sellers.
+pub(crate) struct LiveInputs {
+    payers: BySeller<String>,
+    days: BySeller<(i64, u64)>,
+    probes: BySeller<ProbeSample>,
+    listings: BySeller<Listed>,
+    day_end: i64,
+    evidence_from: i64,
+    /// Known facilitators, lowercase, sorted.
+    pub facilitators: Vec<String>,
+}
+
+/// The end of what the settlements source had read when the rebuild ran (its checkpoint's
+/// `covered_until`), if it has run.
+#[derive(serde::Deserialize)]
+struct SettlementsCoverage {
+    covered_until: Option<i64>,
+}
+
+impl LiveInputs {
+    /// Reads the bases' inputs for `sellers` sellers; `day_end` is the day's end, and the lake's
+    /// settlements checkpoint says how far its settlements reach.
+    pub(crate) fn read(
+        db: &Engine,
+        lake: &agentrep_lake::Lake,
+        sellers: usize,
+        day_end: i64,
+    ) -> Result<Self, PipelineError> {
+        let mut payers = Vec::new();
+        for b in db.batches("live payers", PAYERS_SQL)? {
+            let (sid, address) = (u32s(&b, 0), strs(&b, 1));
+            payers.extend((0..b.num_rows()).map(|i| (sid.value(i), address.value(i).to_owned())));
+        }
+        let mut days = Vec::new();
+        for b in db.batches("live days", DAYS_SQL)? {
+            let (sid, day, n) = (u32s(&b, 0), i64s(&b, 1), u64s(&b, 2));
+            days.extend((0..b.num_rows()).map(|i| (sid.value(i), (day.value(i), n.value(i)))));
+        }
+        let probes = query(db, "live probes", PROBES_SQL, |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                ProbeSample {
+                    resource: r.get(1)?,
+                    t: r.get(2)?,
+                    status: r.get(3)?,
+                    latency_ms: r.get(4)?,
+                    offer_version: r.get(5)?,
+                    offer_matches: r.get(6)?,
+                },
+            ))
+        })?;
+        let listings = query(db, "live listings", LISTINGS_SQL, |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                Listed {
+                    listing: LiveListing {
+                        resource: r.get(1)?,
+                        pay_to: r.get(2)?,
+                        network: r.get(3)?,
+                        asset: r.get(5)?,
+                        price: r.get(6)?,
+                    },
+                    net: r.get(4)?,
+                },
+            ))
+        })?;
+        let facilitators = query(db, "live facilitators", FACILITATORS_SQL, |r| r.get(0))?;
+        let covered =
+            lake.read_checkpoint::<SettlementsCoverage>("settlements").ok().flatten().and_then(|c| c.covered_until);
+        Ok(Self {
+            payers: BySeller::new(payers, sellers),
+            days: BySeller::new(days, sellers),
+            probes: BySeller::new(probes, sellers),
+            listings: BySeller::new(listings, sellers),
+            day_end,
+            evidence_from: covered.map_or(day_end, |c| day_end.min(c + 1)),
+            facilitators,
+        })
+    }
+
+    /// The basis of seller `i` (0-based), from its weighing's `standings` and its count of
+    /// qualifying settlements at an advertised price.
+    pub(crate) fn basis(&self, i: usize, standings: &Standings, exact_settlements: u64) -> LiveBasis {
+        let listed = self.listings.of(i);
+        let mut prices: BTreeMap<(&str, String), Vec<u64>> = BTreeMap::new();
+        for l in listed {
+            prices.entry((l.net.as_str(), l.listing.asset.to_lowercase())).or_default().push(l.listing.price);
+        }
+        let window_start = self.day_end / DAY - agentrep_model::live::DEMAND_WINDOW_DAYS;
+        let mut payers: Vec<KnownPayer> = self
+            .payers
+            .of(i)
+            .iter()
+            .zip(&standings.payers)
+            .map(|(address, standing)| KnownPayer { address: address.clone(), standing: *standing })
+            .collect();
+        payers.sort_by(|a, b| a.address.cmp(&b.address));
+        LiveBasis {
+            day_end: self.day_end,
+            evidence_from: self.evidence_from,
+            listings: listed.iter().map(|l| l.listing.clone()).collect(),
+            prices: prices
+                .into_iter()
+                .map(|((network, asset), mut prices)| {
+                    prices.sort_unstable();
+                    prices.dedup();
+                    PriceBound { network: network.to_owned(), asset, prices }
+                })
+                .collect(),
+            payers,
+            settled_days: self.days.of(i).to_vec(),
+            exact_settlements,
+            trusted_days: (0..64)
+                .filter(|bit| standings.trusted_mask >> bit & 1 == 1)
+                .map(|bit| window_start + bit)
+                .collect(),
+            last_trusted_at: standings.last_trusted_t,
+            probes: self.probes.of(i).to_vec(),
+        }
+    }
+}
