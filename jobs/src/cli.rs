@@ -100,6 +100,20 @@ pub enum Command {
         /// Base path of links in payloads.
         #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
         base_path: String,
+        /// The operator's deployed ScoreVerifier, named in every score payload.
+        #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
+        verifier_contract: Option<String>,
+    },
+    /// Carry the server's store records the rebuild reads (the operator's signed attestations)
+    /// into the lake; `schedule` runs it before each rebuild.
+    ExportStore {
+        /// Lake folder.
+        #[arg(long, env = "AGENTREP_LAKE")]
+        lake: PathBuf,
+        /// The server's store (the file `serve` writes: `agentrep-store.sqlite` beside the
+        /// snapshots folder, or `AGENTREP_STORE`).
+        #[arg(long, env = "AGENTREP_STORE")]
+        store: PathBuf,
     },
     /// Serve a snapshots folder, picking up new snapshots without a restart.
     Serve {
@@ -269,4 +283,9 @@ pub enum BenchCommand {
         #[arg(long, default_value = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")]
         usdc: String,
     },
+}
+
+/// A contract address, lowercased.
+fn parse_address(s: &str) -> Result<String, String> {
+    agentrep_model::Address::parse(s.trim()).map(agentrep_model::Address::into_string).map_err(|e| e.to_string())
 }

@@ -29,12 +29,17 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let config = WorldConfig { seed: seed.unwrap_or(base.seed), end, griefing: !no_griefing, ..base };
             world(&lake, config)
         }
-        Command::Rebuild { lake, snapshots, date, all_days, retain, base_path } => {
-            let config = PublishConfig { base_path, retain };
+        Command::Rebuild { lake, snapshots, date, all_days, retain, base_path, verifier_contract } => {
+            let config = PublishConfig { base_path, retain, verifier_contract };
             let lake = Lake::new(lake);
             let store = SnapshotStore::new(snapshots);
             let days = days_to_rebuild(&lake, date, all_days)?;
             rebuild_days(&lake, &store, &config, &days)
+        }
+        Command::ExportStore { lake, store } => {
+            let report = crate::export::export_store(&Lake::new(lake), &store, chrono::Utc::now().timestamp())?;
+            println!("exported {} attestations into {} day partitions", report.attestations, report.days.len());
+            Ok(())
         }
         Command::Serve { snapshots, addr, base_path } => serve(snapshots, addr, base_path),
         Command::Mcp { snapshots, base_path } => {

@@ -248,7 +248,14 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     let config = load_config(&args.ingest)?;
     let clients = connect(&config, true).await?;
     let store = SnapshotStore::new(&args.ingest.snapshots);
-    let publish = PublishConfig { base_path: args.base_path.clone(), retain: config.schedule.retain };
+    let publish = PublishConfig {
+        base_path: args.base_path.clone(),
+        retain: config.schedule.retain,
+        verifier_contract: std::env::var("AGENTREP_VERIFIER_CONTRACT")
+            .ok()
+            .and_then(|v| agentrep_model::Address::parse(v.trim()).ok())
+            .map(agentrep_model::Address::into_string),
+    };
     if let Some(addr) = args.serve {
         let config = agentrep_server::ServerConfig {
             snapshots: args.ingest.snapshots.clone(),
@@ -301,6 +308,17 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
         }
         publish_status(&lake, &args.ingest.snapshots)?;
         let mut checkpoint: SchedulerCheckpoint = lake.read_checkpoint("scheduler")?.unwrap_or_default();
+        // The server's attestations reach the rebuild through the lake.
+        let explicit = std::env::var_os("AGENTREP_STORE").filter(|s| !s.is_empty()).map(std::path::PathBuf::from);
+        let store_file = agentrep_server::store_path(&args.ingest.snapshots, explicit.as_deref());
+        if store_file.is_file() && ready_day(&lake, checkpoint.last_rebuilt)?.is_some() {
+            let (l, f) = (lake.clone(), store_file.clone());
+            let now = chrono::Utc::now().timestamp();
+            match tokio::task::spawn_blocking(move || crate::export::export_store(&l, &f, now)).await? {
+                Ok(r) => info!(attestations = r.attestations, "Store exported into the lake."),
+                Err(e) => warn!("store export failed (the rebuild goes on without it): {e:#}"),
+            }
+        }
         while let Some(day) = ready_day(&lake, checkpoint.last_rebuilt)? {
             let (l, st, p) = (lake.clone(), store.clone(), publish.clone());
             let outcome =

@@ -5,5 +5,6 @@ pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod eval;
+pub mod export;
 pub mod ingest;
 pub mod progress;

@@ -81,6 +81,7 @@ impl Engine {
             .replace("{day_end}", &ts(day_end))
             .replace("{d30}", &ts(day_end - Duration::days(30)))
             .replace("{d7}", &ts(day_end - Duration::days(7)))
+            .replace("{d1}", &ts(day_end - Duration::days(1)))
             .replace("{d90}", &format!("DATE '{}'", self.day - Duration::days(89)))
             .replace("{listing_cutoff}", &ts(day_end - Duration::days(30)))
             .replace("{hub_min_fanout}", &trust::HUB_MIN_FANOUT.to_string())

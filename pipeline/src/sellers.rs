@@ -92,6 +92,7 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
         proofs,
         denylisted: row.get(33)?,
         allowlist_label: row.get(34)?,
+        attested: row.get(36)?,
         ..SellerFeatures::default()
     };
     let exact_settlements = row.get::<_, i64>(35)?.max(0) as u64;

@@ -25,6 +25,8 @@ pub struct PayloadContext {
     pub snapshot_id: String,
     /// ISO 8601 generation time derived from the day.
     pub generated_at: String,
+    /// The operator's deployed `ScoreVerifier`, if named.
+    pub verifier_contract: Option<String>,
 }
 
 /// Category rank of each ranked seller, computed once per snapshot.
@@ -240,9 +242,12 @@ pub fn score_payload(
         note: "Free preview. The full profile (proofs, metrics, history, identity, service endpoint) requires proof of trust: an ERC-8004 attestation or a paid live re-score of 0.05 USDC (?live=1), then ?full=1.".to_owned(),
         verify: VerifyV1 {
             attestation_url: format!("{base}/attestation/{addr}"),
-            verifier_contract: None,
+            verifier_contract: ctx.verifier_contract.clone(),
             network: agentrep_model::chain::BASE_CAIP2.to_owned(),
-            hint: "GET attestationUrl for the score as an EIP-712 signed attestation (when the deployment has an operator key; signed: false says why not). Verify it off chain against verifyHints.operator, through POST /verify, or on chain with a ScoreVerifier contract deployed for that operator (contracts/src/ScoreVerifier.sol); snapshots name no contract, so verifierContract is null.".to_owned(),
+            hint: match &ctx.verifier_contract {
+                Some(_) => "GET attestationUrl for the score as an EIP-712 signed attestation (when the deployment has an operator key; signed: false says why not). Verify it off chain against verifyHints.operator, through POST /verify, or on chain with the operator's ScoreVerifier at verifierContract (contracts/src/ScoreVerifier.sol: requireMinScore, verifiedScore).".to_owned(),
+                None => "GET attestationUrl for the score as an EIP-712 signed attestation (when the deployment has an operator key; signed: false says why not). Verify it off chain against verifyHints.operator, through POST /verify, or on chain with a ScoreVerifier contract deployed for that operator (contracts/src/ScoreVerifier.sol); this deployment names none, so verifierContract is null.".to_owned(),
+            },
         },
         related: RelatedV1 {
             audit: RelatedPaidV1 { url: format!("{base}/audit/{addr}"), price: "0.25".to_owned(), purpose: "comprehensive audit: score, proofs, launches, settlements, SLA, receipts, ERC-8004".to_owned() },

@@ -33,11 +33,14 @@ pub struct PublishConfig {
     pub base_path: String,
     /// Snapshots to keep (the current one is always kept).
     pub retain: usize,
+    /// The operator's deployed `ScoreVerifier` (`AGENTREP_VERIFIER_CONTRACT`), named in every
+    /// score payload's `verify.verifierContract`; `None` names none.
+    pub verifier_contract: Option<String>,
 }
 
 impl Default for PublishConfig {
     fn default() -> Self {
-        Self { base_path: "/api/agent".to_owned(), retain: 7 }
+        Self { base_path: "/api/agent".to_owned(), retain: 7, verifier_contract: None }
     }
 }
 
@@ -100,6 +103,7 @@ impl SnapshotStore {
             date: input.date.clone(),
             snapshot_id: id.clone(),
             generated_at: generated_at(&input.date),
+            verifier_contract: config.verifier_contract.clone(),
         };
         let final_dir = self.root.join(&id);
         let tmp = self.root.join(WORK_DIR);
@@ -124,9 +128,11 @@ impl SnapshotStore {
             }
         }
         // `current` only moves forward in time: rebuilding an older day (a backfill or a fix)
-        // publishes it without taking the newest snapshot off the air.
+        // publishes it without taking the newest snapshot off the air. Rebuilding the current day
+        // with newer input (a late source, exported attestations) replaces it: ids of one day
+        // differ only in their digest, which orders nothing.
         let current = self.current_id();
-        let became_current = current.as_ref().is_none_or(|c| id.as_str() >= c.as_str());
+        let became_current = current.as_ref().is_none_or(|c| input.date.as_str() >= c.get(..10).unwrap_or(c));
         if became_current {
             self.point_current_at(&id)?;
         }

@@ -147,11 +147,17 @@ impl Default for ServerConfig {
 impl ServerConfig {
     /// The write store's file: `AGENTREP_STORE`, else beside the snapshots folder.
     pub fn store_path(&self) -> PathBuf {
-        self.payments.store.clone().unwrap_or_else(|| {
-            let parent = self.snapshots.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            parent.join(agentrep_store::FILE_NAME)
-        })
+        store_path(&self.snapshots, self.payments.store.as_deref())
     }
+}
+
+/// The write store's file: `explicit` (`AGENTREP_STORE`) when given, else beside the snapshots
+/// folder. The server opens it; `agentrep export-store` reads it.
+pub fn store_path(snapshots: &Path, explicit: Option<&Path>) -> PathBuf {
+    explicit.map(Path::to_path_buf).unwrap_or_else(|| {
+        let parent = snapshots.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        parent.join(agentrep_store::FILE_NAME)
+    })
 }
 
 /// A bound server.

@@ -96,6 +96,21 @@ impl Store {
         stmt.query_map([limit as i64], record).and_then(Iterator::collect).map_err(|e| self.err(e))
     }
 
+    /// Every attestation signed in `[from, to)` (Unix seconds), oldest first: what the export job
+    /// carries to the lake.
+    ///
+    /// # Errors
+    /// SQLite failures.
+    pub fn attestations_between(&self, from: i64, to: i64) -> Result<Vec<AttestationRecord>, StoreError> {
+        let conn = self.lock();
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT {COLUMNS} FROM attestations WHERE timestamp >= ?1 AND timestamp < ?2 ORDER BY timestamp, id"
+            ))
+            .map_err(|e| self.err(e))?;
+        stmt.query_map([from, to], record).and_then(Iterator::collect).map_err(|e| self.err(e))
+    }
+
     /// Adds a batch of fetch counts (address, fetches, last fetch) in one transaction.
     ///
     /// # Errors

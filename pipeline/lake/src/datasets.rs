@@ -306,6 +306,21 @@ datasets! {
         received_at: Timestamp,
     }
 
+    /// The operator's signed score attestations (from the server's store, by `agentrep
+    /// export-store`), one partition per signing day.
+    Attestations => "attestations", AttestationRow {
+        /// Subject wallet.
+        address: String,
+        /// Attested score.
+        score: u32,
+        /// When it was signed (the signed timestamp).
+        signed_at: Timestamp,
+        /// Operator address that signed.
+        signer: String,
+        /// Snapshot the score was read from.
+        snapshot: String,
+    }
+
     /// Denylist and allowlist entries, one partition per day they were added.
     AddressLists => "address_lists", ListEntryRow {
         /// Address.

@@ -260,7 +260,7 @@ pub fn assess_seller(f: &SellerFeatures) -> Assessment {
         breakdown,
         success_rate: success_rate(f),
         allowlist_label: f.allowlist_label.clone(),
-        tier: tier(f, false),
+        tier: tier(f, f.attested),
         flags,
         color,
         decision,

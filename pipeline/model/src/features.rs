@@ -206,6 +206,10 @@ pub struct SellerFeatures {
     pub denylisted: bool,
     /// Label of the allowlist entry, if allowlisted.
     pub allowlist_label: Option<String>,
+    /// The operator signed an attestation of the wallet's score in the 24 hours up to the day's
+    /// end (the `attested` tier; never a score input).
+    #[serde(default)]
+    pub attested: bool,
 
     /// Required sources that failed (e.g. `settlements-stale`): no measured score.
     pub degraded_sources: Vec<String>,

@@ -1,4 +1,4 @@
--- Per-seller inputs for one day. Placeholders: {day_end} (exclusive), {day_end_epoch}, {d30},
+-- Per-seller inputs for one day. Placeholders: {day_end} (exclusive), {day_end_epoch}, {d1}, {d30},
 -- {d30_epoch}, {d7}, {listing_cutoff}, {suspicious_tlds}, {hub_min_fanout}, {hub_min_amount},
 -- {hub_min_days}. Every address is lowercased here; listings keep the case they were observed with.
 -- Wherever one row is picked among several, the order is total (determinism).
@@ -158,6 +158,11 @@ WHERE r.received_at < {day_end};
 CREATE TEMP TABLE proofs AS
 SELECT lower(address) AS address, string_agg(DISTINCT proof_type, ',' ORDER BY proof_type) AS proof_types
 FROM identity_proofs WHERE verified_at < {day_end} GROUP BY 1;
+
+-- Sellers with an operator attestation signed in the 24 hours up to the day's end (the `attested`
+-- tier); attestations reach the lake from the server's store through `agentrep export-store`.
+CREATE TEMP TABLE attested AS
+SELECT DISTINCT lower(address) AS address FROM attestations WHERE signed_at >= {d1} AND signed_at < {day_end};
 
 CREATE TEMP TABLE lists AS
 SELECT lower(address) AS address,

@@ -7,7 +7,7 @@ SELECT l.address, l.listing_count::BIGINT, l.case_variants::BIGINT, l.first_seen
        coalesce(sla.samples, 0)::BIGINT, coalesce(sla.ok, 0)::BIGINT, sla.p50, sla.p95, sla.avg_latency, sla.last_ok,
        coalesce(sla.offers, 0)::BIGINT, coalesce(sla.offer_mismatches, 0)::BIGINT,
        r.agent_id IS NOT NULL, pr.proof_types, coalesce(li.denylisted, false), li.allow_label,
-       coalesce(st.exact_settlements, 0)::BIGINT
+       coalesce(st.exact_settlements, 0)::BIGINT, att.address IS NOT NULL
 FROM seller_listing l
 JOIN seller_ids i USING (address)
 LEFT JOIN seller_tags t USING (address)
@@ -18,4 +18,5 @@ LEFT JOIN sla USING (address)
 LEFT JOIN (SELECT address, min(agent_id) AS agent_id FROM reg GROUP BY 1) r USING (address)
 LEFT JOIN proofs pr USING (address)
 LEFT JOIN lists li USING (address)
+LEFT JOIN attested att USING (address)
 ORDER BY i.sid

@@ -79,6 +79,7 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
             date: snap.date().to_owned(),
             snapshot_id: snap.id.clone(),
             generated_at: rescore.report.as_of.clone(),
+            verifier_contract: published.verify.verifier_contract.clone(),
         };
         Ok(respond::json(StatusCode::OK, &payloads::rescored(&published, &ctx, &record, rescore.report)))
     })

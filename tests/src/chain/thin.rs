@@ -18,8 +18,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use agentrep_lake::datasets::{
-    AgentCardRow, CrawlRunRow, DailyScoreRow, EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow,
-    ListEntryRow, ListingRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow, TokenBuyRow,
+    AgentCardRow, AttestationRow, CrawlRunRow, DailyScoreRow, EntityLabelRow, FeedbackRow, FundingRow,
+    LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow,
+    SettlementRow, TokenBuyRow,
 };
 use agentrep_lake::{Dataset, Lake, Row};
 use anyhow::Context;
@@ -119,6 +120,7 @@ pub fn thin_world(src: &Lake, dst: &Path, thinning: &Thinning) -> anyhow::Result
             Dataset::TokenBuys => copy::<TokenBuyRow>(src, &out)?,
             Dataset::Receipts => copy::<ReceiptRow>(src, &out)?,
             Dataset::AddressLists => copy::<ListEntryRow>(src, &out)?,
+            Dataset::Attestations => copy::<AttestationRow>(src, &out)?,
             Dataset::AgentCards => copy::<AgentCardRow>(src, &out)?,
             Dataset::CrawlRuns => copy::<CrawlRunRow>(src, &out)?,
             Dataset::EntityLabels => copy::<EntityLabelRow>(src, &out)?,
