@@ -181,7 +181,8 @@ fn assert_same(client: &Value, http: &Value, what: &str) {
 /// Checks what a client saw; `skip` names tools whose answer legitimately differs between the
 /// HTTP server and this client's server (another process).
 fn check(label: &str, out: &Value, flow: &Flow, expected: &BTreeMap<String, Value>, skip: &[&str]) {
-    let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+    let names: Vec<&str> =
+        TOOLS.iter().map(|t| t.name).chain(agentrep_server::mcp::paid::PAID_TOOLS.iter().map(|t| t.name)).collect();
     let listed: Vec<&str> = out["tools"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     assert_eq!(listed, names, "{label}: tools/list is the table, in order");
     assert_eq!(listed.iter().filter(|n| n.starts_with("mainstreet_")).count(), 15, "{label}");

@@ -97,7 +97,10 @@ async fn stateless_revision_discovery_and_request_checks() {
     let r = modern(&url, json!(0), "tools/list", json!({})).await;
     let v = r.json();
     assert_eq!(v["id"], 0, "id 0 is echoed");
-    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), agentrep_server::mcp::tools::TOOLS.len());
+    assert_eq!(
+        v["result"]["tools"].as_array().unwrap().len(),
+        agentrep_server::mcp::tools::TOOLS.len() + agentrep_server::mcp::paid::PAID_TOOLS.len()
+    );
     assert!(v["result"]["ttlMs"].is_u64() && v["result"]["cacheScope"] == "public");
     assert!(v["result"]["tools"].as_array().unwrap().iter().all(|t| t["outputSchema"]["type"] == "object"));
 

@@ -3,7 +3,9 @@
 //! settlement straight on chain with a relayer key.
 //!
 //! - The official buyers pay for an audit and get it: npm `@x402/fetch` + `@x402/evm` (v2),
-//!   npm `x402-fetch` (v1) and PyPI `x402` (v2). Each payer's balance moves exactly once.
+//!   npm `x402-fetch` (v1), PyPI `x402` (v2, and its v1 path: `x402_buyer_v1.py`). Each payer's
+//!   balance moves exactly once. `live.rs`: `@x402/fetch` pays for a live re-score. `mcp.rs`: the
+//!   official x402 MCP client (PyPI `x402.mcp`) buys the audit tool over MCP.
 //! - The attack cases: tampered amount, recipient, network, accepted terms and signature,
 //!   underpayment, expired and not-yet-valid authorizations, a nonce already used on chain, an
 //!   unfunded payer, a replay, concurrent copies, a reused payment-identifier. None gets an
@@ -16,6 +18,7 @@
 
 mod attestations;
 mod live;
+mod mcp;
 
 use std::path::Path;
 use std::process::Command;
@@ -519,10 +522,11 @@ async fn official_buyers_pay_for_an_audit() {
     let node = Path::new("node");
     let python = tools.join("py/bin/python");
     let max = PRICE.to_string();
-    let buyers: [(&str, &Path, Vec<String>); 3] = [
+    let buyers: [(&str, &Path, Vec<String>); 4] = [
         ("@x402/fetch (v2)", node, vec![scripts.join("x402_fetch_v2.mjs").display().to_string()]),
         ("x402-fetch (v1)", node, vec![scripts.join("x402_fetch_v1.mjs").display().to_string()]),
         ("PyPI x402 (v2)", &python, vec![scripts.join("x402_buyer.py").display().to_string()]),
+        ("PyPI x402 (v1 path)", &python, vec![scripts.join("x402_buyer_v1.py").display().to_string()]),
     ];
     let mut received = U256::ZERO;
     for (name, program, script) in &buyers {
@@ -530,7 +534,7 @@ async fn official_buyers_pay_for_an_audit() {
         let key = key_hex(&payer);
         let mut args: Vec<&str> = script.iter().map(String::as_str).collect();
         args.extend([url.as_str(), key.as_str()]);
-        if name.contains("v1") {
+        if *name == "x402-fetch (v1)" {
             args.push(&max);
         }
         let out = tokio::task::spawn_blocking({

@@ -193,6 +193,7 @@ pub async fn post(app: Arc<App>, mut req: Request) -> HandlerResult {
     };
     let header_version = header_value(&req.headers, "mcp-protocol-version").ok().flatten();
     let ctx = Ctx::new(&app, origin_of(&app, &req.headers));
+    let host = req.headers.get(header::HOST).and_then(|h| h.to_str().ok());
     let modern =
         super::is_modern(&method, &params) || header_version.as_deref().is_some_and(|v| Revision::legacy(v).is_none());
     let (status, outcome) = if modern {
@@ -203,13 +204,13 @@ pub async fn post(app: Arc<App>, mut req: Request) -> HandlerResult {
         match checked {
             Err(err) => (StatusCode::BAD_REQUEST, Err(err)),
             Ok(()) => {
-                let outcome = super::call(&ctx, Revision::Modern, &method, &params);
+                let outcome = super::call_with_payments(&ctx, &app, host, Revision::Modern, &method, &params).await;
                 (outcome.as_ref().err().map_or(StatusCode::OK, modern_status), outcome)
             }
         }
     } else {
         let rev = header_version.as_deref().and_then(Revision::legacy).unwrap_or(Revision::Legacy(super::HEADERLESS));
-        (StatusCode::OK, super::call(&ctx, rev, &method, &params))
+        (StatusCode::OK, super::call_with_payments(&ctx, &app, host, rev, &method, &params).await)
     };
     Ok(reply(status, framing, &super::response(&id, &outcome)))
 }

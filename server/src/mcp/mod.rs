@@ -15,6 +15,7 @@
 //! bodies), `stdio.rs` the newline-delimited transport of `agentrep mcp`, `tools.rs` the tools.
 
 pub mod http;
+pub mod paid;
 pub mod schema;
 pub mod stdio;
 pub mod tools;
@@ -315,7 +316,11 @@ pub fn call(ctx: &Ctx, rev: Revision, method: &str, params: &Value) -> Result<Va
         }
         (Revision::Legacy(_), "ping") => json!({}),
         (_, "tools/list") => {
-            let mut r = json!({ "tools": tools::list(rev) });
+            let mut list = tools::list(rev);
+            if let Some(all) = list.as_array_mut() {
+                all.extend(paid::list_entries(rev));
+            }
+            let mut r = json!({ "tools": list });
             if rev == Revision::Modern {
                 r["ttlMs"] = json!(ttl_ms(ctx.snap.as_ref().map(|s| s.date()), Utc::now()));
                 r["cacheScope"] = json!("public");
@@ -331,16 +336,44 @@ pub fn call(ctx: &Ctx, rev: Revision, method: &str, params: &Value) -> Result<Va
                 Some(a @ Value::Object(_)) => a.clone(),
                 Some(_) => return Err(RpcError::new(code::INVALID_PARAMS, "params.arguments must be an object")),
             };
-            let tool = tools::find(name).ok_or_else(|| {
-                RpcError::new(code::INVALID_PARAMS, format!("Unknown tool: {name} (tools/list names them)"))
-            })?;
-            tools::result(tool.run(ctx, arguments), rev)
+            if let Some(paid) = paid::find(name) {
+                paid::not_over_stdio(paid)
+            } else {
+                let tool = tools::find(name).ok_or_else(|| {
+                    RpcError::new(code::INVALID_PARAMS, format!("Unknown tool: {name} (tools/list names them)"))
+                })?;
+                tools::result(tool.run(ctx, arguments), rev)
+            }
         }
         _ => return Err(RpcError::method_not_found(method)),
     };
     if rev == Revision::Modern {
         result["resultType"] = json!("complete");
         result["_meta"] = json!({ META_SERVER_INFO: server_info(rev) });
+    }
+    Ok(result)
+}
+
+/// [`call`], with the paid tools sold through their routes (x402 over MCP): what the HTTP
+/// transport, where the deployment's payments live, answers. `host` is the host the client
+/// reached.
+pub async fn call_with_payments(
+    ctx: &Ctx<'_>,
+    app: &Arc<App>,
+    host: Option<&str>,
+    rev: Revision,
+    method: &str,
+    params: &Value,
+) -> Result<Value, RpcError> {
+    let paid = (method == "tools/call").then(|| params.get("name").and_then(Value::as_str).and_then(paid::find));
+    let Some(Some(tool)) = paid else { return call(ctx, rev, method, params) };
+    let mut result = paid::call(app, host, tool, rev, params).await;
+    if rev == Revision::Modern {
+        result["resultType"] = json!("complete");
+        let meta = result.get_mut("_meta").and_then(Value::as_object_mut).map(std::mem::take).unwrap_or_default();
+        let mut merged = meta;
+        merged.insert(META_SERVER_INFO.to_owned(), server_info(rev));
+        result["_meta"] = Value::Object(merged);
     }
     Ok(result)
 }

@@ -184,7 +184,7 @@ fn input_schema<T: JsonSchema>() -> Value {
     tidy(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
 }
 
-fn output_schema<T: JsonSchema>() -> Value {
+pub(super) fn output_schema<T: JsonSchema>() -> Value {
     tidy(SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>())
 }
 
@@ -482,7 +482,8 @@ fn audit_info(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::AuditInfoV1>, ToolE
     let how = match &payments {
         Ok(p) => format!(
             "GET {endpoint} answers 402 with x402 terms (v1 in the body, v2 in the PAYMENT-REQUIRED header); pay \
-             {price} USDC on {} with an x402 client and repeat the call with its payment header",
+             {price} USDC on {} with an x402 client and repeat the call with its payment header. Over MCP (HTTP \
+             transport), the agentrep_audit tool sells the same audit with x402 over MCP",
             p.network.caip2
         ),
         Err(e) => format!(
@@ -986,12 +987,18 @@ pub static TOOLS: &[Tool] = &[
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 18] = [
-    ("/risk-report/{address}", "paid: bought over HTTP with x402"),
-    ("/audit-batch", "paid: bought over HTTP with x402"),
-    ("/proofs/export", "paid: bought over HTTP with x402"),
-    ("/clawd/export", "paid: bought over HTTP with x402"),
-    ("/clawd/creator-audit/{address}", "paid: bought over HTTP with x402"),
+pub const NOT_MIRRORED: [(&str, &str); 17] = [
+    (
+        "/risk-report/{address}",
+        "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
+    ),
+    ("/audit-batch", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
+    ("/proofs/export", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
+    ("/clawd/export", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
+    (
+        "/clawd/creator-audit/{address}",
+        "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
+    ),
     ("/snapshot/{placeId}", "paid, and refused: no business source"),
     ("/revenue", "reads the write store, which the stdio server does not open"),
     ("/revenue/buyers", "reads the write store, which the stdio server does not open"),
@@ -1003,10 +1010,6 @@ pub const NOT_MIRRORED: [(&str, &str); 18] = [
     ("/verify", "checks an attestation over HTTP (the original SDK's verifyServerSide)"),
     ("/attestations.json", "a JSON Feed for feed readers"),
     ("/attestation-engagement", "reads the write store, which the stdio server does not open"),
-    (
-        "/audit/{agentAddress}",
-        "paid: bought over HTTP with x402 (x402 over MCP is not served yet); mainstreet_audit_info says how",
-    ),
     ("/shield/{address}.json", "a shields.io badge document, not a read"),
     ("/health", "the endpoint list; agentrep_catalog lists the same routes"),
     ("/openapi.json", "the HTTP API's own description"),
@@ -1094,7 +1097,8 @@ mod tests {
     #[test]
     fn tools_mirror_the_json_reads() {
         for def in ROUTES.iter().filter(|r| r.scope == Scope::Api && r.content_type == mime::JSON) {
-            let mirrored = TOOLS.iter().any(|t| t.name.starts_with("agentrep_") && t.route == Some(def.path));
+            let mirrored = TOOLS.iter().any(|t| t.name.starts_with("agentrep_") && t.route == Some(def.path))
+                || super::super::paid::PAID_TOOLS.iter().any(|t| t.route == def.path);
             let exempt = NOT_MIRRORED.iter().any(|(p, _)| *p == def.path);
             assert!(mirrored != exempt, "{}: mirrored {mirrored}, exempt {exempt}", def.path);
         }
