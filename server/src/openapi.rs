@@ -103,9 +103,13 @@ struct Components {
 fn status_text(status: u16) -> &'static str {
     match status {
         400 => "bad input: an address not matching ^0x[a-fA-F0-9]{40}$, or a parameter or body field out of range",
-        403 => "forbidden: an Origin header that is not a well-formed http(s) origin",
+        403 => {
+            "forbidden: an Origin header that is not a well-formed http(s) origin, or ?full=1 without the receipt of a live re-score of the wallet paid in the last 24 hours (X-Agentrep-Receipt)"
+        }
         402 => "payment required: x402 v1 terms in the body, v2 terms in the PAYMENT-REQUIRED header",
-        404 => "not in the current snapshot (address, category)",
+        404 => {
+            "not in the current snapshot (address, category); a paid read of an unindexed wallet is refused before any terms"
+        }
         405 => "wrong method",
         406 => "not acceptable: Accept lists neither application/json nor text/event-stream",
         413 => "the body is larger than 64 KiB",

@@ -272,7 +272,7 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .query::<query::agents::ScoreQuery>()
     .returns_with(openapi::either::<wire::ScorePayloadV1, wire::UnindexedScoreV1>)
-    .errors(&[400, 402, 501, 503])
+    .errors(&[400, 402, 403, 404, 409, 501, 503])
     .paid(LIVE_RESCORE),
     RouteDef::get("/audit/{agentAddress}", "paid", handler!(agents::audit), AUDIT.purpose)
         .returns::<wire::AuditV1>()

@@ -158,7 +158,7 @@ impl App {
 }
 
 /// Headers a browser may send on a cross-origin call.
-const CORS_ALLOW_HEADERS: &str = "content-type, accept, authorization, if-none-match, payment-signature, x-payment, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id";
+const CORS_ALLOW_HEADERS: &str = "content-type, accept, authorization, if-none-match, payment-signature, x-payment, x-agentrep-receipt, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id";
 
 fn preflight(allowed: &str) -> Response<Body> {
     Response::builder()
