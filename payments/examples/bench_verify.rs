@@ -3,11 +3,15 @@
 //! (libsecp256k1, as `verify_exact` uses it) of the same signing hashes, and alloy's pure-Rust
 //! `k256` recovery for comparison; each on every core (one thread per core, std only).
 //!
+//! Also the other per-request signature of a paid route: the x402 offer every unpaid 402 carries
+//! (EIP-712, signed with the operator's key), in offers per second on every core.
+//!
 //! `cargo run --release -p agentrep-payments --example bench_verify -- [payments] [runs]`
 //! prints one JSON line: payments per second for each, per run and as medians, and their ratio.
 
 use std::time::Instant;
 
+use agentrep_payments::receipt::OfferPayload;
 use agentrep_payments::recover::recover_signer;
 use agentrep_payments::verify::{TransferWithAuthorization, signing_hash};
 use agentrep_payments::wire::{
@@ -101,7 +105,11 @@ fn main() {
         max_timeout_seconds: 60,
     };
     let (headers, floor) = headers(n, &offer);
-    let (mut full, mut bare, mut k256) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut full, mut bare, mut k256, mut offers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let operator: PrivateKeySigner =
+        "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a".parse().expect("key");
+    let resources: Vec<String> =
+        (0..n).map(|i| format!("https://agentrep.example/api/agent/audit/0x{i:040x}")).collect();
     let raw: Vec<(B256, Vec<u8>)> = floor.iter().map(|(h, s)| (*h, s.as_bytes().to_vec())).collect();
     for _ in 0..runs {
         full.push(per_second(&headers, |h| {
@@ -111,6 +119,20 @@ fn main() {
         }));
         bare.push(per_second(&raw, |(hash, sig)| recover_signer(hash, sig).is_some()));
         k256.push(per_second(&floor, |(hash, sig)| sig.recover_address_from_prehash(hash).is_ok()));
+        offers.push(per_second(&resources, |resource| {
+            OfferPayload {
+                resource_url: resource.clone(),
+                scheme: "exact".to_owned(),
+                network: offer.network.caip2.clone(),
+                asset: offer.network.asset.to_string(),
+                pay_to: offer.pay_to.to_string(),
+                amount: offer.amount.to_string(),
+                max_timeout_seconds: offer.max_timeout_seconds,
+                issued_at: NOW,
+            }
+            .sign(&operator)
+            .is_ok()
+        }));
     }
     let (f, b) = (median(full.clone()), median(bare.clone()));
     println!(
@@ -120,6 +142,7 @@ fn main() {
             "verify_per_s": full, "recover_floor_per_s": bare, "k256_recover_per_s": k256,
             "median_verify_per_s": f.round(), "median_floor_per_s": b.round(), "median_k256_per_s": median(k256.clone()).round(),
             "ratio": (f / b * 1000.0).round() / 1000.0,
+            "offer_sign_per_s": offers, "median_offer_sign_per_s": median(offers.clone()).round(),
         })
     );
 }
