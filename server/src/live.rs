@@ -59,14 +59,10 @@ pub struct Rescore {
     pub last_probe: Option<ProbeSummary>,
 }
 
-fn secs(t: Timestamp) -> i64 {
-    t.0.div_euclid(1_000_000)
-}
-
 /// A settlement row as the live merge reads it.
 pub fn transfer(r: SettlementRow) -> TransferSample {
     TransferSample {
-        t: secs(r.block_time),
+        t: r.block_time.secs(),
         tx_hash: r.tx_hash,
         payer: r.payer,
         value: r.value,
@@ -81,7 +77,7 @@ pub fn transfer(r: SettlementRow) -> TransferSample {
 pub fn probe(r: &ProbeRow) -> ProbeSample {
     ProbeSample {
         resource: r.resource.clone(),
-        t: secs(r.probed_at),
+        t: r.probed_at.secs(),
         status: r.status,
         latency_ms: r.latency_ms,
         offer_version: r.offer_version,
@@ -177,7 +173,7 @@ impl LiveSources {
         let last_probe = probes
             .iter()
             .max_by_key(|p| (p.probed_at, p.resource.clone()))
-            .map(|p| ProbeSummary { probed_at: secs(p.probed_at), status: p.status, error: p.error.clone() })
+            .map(|p| ProbeSummary { probed_at: p.probed_at.secs(), status: p.status, error: p.error.clone() })
             .or_else(|| line.last_probe.clone());
         Ok(Rescore { features, assessment, report: report(&merged, as_of, snapshot_date, from, head), last_probe })
     }

@@ -11,10 +11,6 @@ use agentrep_lake::{Dataset, Lake};
 use agentrep_model::live::{LiveEvidence, ProbeSample, TransferSample, merge};
 use agentrep_model::{SellerFeatures, SellerRecord, assess_seller};
 
-fn secs(t: agentrep_lake::Timestamp) -> i64 {
-    t.0.div_euclid(1_000_000)
-}
-
 /// The fields the trust graph decides: a live re-score keeps the snapshot's.
 fn trust_fields(f: &SellerFeatures) -> String {
     let d = &f.demand;
@@ -46,12 +42,12 @@ fn live_and_batch_agree_on_the_same_evidence() {
 
     let settlements: Vec<SettlementRow> = full.read_partition(day).expect("settlements");
     let probes: Vec<ProbeRow> = full.read_partition(day).expect("probes");
-    let mut probe_times: Vec<i64> = probes.iter().map(|p| secs(p.probed_at)).collect();
+    let mut probe_times: Vec<i64> = probes.iter().map(|p| p.probed_at.secs()).collect();
     probe_times.sort_unstable();
     let cut = probe_times[probe_times.len() / 2];
-    let (early, late): (Vec<_>, Vec<_>) = settlements.into_iter().partition(|r| secs(r.block_time) < cut);
+    let (early, late): (Vec<_>, Vec<_>) = settlements.into_iter().partition(|r| r.block_time.secs() < cut);
     snapshot_lake.write_partition(day, &early).expect("cut settlements");
-    let (early_probes, late_probes): (Vec<_>, Vec<_>) = probes.into_iter().partition(|r| secs(r.probed_at) < cut);
+    let (early_probes, late_probes): (Vec<_>, Vec<_>) = probes.into_iter().partition(|r| r.probed_at.secs() < cut);
     snapshot_lake.write_partition(day, &early_probes).expect("cut probes");
     // The settlements source of the cut lake had read up to the cut.
     let checkpoint = serde_json::json!({ "next_block": null, "covered_until": cut - 1 });

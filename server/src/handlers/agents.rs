@@ -53,7 +53,7 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
         };
         return quote_only(app, req, sale, refusal);
     };
-    live_basis(&snap, a)?;
+    has_live_basis(&snap, a)?;
     sell(app, req, sale, || async {
         let snap = snapshot(app)?;
         let (line, context) = live_basis(&snap, a)?;
@@ -95,14 +95,27 @@ fn parse<T: serde::de::DeserializeOwned>(blob: Option<&Blob>, what: &str) -> Res
         .map_err(|e| ApiError::NotAvailable { code: "snapshot_unreadable", message: format!("{what}: {e}") })
 }
 
-/// The wallet's live basis and the snapshot's live context; refused when the snapshot predates
-/// the live re-score.
-fn live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(LiveSellerV1, LiveContextV1), ApiError> {
-    let context = snap.live_context.clone().ok_or_else(|| ApiError::NotAvailable {
+fn no_live_context() -> ApiError {
+    ApiError::NotAvailable {
         code: "snapshot_without_live_basis",
         message: "the served snapshot was published before live re-scores existed; rebuild it. Nothing was charged"
             .to_owned(),
-    })?;
+    }
+}
+
+/// Whether the snapshot carries what a live re-score of `a` builds on: checked before any terms,
+/// without reading it.
+fn has_live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
+    match (&snap.live_context, snap.wallet(WalletDoc::LiveBasis, a.as_str())) {
+        (Some(_), Some(_)) => Ok(()),
+        _ => Err(no_live_context()),
+    }
+}
+
+/// The wallet's live basis and the snapshot's live context; refused when the snapshot predates
+/// the live re-score.
+fn live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(LiveSellerV1, LiveContextV1), ApiError> {
+    let context = snap.live_context.clone().ok_or_else(no_live_context)?;
     Ok((parse(snap.wallet(WalletDoc::LiveBasis, a.as_str()), "live basis")?, context))
 }
 
