@@ -1,7 +1,9 @@
 //! What only the chain can say about a payment: whether its nonce was used, whether the payer
 //! holds the amount, whether a smart wallet's signature is valid (the token's own check, run with
-//! `eth_call`), and whether a settlement transaction really moved the money.
+//! `eth_call`; for a wallet not deployed yet, after its ERC-6492 deployment in the same simulated
+//! call), and whether a settlement transaction really moved the money.
 
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use alloy::network::TransactionBuilder;
@@ -9,10 +11,10 @@ use alloy::primitives::{Address, B256, Bytes, U256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::types::{Filter, TransactionReceipt, TransactionRequest};
 use alloy::sol;
-use alloy::sol_types::{SolCall, SolEvent};
+use alloy::sol_types::{SolCall, SolEvent, SolValue};
 
 use crate::network::PaymentNetwork;
-use crate::verify::{InvalidReason, SignatureCheck, VerifiedPayment};
+use crate::verify::{InvalidReason, SignatureCheck, VerifiedPayment, WalletDeployment};
 
 sol! {
     /// The EIP-3009 token's functions and events a seller uses.
@@ -78,8 +80,29 @@ fn rpc(method: &'static str) -> impl FnOnce(alloy::transports::TransportError) -
 pub enum ChainVerdict {
     /// Unused nonce, enough balance, and (for a smart wallet) a signature the token accepts.
     Acceptable,
+    /// Acceptable once the payer's wallet is deployed: an ERC-6492 payment from a wallet with no
+    /// code yet, whose deployment and transfer succeed together in simulation. Settling it sends
+    /// the factory call first.
+    AcceptableOnceDeployed,
     /// Refused, with the x402 reason.
     Refused(InvalidReason),
+}
+
+/// `contracts/src/CounterfactualCall.sol`'s creation code (never deployed: run as a deployless
+/// `eth_call`).
+static COUNTERFACTUAL_CALL: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let artifact: serde_json::Value =
+        serde_json::from_str(include_str!("../../contracts/artifacts/CounterfactualCall.json"))
+            .expect("the committed artifact is JSON");
+    let hex = artifact["bytecode"].as_str().expect("the artifact has bytecode");
+    alloy::hex::decode(hex).expect("the artifact's bytecode is hex")
+});
+
+/// The input of a deployless `eth_call` that deploys a counterfactual wallet through its factory,
+/// then calls `target` with `data`, and ends as that call ends (`CounterfactualCall.sol`).
+pub fn counterfactual_call(deployment: &WalletDeployment, target: Address, data: Bytes) -> Bytes {
+    let args = (deployment.factory, deployment.calldata.clone(), target, data).abi_encode_params();
+    [COUNTERFACTUAL_CALL.as_slice(), &args].concat().into()
 }
 
 /// How a settlement transaction ended, judged from its receipt.
@@ -161,7 +184,9 @@ pub fn transfer_call(p: &VerifiedPayment) -> Bytes {
 /// Maps a token revert message onto the x402 reason.
 pub fn revert_reason(message: &str) -> InvalidReason {
     let m = message.to_ascii_lowercase();
-    if m.contains("authorization is used") || m.contains("canceled") {
+    if m.contains("wallet deployment failed") {
+        InvalidReason::WalletDeploymentFailed
+    } else if m.contains("authorization is used") || m.contains("canceled") {
         InvalidReason::InvalidTransactionState
     } else if m.contains("not yet valid") {
         InvalidReason::ValidAfter
@@ -235,9 +260,19 @@ impl ChainReader {
         Eip3009Token::balanceOfCall::abi_decode_returns(&out).map_err(|e| RpcError::new("balanceOf", e))
     }
 
+    /// Whether `account` has code (a deployed contract, such as a smart wallet).
+    ///
+    /// # Errors
+    /// When the node cannot be asked.
+    pub async fn is_contract(&self, account: Address) -> Result<bool, RpcError> {
+        let code = self.provider.get_code_at(account).await.map_err(rpc("eth_getCode"))?;
+        Ok(!code.is_empty())
+    }
+
     /// The chain's checks of a locally verified payment: nonce unused, balance enough, and for a
     /// smart wallet's signature (ERC-1271) the transfer itself simulated with `eth_call`, which
-    /// runs the token's signature check.
+    /// runs the token's signature check. An ERC-6492 payment from a wallet with no code yet is
+    /// simulated as one deployless call that deploys the wallet, then transfers.
     ///
     /// # Errors
     /// When the node cannot be asked.
@@ -249,14 +284,28 @@ impl ChainReader {
         if balance < p.value {
             return Ok(ChainVerdict::Refused(InvalidReason::InsufficientFunds));
         }
-        if p.signature_check == SignatureCheck::NeedsChain {
-            match self.call("transferWithAuthorization", transfer_call(p), None).await {
-                Ok(_) => {}
-                Err(e) if e.message.contains("revert") => return Ok(ChainVerdict::Refused(revert_reason(&e.message))),
-                Err(e) => return Err(e),
-            }
+        let undeployed = match (&p.deployment, p.signature_check) {
+            (_, SignatureCheck::Recovered) => return Ok(ChainVerdict::Acceptable),
+            (Some(deployment), SignatureCheck::Counterfactual) if !self.is_contract(p.payer).await? => Some(deployment),
+            _ => None,
+        };
+        let (to, input, accepted) = match undeployed {
+            None => (Some(self.network.asset), transfer_call(p), ChainVerdict::Acceptable),
+            Some(deployment) => (
+                None,
+                counterfactual_call(deployment, self.network.asset, transfer_call(p)),
+                ChainVerdict::AcceptableOnceDeployed,
+            ),
+        };
+        let mut tx = TransactionRequest::default().with_input(input);
+        if let Some(to) = to {
+            tx = tx.with_to(to);
         }
-        Ok(ChainVerdict::Acceptable)
+        match self.provider.call(tx).await.map_err(rpc("transferWithAuthorization")) {
+            Ok(_) => Ok(accepted),
+            Err(e) if e.message.contains("revert") => Ok(ChainVerdict::Refused(revert_reason(&e.message))),
+            Err(e) => Err(e),
+        }
     }
 
     /// Judges a mined settlement from its receipt.

@@ -14,7 +14,7 @@ use alloy::signers::local::PrivateKeySigner;
 use serde::{Deserialize, Serialize};
 
 use crate::chain::{AuthorizedTransfer, ChainReader, Confirmation, RpcError, revert_reason, scrub_urls, transfer_call};
-use crate::verify::VerifiedPayment;
+use crate::verify::{InvalidReason, VerifiedPayment, WalletDeployment};
 
 /// How a settlement ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,12 @@ pub enum SettleOutcome {
 
 /// Settles with the operator's own key: `transferWithAuthorization` sent by a relayer wallet that
 /// pays the gas. Sends are serialised so concurrent settlements never reuse a sender nonce.
+///
+/// A payment from an ERC-6492 wallet that does not exist yet is settled in two transactions: the
+/// factory call that deploys the wallet, then the transfer. The relayer only calls factories the
+/// operator listed ([`DirectSettler::with_wallet_factories`]): the calldata is the buyer's, and
+/// sent to any address it would make the relayer call anything (a token's `transfer` of the
+/// relayer's own funds, or a gas sink).
 #[derive(Debug)]
 pub struct DirectSettler {
     wallet_provider: DynProvider,
@@ -47,6 +53,7 @@ pub struct DirectSettler {
     reader: ChainReader,
     send_lock: tokio::sync::Mutex<()>,
     timeout: Duration,
+    wallet_factories: Vec<Address>,
 }
 
 impl DirectSettler {
@@ -74,7 +81,27 @@ impl DirectSettler {
             .wallet(EthereumWallet::from(signer))
             .connect_client(client)
             .erased();
-        Ok(Self { wallet_provider, relayer, reader, send_lock: tokio::sync::Mutex::new(()), timeout })
+        Ok(Self {
+            wallet_provider,
+            relayer,
+            reader,
+            send_lock: tokio::sync::Mutex::new(()),
+            timeout,
+            wallet_factories: Vec::new(),
+        })
+    }
+
+    /// The ERC-6492 wallet factories the relayer may call to deploy a paying wallet (none by
+    /// default: counterfactual wallets are then refused with `eip6492_factory_not_allowed`).
+    #[must_use]
+    pub fn with_wallet_factories(mut self, factories: Vec<Address>) -> Self {
+        self.wallet_factories = factories;
+        self
+    }
+
+    /// Whether the relayer may call `factory` to deploy a paying wallet.
+    pub fn deploys_through(&self, factory: Address) -> bool {
+        self.wallet_factories.contains(&factory)
     }
 
     /// The relayer's address (it needs ETH for gas).
@@ -82,25 +109,59 @@ impl DirectSettler {
         self.relayer
     }
 
-    /// Sends the transfer and waits for its receipt. `on_broadcast` gets the transaction hash as
-    /// soon as it is sent, before the wait, so the caller can record it durably.
+    /// Sends `tx` from the relayer, one send at a time, within the timeout.
+    async fn send(
+        &self,
+        tx: TransactionRequest,
+    ) -> Result<Result<B256, alloy::transports::TransportError>, tokio::time::error::Elapsed> {
+        let _one_sender = self.send_lock.lock().await;
+        let mut sent = tokio::time::timeout(self.timeout, self.wallet_provider.send_transaction(tx.clone())).await;
+        // Refused for its sender nonce (something else sent from the relayer in between): nothing
+        // was broadcast, so one retry with the node's new count is safe.
+        if matches!(&sent, Ok(Err(e)) if e.to_string().contains("nonce too low")) {
+            sent = tokio::time::timeout(self.timeout, self.wallet_provider.send_transaction(tx)).await;
+        }
+        sent.map(|r| r.map(|pending| *pending.tx_hash()))
+    }
+
+    /// Deploys the payer's wallet with its ERC-6492 factory call, unless it exists already.
+    /// Nothing of the payment moves here; a failure leaves the authorization unused.
+    async fn deploy_wallet(&self, payer: Address, deployment: &WalletDeployment) -> Result<(), InvalidReason> {
+        let exists = |r: Result<bool, RpcError>| r.map_err(|_| InvalidReason::WalletDeploymentFailed);
+        if exists(self.reader.is_contract(payer).await)? {
+            return Ok(());
+        }
+        if !self.deploys_through(deployment.factory) {
+            return Err(InvalidReason::FactoryNotAllowed);
+        }
+        let tx = TransactionRequest::default()
+            .with_from(self.relayer)
+            .with_to(deployment.factory)
+            .with_input(deployment.calldata.clone());
+        let Ok(Ok(hash)) = self.send(tx).await else { return Err(InvalidReason::WalletDeploymentFailed) };
+        match self.reader.wait_receipt(hash, self.timeout).await {
+            Ok(Some(receipt)) if receipt.status() => {}
+            _ => return Err(InvalidReason::WalletDeploymentFailed),
+        }
+        // The factory call succeeded; it must also have deployed this payer's wallet.
+        if exists(self.reader.is_contract(payer).await)? { Ok(()) } else { Err(InvalidReason::WalletDeploymentFailed) }
+    }
+
+    /// Sends the transfer (after deploying an ERC-6492 payer's wallet) and waits for its
+    /// receipt. `on_broadcast` gets the transfer's hash as soon as it is sent, before the wait,
+    /// so the caller can record it durably.
     pub async fn settle(&self, p: &VerifiedPayment, on_broadcast: impl FnOnce(B256)) -> SettleOutcome {
+        if let Some(deployment) = &p.deployment
+            && let Err(reason) = self.deploy_wallet(p.payer, deployment).await
+        {
+            return SettleOutcome::Failed { reason: reason.code() };
+        }
         let tx = TransactionRequest::default()
             .with_from(self.relayer)
             .with_to(self.reader.network().asset)
             .with_input(transfer_call(p));
-        let sent = {
-            let _one_sender = self.send_lock.lock().await;
-            let mut sent = tokio::time::timeout(self.timeout, self.wallet_provider.send_transaction(tx.clone())).await;
-            // Refused for its sender nonce (something else sent from the relayer in between):
-            // nothing was broadcast, so one retry with the node's new count is safe.
-            if matches!(&sent, Ok(Err(e)) if e.to_string().contains("nonce too low")) {
-                sent = tokio::time::timeout(self.timeout, self.wallet_provider.send_transaction(tx)).await;
-            }
-            sent
-        };
-        let hash = match sent {
-            Ok(Ok(pending)) => *pending.tx_hash(),
+        let hash = match self.send(tx).await {
+            Ok(Ok(hash)) => hash,
             // The fillers estimate gas first: a revert there means nothing was sent.
             Ok(Err(e)) if e.to_string().contains("revert") => {
                 return SettleOutcome::Failed { reason: revert_reason(&e.to_string()).code() };

@@ -1,10 +1,15 @@
 //! Local verification of an `exact` EIP-3009 payment against the terms of one offer (x402.md §2
 //! and §4 "Verifying locally"): everything that needs no chain. What is left for the chain (a
 //! smart wallet's signature, the nonce, the balance) is said in the result, never assumed.
+//!
+//! Signatures come in three kinds: a payer's own ECDSA signature (recovered here); anything else
+//! from a payer that may be a smart wallet (ERC-1271, checked by the token on chain); and an
+//! ERC-6492 wrapper, a smart wallet's signature together with the factory call that deploys the
+//! wallet, for a wallet that may not exist yet.
 
-use alloy::primitives::{Address, B256, U256};
+use alloy::primitives::{Address, B256, Bytes, U256};
 use alloy::sol;
-use alloy::sol_types::{Eip712Domain, SolStruct};
+use alloy::sol_types::{Eip712Domain, SolStruct, SolValue};
 
 use crate::network::PaymentNetwork;
 use crate::recover::recover_signer;
@@ -69,6 +74,13 @@ pub enum InvalidReason {
     /// The authorization was used already (on chain, or by an earlier request here).
     #[error("invalid_transaction_state")]
     InvalidTransactionState,
+    /// An ERC-6492 wallet whose factory this deployment does not call (its relayer would send
+    /// the factory call; only factories the operator lists are called).
+    #[error("eip6492_factory_not_allowed")]
+    FactoryNotAllowed,
+    /// An ERC-6492 wallet whose factory call fails.
+    #[error("smart_wallet_deployment_failed")]
+    WalletDeploymentFailed,
 }
 
 impl InvalidReason {
@@ -105,10 +117,72 @@ pub struct Offer {
 pub enum SignatureCheck {
     /// An EOA signature, recovered to the payer.
     Recovered,
-    /// Not a 65-byte ECDSA signature: a smart wallet's (ERC-1271, or ERC-6492 before
-    /// deployment); only the chain can check it (`eth_call`), and the payment must not be
-    /// accepted before it does.
-    NeedsChain,
+    /// Not the payer's ECDSA signature: valid only if the payer is a smart wallet that accepts it
+    /// (ERC-1271). Only the chain can say (the token's own check, run with `eth_call`), and the
+    /// payment must not be accepted before it does.
+    Contract,
+    /// An ERC-6492 signature: the wallet's signature and the call that deploys it
+    /// ([`VerifiedPayment::deployment`]). Checked on chain as [`SignatureCheck::Contract`] once
+    /// the wallet exists, and before that by simulating the deployment and the transfer together.
+    Counterfactual,
+}
+
+/// ERC-6492's magic suffix: a signature ending in these 32 bytes is
+/// `abi.encode(factory, factoryCalldata, signature) ‖ magic`.
+pub const ERC6492_MAGIC: [u8; 32] = [
+    0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64,
+    0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92, 0x64, 0x92,
+];
+
+/// How a counterfactual wallet is deployed: a call to its factory (ERC-6492).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalletDeployment {
+    /// The factory.
+    pub factory: Address,
+    /// The call that deploys the wallet.
+    pub calldata: Bytes,
+}
+
+/// A signature as it arrived: plain, or ERC-6492-wrapped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WrappedSignature {
+    /// Not wrapped.
+    Plain(Vec<u8>),
+    /// Wrapped: the wallet's own signature, and its deployment.
+    Erc6492 {
+        /// The signature the wallet checks (ERC-1271) once deployed.
+        inner: Vec<u8>,
+        /// The factory call that deploys it.
+        deployment: WalletDeployment,
+    },
+}
+
+/// Unwraps an ERC-6492 signature. A wrapper naming the zero address as factory carries no
+/// deployment (ERC-6492 allows it for wallets that exist): its inner signature is plain.
+///
+/// # Errors
+/// When the bytes end in the magic but do not decode as `(address, bytes, bytes)`.
+pub fn unwrap_erc6492(signature: Vec<u8>) -> Result<WrappedSignature, InvalidReason> {
+    let Some(body) = signature.strip_suffix(&ERC6492_MAGIC[..]) else {
+        return Ok(WrappedSignature::Plain(signature));
+    };
+    let (factory, calldata, inner) =
+        <(Address, Bytes, Bytes)>::abi_decode_params(body).map_err(|_| InvalidReason::InvalidSignature)?;
+    if inner.is_empty() {
+        return Err(InvalidReason::InvalidSignature);
+    }
+    if factory == Address::ZERO {
+        return Ok(WrappedSignature::Plain(inner.to_vec()));
+    }
+    Ok(WrappedSignature::Erc6492 { inner: inner.to_vec(), deployment: WalletDeployment { factory, calldata } })
+}
+
+/// Wraps a smart wallet's signature with its deployment, as ERC-6492 specifies (what a wallet
+/// SDK sends before its wallet exists).
+pub fn wrap_erc6492(inner: &[u8], deployment: &WalletDeployment) -> Vec<u8> {
+    let mut out = (deployment.factory, deployment.calldata.clone(), Bytes::copy_from_slice(inner)).abi_encode_params();
+    out.extend_from_slice(&ERC6492_MAGIC);
+    out
 }
 
 /// A payment that passed every local check.
@@ -130,10 +204,12 @@ pub struct VerifiedPayment {
     pub valid_before: u64,
     /// The authorization's nonce.
     pub nonce: B256,
-    /// The signature's bytes.
+    /// The signature the token checks: the payer's own, unwrapped from ERC-6492 if it was.
     pub signature: Vec<u8>,
     /// How the signature was checked.
     pub signature_check: SignatureCheck,
+    /// For an ERC-6492 signature, the call that deploys the wallet.
+    pub deployment: Option<WalletDeployment>,
 }
 
 fn parse_address(text: &str) -> Option<Address> {
@@ -167,8 +243,9 @@ pub fn signing_hash(network: &PaymentNetwork, m: &TransferWithAuthorization) -> 
 
 /// Checks a paid retry against an offer at `now` (Unix seconds): scheme, network, the accepted
 /// terms (v2), recipient, amount (v2 exactly the price, v1 at least), time window with
-/// [`VALID_BEFORE_GRACE_SECS`], and the signature (recovered for an EOA; flagged for the chain
-/// otherwise). Nonce reuse and balance are the caller's (they need the ledger and the chain).
+/// [`VALID_BEFORE_GRACE_SECS`], and the signature (recovered for an EOA; unwrapped from ERC-6492
+/// and flagged for the chain otherwise). Nonce reuse and balance are the caller's (they need the
+/// ledger and the chain).
 ///
 /// # Errors
 /// The first check that fails, with the payer when the authorization named one.
@@ -232,22 +309,24 @@ pub fn verify_exact(retry: &PaidRetry, offer: &Offer, now: u64) -> Result<Verifi
     if valid_after > now {
         return Err(fail(InvalidReason::ValidAfter));
     }
-    let signature_check = if signature.len() == 65 {
-        let message = TransferWithAuthorization {
-            from,
-            to,
-            value,
-            validAfter: U256::from(valid_after),
-            validBefore: U256::from(valid_before),
-            nonce,
-        };
-        let recovered = recover_signer(&signing_hash(n, &message), &signature);
-        if recovered != Some(from) {
-            return Err(fail(InvalidReason::InvalidSignature));
+    let (signature, signature_check, deployment) = match unwrap_erc6492(signature).map_err(fail)? {
+        WrappedSignature::Erc6492 { inner, deployment } => (inner, SignatureCheck::Counterfactual, Some(deployment)),
+        WrappedSignature::Plain(signature) => {
+            let message = TransferWithAuthorization {
+                from,
+                to,
+                value,
+                validAfter: U256::from(valid_after),
+                validBefore: U256::from(valid_before),
+                nonce,
+            };
+            // A 65-byte signature that is not the payer's may still be its smart wallet's (a
+            // one-owner Safe signs with 65 bytes): the chain decides, after a code check.
+            let recovered =
+                signature.len() == 65 && recover_signer(&signing_hash(n, &message), &signature) == Some(from);
+            let check = if recovered { SignatureCheck::Recovered } else { SignatureCheck::Contract };
+            (signature, check, None)
         }
-        SignatureCheck::Recovered
-    } else {
-        SignatureCheck::NeedsChain
     };
     Ok(VerifiedPayment {
         version: retry.version(),
@@ -260,6 +339,7 @@ pub fn verify_exact(retry: &PaidRetry, offer: &Offer, now: u64) -> Result<Verifi
         nonce,
         signature,
         signature_check,
+        deployment,
     })
 }
 
@@ -405,16 +485,18 @@ mod tests {
             p.accepted.amount = "1".into();
         }
         assert_eq!(reason(verify_exact(&r, &o, NOW)), InvalidReason::InvalidPaymentRequirements);
-        // Fields changed after signing: the signature no longer recovers to the payer.
+        // Fields changed after signing: the signature no longer recovers to the payer, so it can
+        // only be a smart wallet's; it is never passed as recovered, and the chain decides.
+        let not_the_payers = |r: Result<VerifiedPayment, Rejected>| r.expect("left to the chain").signature_check;
         let mut s = good();
         s.auth.value = "60000".into();
-        assert_eq!(reason(verify_exact(&v1(s, "base"), &o, NOW)), InvalidReason::InvalidSignature);
+        assert_eq!(not_the_payers(verify_exact(&v1(s, "base"), &o, NOW)), SignatureCheck::Contract);
         let mut s = good();
         s.auth.valid_before = (NOW + 3_600).to_string();
-        assert_eq!(reason(verify_exact(&v2(s, &o), &o, NOW)), InvalidReason::InvalidSignature);
+        assert_eq!(not_the_payers(verify_exact(&v2(s, &o), &o, NOW)), SignatureCheck::Contract);
         // A signature for another token domain (Base Sepolia's USDC).
         let s = sign(50_000, 0, NOW + 60, o.pay_to, &PaymentNetwork::base_sepolia());
-        assert_eq!(reason(verify_exact(&v2(s, &o), &o, NOW)), InvalidReason::InvalidSignature);
+        assert_eq!(not_the_payers(verify_exact(&v2(s, &o), &o, NOW)), SignatureCheck::Contract);
         // Garbage in the authorization.
         let mut s = good();
         s.auth.nonce = "0x12".into();
@@ -426,17 +508,54 @@ mod tests {
         let o = offer();
         let mut s = sign(50_000, 0, NOW + 60, o.pay_to, &o.network);
         // The same signature with s' = n − s and the parity flipped recovers the same key, but the
-        // token refuses it.
+        // token refuses it: it is not taken as the payer's.
         let bytes = alloy::hex::decode(&s.signature).unwrap();
         let sig = Signature::from_raw(&bytes).unwrap();
         let n = U256::from_str_radix("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", 16).unwrap();
         let high = Signature::new(sig.r(), n - sig.s(), !sig.v());
         s.signature = alloy::hex::encode_prefixed(high.as_bytes());
-        assert_eq!(reason(verify_exact(&v2(s, &o), &o, NOW)), InvalidReason::InvalidSignature);
+        assert_eq!(verify_exact(&v2(s, &o), &o, NOW).unwrap().signature_check, SignatureCheck::Contract);
         // A longer signature is a smart wallet's: left to the chain, never passed as recovered.
         let mut s = sign(50_000, 0, NOW + 60, o.pay_to, &o.network);
         s.signature = format!("0x{}", "ab".repeat(130));
         let ok = verify_exact(&v2(s, &o), &o, NOW).unwrap();
-        assert_eq!(ok.signature_check, SignatureCheck::NeedsChain);
+        assert_eq!(ok.signature_check, SignatureCheck::Contract);
+        assert_eq!(ok.deployment, None);
+    }
+
+    #[test]
+    fn erc6492_signatures_are_unwrapped_with_their_deployment() {
+        let o = offer();
+        let deployment = WalletDeployment {
+            factory: "0x00000000000000000000000000000000000000fa".parse().unwrap(),
+            calldata: Bytes::from(vec![0x5f, 0xbf, 0xb9, 0xcf, 1, 2, 3]),
+        };
+        let inner = vec![0xab; 65];
+        let wrapped = wrap_erc6492(&inner, &deployment);
+        assert!(wrapped.ends_with(&ERC6492_MAGIC));
+        assert_eq!(
+            unwrap_erc6492(wrapped.clone()),
+            Ok(WrappedSignature::Erc6492 { inner: inner.clone(), deployment: deployment.clone() })
+        );
+        let mut s = sign(50_000, 0, NOW + 60, o.pay_to, &o.network);
+        s.signature = alloy::hex::encode_prefixed(&wrapped);
+        let ok = verify_exact(&v2(s, &o), &o, NOW).unwrap();
+        assert_eq!(ok.signature_check, SignatureCheck::Counterfactual);
+        assert_eq!(ok.signature, inner, "the token gets the wallet's own signature");
+        assert_eq!(ok.deployment, Some(deployment.clone()));
+        // A wrapper naming no factory carries a plain signature: here the payer's own, recovered.
+        let mut s = sign(50_000, 0, NOW + 60, o.pay_to, &o.network);
+        let own = alloy::hex::decode(&s.signature).unwrap();
+        let no_factory = WalletDeployment { factory: Address::ZERO, calldata: Bytes::new() };
+        s.signature = alloy::hex::encode_prefixed(wrap_erc6492(&own, &no_factory));
+        let ok = verify_exact(&v2(s, &o), &o, NOW).unwrap();
+        assert_eq!((ok.signature_check, ok.deployment), (SignatureCheck::Recovered, None));
+        // The magic after bytes that are no ABI tuple, or an empty inner signature: refused.
+        let mut s = sign(50_000, 0, NOW + 60, o.pay_to, &o.network);
+        s.signature = alloy::hex::encode_prefixed([&[0x11; 40][..], &ERC6492_MAGIC].concat());
+        assert_eq!(reason(verify_exact(&v2(s, &o), &o, NOW)), InvalidReason::InvalidSignature);
+        assert_eq!(unwrap_erc6492(wrap_erc6492(&[], &deployment)), Err(InvalidReason::InvalidSignature));
+        // The magic alone is the whole of a malformed wrapper, not a plain signature.
+        assert_eq!(unwrap_erc6492(ERC6492_MAGIC.to_vec()), Err(InvalidReason::InvalidSignature));
     }
 }

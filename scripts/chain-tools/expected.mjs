@@ -42,6 +42,11 @@ export const AGENT_WALLET_KEY_TOPIC = '0x2ac6109326e720d1435c0db66f7e35eda7839f5
 export const EVENTS = {
   // agentrep's own attestation verifier: no events (its calls are views).
   ScoreVerifier: [],
+  // agentrep's ERC-6492 simulator: never deployed, no events.
+  CounterfactualCall: [],
+  // The smart-wallet test doubles (ERC-1271 wallet, CREATE2 factory): no events.
+  OwnedWallet: [],
+  WalletFactory: [],
   FiatToken: [
     'Transfer(address indexed from, address indexed to, uint256 value)',
     'Approval(address indexed owner, address indexed spender, uint256 value)',
@@ -89,6 +94,8 @@ export const SELECTORS = {
   IdentityRegistry: { 'getAgentWallet(uint256)': '00339509' },
   EAS: { 'getAttestation(bytes32)': 'a3112a64' },
   // The original service's verifier ABI (mainstreet-oracle sdk/verifier.js VERIFIER_ABI).
+  // ERC-1271 (the token calls it on a contract payer).
+  OwnedWallet: { 'isValidSignature(bytes32,bytes)': '1626ba7e' },
   ScoreVerifier: {
     'requireMinScore(bytes32,uint8,uint8,uint64,uint64,bytes)': '2c1234d9',
     'verifiedScore(bytes32,uint8,uint64,uint64,bytes)': 'c96517a3',

@@ -11,6 +11,9 @@
 //!   unfunded payer, a replay, concurrent copies, a reused payment-identifier. None gets an
 //!   answer without a valid unused payment; none is charged without an answer.
 //! - The ledger survives a restart: a replay after it is still refused.
+//! - Smart wallets (`smart_wallet.rs`): `@x402/fetch` pays from an ERC-1271 wallet that does not
+//!   exist yet (ERC-6492: the relayer deploys it, then settles), and from it once it exists; the
+//!   official facilitator does the same; the smart-wallet attacks move nothing.
 //! - Signed attestations (`attestations.rs`): viem, the verifier contract and `POST /verify`.
 //! - Settlement through the official facilitator (npm `@x402/core` + `@x402/evm`, v1 and v2),
 //!   and through one that goes silent after settling (unknown → reconciled as settled, charged
@@ -19,6 +22,7 @@
 mod attestations;
 mod live;
 mod mcp;
+mod smart_wallet;
 
 use std::path::Path;
 use std::process::Command;
@@ -159,7 +163,12 @@ impl Payment {
 
 /// A v2 `PAYMENT-SIGNATURE` for `accepted`, signed by `signer`.
 fn v2_header(signer: &PrivateKeySigner, p: &Payment, accepted: &Value, extensions: Option<Value>) -> String {
-    let signature = alloy::hex::encode_prefixed(sign_authorization(signer, &p.message()));
+    v2_header_with(&sign_authorization(signer, &p.message()), p, accepted, extensions)
+}
+
+/// A v2 `PAYMENT-SIGNATURE` for `accepted` carrying `signature` as it is.
+fn v2_header_with(signature: &[u8], p: &Payment, accepted: &Value, extensions: Option<Value>) -> String {
+    let signature = alloy::hex::encode_prefixed(signature);
     let mut payload = json!({
         "x402Version": 2,
         "payload": {"signature": signature, "authorization": p.authorization()},

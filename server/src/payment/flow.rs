@@ -5,12 +5,14 @@
 //!    before verification, so a lost answer is recovered after the authorization expired), 409
 //!    for another payload;
 //! 3. decode and verify locally (scheme, network, asset, recipient, amount, window, signature) →
-//!    402 with the x402 reason on any failure;
+//!    402 with the x402 reason on any failure; a signature that is not the payer's own passes
+//!    only if the payer is a contract (a smart wallet, ERC-1271) or it is an ERC-6492 wrapper;
 //! 4. claim it in the ledger, atomically by (payer, nonce): a replay or a concurrent copy is
 //!    refused (`duplicate_settlement`), or told to retry (409 `payment_in_progress`) when it
 //!    carries the `payment-identifier` of one being answered;
-//! 5. the chain's checks (nonce unused, balance, a smart wallet's signature) and, when settling
-//!    through one, the facilitator's `/verify`;
+//! 5. the chain's checks (nonce unused, balance, a smart wallet's signature, simulated after its
+//!    ERC-6492 deployment for a wallet not deployed yet, whose factory a direct settlement must
+//!    be allowed to call) and, when settling through one, the facilitator's `/verify`;
 //! 6. produce the answer; if it fails, release the payment: nothing is submitted or charged;
 //! 7. keep the answer in the ledger, then settle; the answer goes out with the settlement header
 //!    once the settlement is confirmed and committed. A refused settlement is a 402 (the answer
@@ -21,6 +23,7 @@ use std::sync::Arc;
 
 use agentrep_payments::chain::ChainVerdict;
 use agentrep_payments::settle::FacilitatorCheck;
+use agentrep_payments::verify::{InvalidReason, SignatureCheck};
 use agentrep_payments::wire::SettlementResponse;
 use agentrep_payments::{FacilitatorRequest, PaidRetry, SettleOutcome, Settler, VerifiedPayment, verify_exact};
 use agentrep_store::ledger::Settlement;
@@ -147,6 +150,17 @@ where
         Ok(v) => v,
         Err(rejected) => return Ok(payment_required(&terms, Some(&rejected.reason.code()), None)),
     };
+    // A signature that is not the payer's own can only be its smart wallet's: refused before
+    // anything is recorded unless the payer is a contract (ERC-1271; the token checks the rest).
+    if verified.signature_check == SignatureCheck::Contract {
+        match payments.settler.reader().is_contract(verified.payer).await {
+            Ok(true) => {}
+            Ok(false) => return Ok(payment_required(&terms, Some(&InvalidReason::InvalidSignature.code()), None)),
+            Err(e) => {
+                return Err(ApiError::PaymentsUnavailable(format!("the payment network could not be asked: {e}")));
+            }
+        }
+    }
     let claim = PaymentClaim {
         payer: alloy::hex::encode_prefixed(verified.payer.as_slice()),
         nonce: alloy::hex::encode_prefixed(verified.nonce.as_slice()),
@@ -298,6 +312,15 @@ impl Refusal {
 async fn chain_checks(payments: &Payments, p: &VerifiedPayment, request: &FacilitatorRequest) -> Result<(), Refusal> {
     match payments.settler.reader().check(p).await {
         Ok(ChainVerdict::Acceptable) => {}
+        // The relayer would send the buyer's factory call: only to a factory the operator lists.
+        // (A facilitator keeps its own list; its `/verify` below answers for it.)
+        Ok(ChainVerdict::AcceptableOnceDeployed) => {
+            if let (Settler::Direct(direct), Some(deployment)) = (&payments.settler, &p.deployment)
+                && !direct.deploys_through(deployment.factory)
+            {
+                return Err(Refusal::Invalid(InvalidReason::FactoryNotAllowed.code()));
+            }
+        }
         Ok(ChainVerdict::Refused(reason)) => return Err(Refusal::Invalid(reason.code())),
         Err(e) => return Err(Refusal::Unavailable(format!("the payment network could not be asked: {e}"))),
     }

@@ -68,6 +68,10 @@ pub struct PaymentSettings {
     pub store: Option<PathBuf>,
     /// How often open settlements are reconciled.
     pub reconcile_interval: Duration,
+    /// `AGENTREP_WALLET_FACTORIES`: comma-separated ERC-6492 wallet factories the relayer may call
+    /// to deploy a paying smart wallet before settling (default none: such payments are refused
+    /// with `eip6492_factory_not_allowed`; wallets that exist pay as any ERC-1271 wallet).
+    pub wallet_factories: Vec<Address>,
 }
 
 impl Default for PaymentSettings {
@@ -80,6 +84,7 @@ impl Default for PaymentSettings {
             settle_timeout: Duration::from_secs(30),
             store: None,
             reconcile_interval: Duration::from_secs(30),
+            wallet_factories: Vec::new(),
         }
     }
 }
@@ -105,6 +110,20 @@ impl PaymentSettings {
             s.settle_timeout = Duration::from_secs(secs);
         }
         s.store = var("AGENTREP_STORE").map(PathBuf::from);
+        let factories = var("AGENTREP_WALLET_FACTORIES").unwrap_or_default();
+        for entry in factories.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            match entry.parse() {
+                Ok(factory) => s.wallet_factories.push(factory),
+                Err(_) => {
+                    warn!(
+                        entry,
+                        "AGENTREP_WALLET_FACTORIES lists something that is not an address: paid routes stay off"
+                    );
+                    s.rpc_url = None;
+                    return s;
+                }
+            }
+        }
         s
     }
 }
@@ -152,7 +171,8 @@ impl Payments {
         let settler = match (&settings.relayer_key, &settings.facilitator_url) {
             (Some(key), _) => Settler::Direct(
                 DirectSettler::new(rpc, key.signer("AGENTREP_RELAYER_KEY")?, reader, settings.settle_timeout)
-                    .map_err(|e| e.to_string())?,
+                    .map_err(|e| e.to_string())?
+                    .with_wallet_factories(settings.wallet_factories.clone()),
             ),
             (None, Some(url)) => Settler::Facilitator(
                 FacilitatorSettler::new(url, reader, settings.settle_timeout).map_err(|e| e.to_string())?,

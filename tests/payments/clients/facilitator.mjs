@@ -3,9 +3,15 @@
 // a viem wallet on the given node), serving POST /verify, POST /settle and GET /supported.
 // Prints "listening <port>" once ready.
 //
-// usage: node facilitator.mjs <rpc url> <private key> [fault]
+// usage: node facilitator.mjs <rpc url> <private key> [fault] [wallet factories]
 //   fault: none (default) | settle-hangs (settles on chain, then never answers /settle)
 //          | settle-500 (answers /settle with 500 without settling)
+//   wallet factories: comma-separated ERC-6492 factories it may call to deploy a paying wallet
+//          (`eip6492AllowedFactories`; default none)
+//
+// The official facilitator simulates an ERC-6492 payment through Multicall3 at its canonical
+// address, which Base has and anvil does not: when that address has no code, viem's own copy of
+// Multicall3 is deployed and its runtime code placed there (anvil_setCode; loopback anvil only).
 import http from 'node:http';
 import { createRequire } from 'node:module';
 
@@ -14,13 +20,25 @@ const { x402Facilitator } = await import(require.resolve('@x402/core/facilitator
 const { ExactEvmScheme } = await import(require.resolve('@x402/evm/exact/facilitator'));
 const { ExactEvmSchemeV1 } = await import(require.resolve('@x402/evm/exact/v1/facilitator'));
 const { toFacilitatorEvmSigner } = await import(require.resolve('@x402/evm'));
-const { createWalletClient, http: rpcTransport, publicActions } = await import(require.resolve('viem'));
+const { createWalletClient, http: rpcTransport, publicActions, multicall3Abi } = await import(require.resolve('viem'));
+// Not exported from viem's index: its own constants file (the copy viem's deployless multicall uses).
+const viemContracts = await import(require.resolve('viem').replace(/index\.js$/, 'constants/contracts.js'));
+const multicall3Bytecode = viemContracts.multicall3Bytecode ?? viemContracts.default.multicall3Bytecode;
 const { privateKeyToAccount } = await import(require.resolve('viem/accounts'));
 const { base } = await import(require.resolve('viem/chains'));
 
-const [rpc, key, fault = 'none'] = process.argv.slice(2);
+const [rpc, key, fault = 'none', factories = ''] = process.argv.slice(2);
+const eip6492AllowedFactories = factories.split(',').filter(Boolean);
 const account = privateKeyToAccount(key);
 const wallet = createWalletClient({ account, chain: base, transport: rpcTransport(rpc) }).extend(publicActions);
+
+const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
+if (!(await wallet.getCode({ address: MULTICALL3 }))) {
+  const hash = await wallet.deployContract({ abi: multicall3Abi, bytecode: multicall3Bytecode });
+  const { contractAddress } = await wallet.waitForTransactionReceipt({ hash });
+  const code = await wallet.getCode({ address: contractAddress });
+  await wallet.request({ method: 'anvil_setCode', params: [MULTICALL3, code] });
+}
 const signer = toFacilitatorEvmSigner({
   address: account.address,
   readContract: (a) => wallet.readContract(a),
@@ -31,8 +49,8 @@ const signer = toFacilitatorEvmSigner({
   getCode: (a) => wallet.getCode(a),
 });
 const facilitator = new x402Facilitator()
-  .register('eip155:8453', new ExactEvmScheme(signer))
-  .registerV1('base', new ExactEvmSchemeV1(signer));
+  .register('eip155:8453', new ExactEvmScheme(signer, { eip6492AllowedFactories }))
+  .registerV1('base', new ExactEvmSchemeV1(signer, { eip6492AllowedFactories }));
 
 const json = (res, status, body) => {
   res.writeHead(status, { 'content-type': 'application/json' });

@@ -2,16 +2,33 @@
 // account), with its default spend controls, and prints one JSON line: the status, the decoded
 // PAYMENT-RESPONSE and the body.
 //
-// usage: node x402_fetch_v2.mjs <url> <private key>
+// With a wallet, it pays from that smart wallet (an ERC-1271 contract, contracts/src/SmartWallet.sol)
+// instead: its signer is what a smart-account SDK hands the x402 client, the wallet's address and
+// typed-data signatures made by the owner key, wrapped by viem's `serializeErc6492Signature` with
+// the factory call that deploys the wallet (ERC-6492), as smart-account SDKs sign before their
+// wallet exists.
+//
+// usage: node x402_fetch_v2.mjs <url> <private key> [<wallet> <factory> <factory calldata>]
 import { createRequire } from 'node:module';
 
 const require = createRequire(process.env.AGENTREP_CLIENTS_NODE_MODULES + '/');
 const { wrapFetchWithPayment, x402Client, decodePaymentResponseHeader } = await import(require.resolve('@x402/fetch'));
 const { ExactEvmScheme } = await import(require.resolve('@x402/evm/exact/client'));
 const { privateKeyToAccount } = await import(require.resolve('viem/accounts'));
+const { serializeErc6492Signature, getAddress } = await import(require.resolve('viem'));
 
-const [url, pk] = process.argv.slice(2);
-const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(pk)));
+const [url, pk, wallet, factory, factoryCalldata] = process.argv.slice(2);
+const account = privateKeyToAccount(pk);
+const signer = wallet
+  ? {
+      address: getAddress(wallet),
+      async signTypedData(typedData) {
+        const signature = await account.signTypedData(typedData);
+        return serializeErc6492Signature({ address: getAddress(factory), data: factoryCalldata, signature });
+      },
+    }
+  : account;
+const client = new x402Client().register('eip155:*', new ExactEvmScheme(signer));
 const res = await wrapFetchWithPayment(fetch, client)(url);
 const header = res.headers.get('PAYMENT-RESPONSE');
 const body = await res.text();

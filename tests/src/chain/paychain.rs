@@ -1,14 +1,14 @@
 //! A payment network on loopback: anvil mining a block per transaction, the USDC double at Base's
-//! USDC address, a relayer with gas, and helpers to fund payers, read balances and sign
-//! EIP-3009 authorizations exactly as a buyer's wallet does.
+//! USDC address, a smart-wallet factory, a relayer with gas, and helpers to fund payers, read
+//! balances and sign EIP-3009 authorizations exactly as a buyer's wallet does.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use agentrep_payments::PaymentNetwork;
-use agentrep_payments::verify::{TransferWithAuthorization, signing_hash};
+use agentrep_payments::verify::{TransferWithAuthorization, WalletDeployment, signing_hash};
 use agentrep_server::{PaymentSettings, SecretKey};
-use alloy::primitives::{Address, B256, U256};
+use alloy::primitives::{Address, B256, Bytes, U256, address};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolCall;
@@ -16,6 +16,31 @@ use serde_json::json;
 
 use super::anvil::{Anvil, AnvilOptions};
 use super::contracts::{IFiatToken, PLACED, USDC};
+
+/// Where [`PayChain`] places the smart-wallet factory double (`contracts/src/SmartWallet.sol`).
+pub const WALLET_FACTORY: Address = address!("0x00000000000000000000000000000000000fac70");
+/// The factory double's artifact.
+pub const WALLET_FACTORY_ARTIFACT: &str = include_str!("../../../contracts/artifacts/WalletFactory.json");
+
+alloy::sol! {
+    /// The smart-wallet factory double: CREATE2 wallets of (owner, salt).
+    interface IWalletFactory {
+        function createAccount(address owner, bytes32 salt) external returns (address wallet);
+        function getAddress(address owner, bytes32 salt) external view returns (address);
+    }
+}
+
+/// A smart wallet (`OwnedWallet`, ERC-1271) of one owner key, at its CREATE2 address, deployed
+/// or not.
+#[derive(Debug, Clone)]
+pub struct SmartWallet {
+    /// The key whose signatures are the wallet's.
+    pub owner: PrivateKeySigner,
+    /// The wallet's address.
+    pub address: Address,
+    /// The factory call that deploys it (what its ERC-6492 signatures carry).
+    pub deployment: WalletDeployment,
+}
 
 /// anvil with the USDC double, a funded relayer and a receiving address.
 #[derive(Debug)]
@@ -44,6 +69,7 @@ impl PayChain {
         let anvil = Anvil::start_with(&AnvilOptions { automine: true, ..AnvilOptions::default() })?;
         let usdc = PLACED.iter().find(|c| c.address == USDC).expect("the USDC double is placed");
         anvil.set_code(USDC, &usdc.runtime_code()).await?;
+        anvil.set_code(WALLET_FACTORY, &wallet_factory_code()).await?;
         let relayer = PrivateKeySigner::random();
         anvil.set_balance(relayer.address(), U256::from(10u128.pow(20))).await?;
         Ok(Self { anvil, relayer, pay_to: PrivateKeySigner::random().address(), operator: PrivateKeySigner::random() })
@@ -63,9 +89,17 @@ impl PayChain {
     /// # Errors
     /// When the transaction fails or reverts.
     pub async fn send_as(&self, from: Address, data: &[u8]) -> anyhow::Result<()> {
+        self.send_to(from, USDC, data).await
+    }
+
+    /// Sends a call to `to` as `from` (impersonated) and waits for it to be mined.
+    ///
+    /// # Errors
+    /// When the transaction fails or reverts.
+    pub async fn send_to(&self, from: Address, to: Address, data: &[u8]) -> anyhow::Result<()> {
         let hash: B256 = self
             .anvil
-            .rpc("eth_sendTransaction", [json!({"from": from, "to": USDC, "data": alloy::hex::encode_prefixed(data)})])
+            .rpc("eth_sendTransaction", [json!({"from": from, "to": to, "data": alloy::hex::encode_prefixed(data)})])
             .await?;
         for _ in 0..100 {
             let receipt: serde_json::Value = self.anvil.rpc("eth_getTransactionReceipt", [hash]).await?;
@@ -123,6 +157,40 @@ impl PayChain {
         Ok(U256::from_be_slice(&out))
     }
 
+    /// Places another copy of the wallet factory at `at` (a factory the deployment does not list).
+    ///
+    /// # Errors
+    /// When anvil refuses.
+    pub async fn place_wallet_factory(&self, at: Address) -> anyhow::Result<()> {
+        self.anvil.set_code(at, &wallet_factory_code()).await
+    }
+
+    /// The smart wallet `factory` makes for a fresh owner key (not deployed, no funds).
+    ///
+    /// # Errors
+    /// When the factory cannot be asked.
+    pub async fn smart_wallet(&self, factory: Address) -> anyhow::Result<SmartWallet> {
+        let owner = PrivateKeySigner::random();
+        let salt = B256::ZERO;
+        let query = IWalletFactory::getAddressCall { owner: owner.address(), salt }.abi_encode();
+        let out: Bytes = self
+            .anvil
+            .rpc("eth_call", (json!({"to": factory, "data": alloy::hex::encode_prefixed(query)}), "latest"))
+            .await?;
+        let address = IWalletFactory::getAddressCall::abi_decode_returns(&out)?;
+        let calldata = IWalletFactory::createAccountCall { owner: owner.address(), salt }.abi_encode().into();
+        Ok(SmartWallet { owner, address, deployment: WalletDeployment { factory, calldata } })
+    }
+
+    /// Whether `who` has code (a deployed wallet).
+    ///
+    /// # Errors
+    /// When the node cannot be asked.
+    pub async fn has_code(&self, who: Address) -> anyhow::Result<bool> {
+        let code: Bytes = self.anvil.rpc("eth_getCode", (who, "latest")).await?;
+        Ok(!code.is_empty())
+    }
+
     /// Payment settings that settle directly with the relayer, the ledger at `store`.
     pub fn direct_settings(&self, store: PathBuf) -> PaymentSettings {
         PaymentSettings {
@@ -133,8 +201,14 @@ impl PayChain {
             settle_timeout: Duration::from_secs(10),
             store: Some(store),
             reconcile_interval: Duration::from_millis(500),
+            wallet_factories: vec![WALLET_FACTORY],
         }
     }
+}
+
+fn wallet_factory_code() -> Bytes {
+    let json: serde_json::Value = serde_json::from_str(WALLET_FACTORY_ARTIFACT).expect("artifact is JSON");
+    json["deployedBytecode"].as_str().expect("artifact has deployedBytecode").parse().expect("hex")
 }
 
 /// An EIP-3009 authorization and its 65-byte signature, as a buyer's wallet signs it for Base
@@ -156,8 +230,8 @@ pub enum FacilitatorFault {
 }
 
 /// The official x402 facilitator (`tests/payments/clients/facilitator.mjs`: npm `@x402/core` +
-/// `@x402/evm`) on a random loopback port, settling on `chain` with its own gas key. Killed on
-/// drop.
+/// `@x402/evm`) on a random loopback port, settling on `chain` with its own gas key and allowed
+/// to deploy wallets through [`WALLET_FACTORY`]. Killed on drop.
 #[derive(Debug)]
 pub struct Facilitator {
     child: std::process::Child,
@@ -182,7 +256,7 @@ impl Facilitator {
         };
         let mut child = std::process::Command::new("node")
             .arg(script)
-            .args([chain.anvil.url(), &key_hex(&key), fault])
+            .args([chain.anvil.url(), &key_hex(&key), fault, &WALLET_FACTORY.to_string()])
             .env("AGENTREP_CLIENTS_NODE_MODULES", crate::test_clients().join("clients/node_modules"))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
@@ -222,5 +296,22 @@ impl Drop for Facilitator {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloy::json_abi::JsonAbi;
+
+    use super::*;
+
+    #[test]
+    fn the_wallet_factory_binding_matches_its_artifact() {
+        let json: serde_json::Value = serde_json::from_str(WALLET_FACTORY_ARTIFACT).expect("artifact is JSON");
+        let abi: JsonAbi = serde_json::from_value(json["abi"].clone()).expect("abi parses");
+        for selector in [IWalletFactory::createAccountCall::SELECTOR, IWalletFactory::getAddressCall::SELECTOR] {
+            assert!(abi.functions().any(|f| f.selector() == selector), "{selector:?}");
+        }
+        assert!(wallet_factory_code().len() > 100);
     }
 }
