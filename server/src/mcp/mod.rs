@@ -354,9 +354,9 @@ pub fn call(ctx: &Ctx, rev: Revision, method: &str, params: &Value) -> Result<Va
     Ok(result)
 }
 
-/// [`call`], with the paid tools sold through their routes (x402 over MCP): what the HTTP
-/// transport, where the deployment's payments live, answers. `host` is the host the client
-/// reached.
+/// [`call`], with the paid tools sold through their routes (x402 over MCP, `paid.rs`): what the
+/// HTTP transport, where the deployment's payments live, answers. Its `server/discover`
+/// advertises the x402 extension binding. `host` is the host the client reached.
 pub async fn call_with_payments(
     ctx: &Ctx<'_>,
     app: &Arc<App>,
@@ -365,15 +365,22 @@ pub async fn call_with_payments(
     method: &str,
     params: &Value,
 ) -> Result<Value, RpcError> {
+    if rev == Revision::Modern && method == "server/discover" {
+        let mut result = call(ctx, rev, method, params)?;
+        result["capabilities"]["extensions"] = json!({ paid::PAYMENT_EXTENSION: {} });
+        return Ok(result);
+    }
     let paid = (method == "tools/call").then(|| params.get("name").and_then(Value::as_str).and_then(paid::find));
     let Some(Some(tool)) = paid else { return call(ctx, rev, method, params) };
-    let mut result = paid::call(app, host, tool, rev, params).await;
+    let extension = rev == Revision::Modern && paid::extension_advertised(params);
+    let mut result = paid::call(app, host, tool, params).await.into_result(rev, extension);
     if rev == Revision::Modern {
-        result["resultType"] = json!("complete");
-        let meta = result.get_mut("_meta").and_then(Value::as_object_mut).map(std::mem::take).unwrap_or_default();
-        let mut merged = meta;
-        merged.insert(META_SERVER_INFO.to_owned(), server_info(rev));
-        result["_meta"] = Value::Object(merged);
+        if result.get("resultType").is_none() {
+            result["resultType"] = json!("complete");
+        }
+        let mut meta = result.get_mut("_meta").and_then(Value::as_object_mut).map(std::mem::take).unwrap_or_default();
+        meta.insert(META_SERVER_INFO.to_owned(), server_info(rev));
+        result["_meta"] = Value::Object(meta);
     }
     Ok(result)
 }

@@ -1,12 +1,19 @@
-//! Paid tools: x402 over MCP, the tool-result binding of x402's `specs/transports-v2/mcp.md`.
+//! Paid tools: x402 over MCP, both bindings of x402's `specs/transports-v2/mcp.md`.
 //!
 //! A paid tool is its paid HTTP route: the call is dispatched through the route's own handler, so
 //! the terms, verification, ledger, settlement, receipts and refusals are exactly the route's.
-//! Unpaid, the tool answers `isError: true` with the x402 `PaymentRequired` (v2) as
-//! `structuredContent` and as the text; a call carrying `params._meta["x402/payment"]` (a v2
-//! `PaymentPayload`, or a v1 one) is the paid retry, and its result carries the settlement in
-//! `result._meta["x402/payment-response"]`. Sold over the HTTP transport, where the deployment's
-//! payments live; over stdio a paid tool says so.
+//! A call carrying `params._meta["x402/payment"]` (a v2 `PaymentPayload`, or a v1 one) is the
+//! paid retry, and its result carries the settlement in `result._meta["x402/payment-response"]`.
+//! Without a payment, or with one refused, the x402 `PaymentRequired` (v2) comes back:
+//!
+//! - **extension binding**, when a 2026-07-28 request advertises `org.x402/payment` in its client
+//!   capabilities: `resultType: "payment_required"` with `paymentRequired` (and the failed
+//!   settlement in `_meta["x402/payment-response"]` when one failed);
+//! - **tool-result binding** otherwise: `isError: true` with the `PaymentRequired` as
+//!   `structuredContent` and as the text.
+//!
+//! Sold over the HTTP transport, where the deployment's payments live (its `server/discover`
+//! advertises the extension); over stdio a paid tool says so.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -27,6 +34,75 @@ use crate::routes::{AUDIT, LIVE_RESCORE, PaidVariant};
 pub const PAYMENT_META: &str = "x402/payment";
 /// Where the settlement rides in its result.
 pub const PAYMENT_RESPONSE_META: &str = "x402/payment-response";
+/// The x402 MCP extension's identifier (client and server capabilities).
+pub const PAYMENT_EXTENSION: &str = "org.x402/payment";
+
+/// Whether a 2026-07-28 request advertises the x402 extension binding in its client capabilities.
+pub fn extension_advertised(params: &Value) -> bool {
+    super::meta(params)
+        .and_then(|m| m.get(super::META_CAPABILITIES))
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(PAYMENT_EXTENSION))
+        .is_some()
+}
+
+/// What a paid tool call came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PaidOutcome {
+    /// Answered: the answer, and the settlement (`None` while it is pending: reconciled later,
+    /// never charged twice).
+    Answered {
+        /// The route's answer.
+        answer: Value,
+        /// The x402 `SettlementResponse`.
+        settlement: Option<Value>,
+    },
+    /// Not executed (or its answer withheld): payment needed, or the payment refused.
+    PaymentRequired {
+        /// The x402 v2 `PaymentRequired`.
+        required: Value,
+        /// The failed settlement, when one failed.
+        settlement: Option<Value>,
+    },
+    /// A failure that is not about payment (a bad argument, a wallet that is not indexed).
+    Failed(String),
+}
+
+impl PaidOutcome {
+    /// The MCP result of the outcome under `rev`, in the extension binding when `extension`.
+    pub fn into_result(self, rev: Revision, extension: bool) -> Value {
+        let structured = |value: Value, is_error: bool| {
+            let mut r = json!({ "content": [{ "type": "text", "text": value.to_string() }], "isError": is_error });
+            if rev.structured() {
+                r["structuredContent"] = value;
+            }
+            r
+        };
+        let with_settlement = |mut result: Value, settlement: Option<Value>| {
+            if let Some(settlement) = settlement {
+                result["_meta"] = json!({ PAYMENT_RESPONSE_META: settlement });
+            }
+            result
+        };
+        match self {
+            PaidOutcome::Answered { answer, settlement } => {
+                let mut result = structured(answer, false);
+                result["_meta"] = match settlement {
+                    Some(settlement) => json!({ PAYMENT_RESPONSE_META: settlement }),
+                    None => json!({ "agentrep/settlement": "pending" }),
+                };
+                result
+            }
+            PaidOutcome::PaymentRequired { required, settlement } if extension => {
+                with_settlement(json!({ "resultType": "payment_required", "paymentRequired": required }), settlement)
+            }
+            PaidOutcome::PaymentRequired { required, settlement } => {
+                with_settlement(structured(required, true), settlement)
+            }
+            PaidOutcome::Failed(text) => tool_error(text),
+        }
+    }
+}
 
 /// A tool sold through a paid route.
 #[derive(Debug)]
@@ -94,7 +170,8 @@ pub fn list_entries(rev: Revision) -> Vec<Value> {
             let mut entry = json!({
                 "name": t.name,
                 "description": format!(
-                    "{}. Price {} USDC: an unpaid call answers isError with the x402 PaymentRequired; \
+                    "{}. Price {} USDC: an unpaid call answers the x402 PaymentRequired (resultType \
+                     payment_required to a client advertising {PAYMENT_EXTENSION}, isError otherwise); \
                      pay with params._meta[\"{PAYMENT_META}\"].",
                     t.description,
                     t.price()
@@ -154,13 +231,13 @@ fn decoded(headers: &HeaderMap, name: &str) -> Option<Value> {
 
 /// Calls `tool` with `params` (its `arguments` and `_meta`) through its paid route; `host` is the
 /// host the client reached (the terms' resource URL names it).
-pub async fn call(app: &Arc<App>, host: Option<&str>, tool: &PaidTool, rev: Revision, params: &Value) -> Value {
+pub async fn call(app: &Arc<App>, host: Option<&str>, tool: &PaidTool, params: &Value) -> PaidOutcome {
     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
     let Some(address) = arguments.get("address").and_then(Value::as_str) else {
-        return tool_error(format!("{} needs arguments.address, a wallet address", tool.name));
+        return PaidOutcome::Failed(format!("{} needs arguments.address, a wallet address", tool.name));
     };
     if arguments.as_object().is_some_and(|a| a.len() > 1) {
-        return tool_error(format!("{} takes one argument, address", tool.name));
+        return PaidOutcome::Failed(format!("{} takes one argument, address", tool.name));
     }
     let uri = format!("{}{}", app.base_path(), tool.path(address.trim()));
     let mut request = hyper::Request::builder().method(Method::GET).uri(&uri);
@@ -172,41 +249,22 @@ pub async fn call(app: &Arc<App>, host: Option<&str>, tool: &PaidTool, rev: Revi
     }
     let body = Empty::<Bytes>::new().map_err(|never| match never {}).boxed();
     let Ok(request) = request.body(body) else {
-        return tool_error(format!("{} needs a wallet address (0x and 40 hex digits)", tool.name));
+        return PaidOutcome::Failed(format!("{} needs a wallet address (0x and 40 hex digits)", tool.name));
     };
     let response = dispatch(app.clone(), request).await;
     let (parts, body) = response.into_parts();
     let bytes = body.collect().await.map(|c| c.to_bytes()).unwrap_or_default();
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let structured = |value: Value, is_error: bool| {
-        let mut r = json!({ "content": [{ "type": "text", "text": value.to_string() }], "isError": is_error });
-        if rev.structured() {
-            r["structuredContent"] = value;
-        }
-        r
-    };
+    let settlement = decoded(&parts.headers, "payment-response");
     match parts.status {
         StatusCode::PAYMENT_REQUIRED => match decoded(&parts.headers, "payment-required") {
-            Some(required) => structured(required, true),
-            None => tool_error(text),
+            Some(required) => PaidOutcome::PaymentRequired { required, settlement },
+            None => PaidOutcome::Failed(text),
         },
         StatusCode::OK => {
-            let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::String(text));
-            let mut result = structured(answer, false);
-            let mut meta = serde_json::Map::new();
-            match decoded(&parts.headers, "payment-response") {
-                Some(settlement) => {
-                    meta.insert(PAYMENT_RESPONSE_META.to_owned(), settlement);
-                }
-                // Settlement outcome unknown: answered, and reconciled later (never charged twice).
-                None => {
-                    meta.insert("agentrep/settlement".to_owned(), json!("pending"));
-                }
-            }
-            result["_meta"] = Value::Object(meta);
-            result
+            PaidOutcome::Answered { answer: serde_json::from_slice(&bytes).unwrap_or(Value::String(text)), settlement }
         }
-        _ => tool_error(text),
+        _ => PaidOutcome::Failed(text),
     }
 }
 
@@ -220,5 +278,24 @@ mod tests {
         assert_eq!(PAID_TOOLS[0].path(a), format!("/score/{a}?live=1"));
         assert_eq!(PAID_TOOLS[1].path(a), format!("/audit/{a}"));
         assert_eq!((PAID_TOOLS[0].price(), PAID_TOOLS[1].price()), ("0.05".to_owned(), "0.25".to_owned()));
+    }
+
+    #[test]
+    fn payment_required_takes_the_binding_the_client_advertised() {
+        let required = json!({ "x402Version": 2, "accepts": [] });
+        let failed = json!({ "success": false, "errorReason": "insufficient_funds" });
+        let outcome = PaidOutcome::PaymentRequired { required: required.clone(), settlement: Some(failed.clone()) };
+        let extension = outcome.clone().into_result(Revision::Modern, true);
+        assert_eq!(extension["resultType"], "payment_required");
+        assert_eq!(extension["paymentRequired"], required);
+        assert_eq!(extension["_meta"][PAYMENT_RESPONSE_META], failed);
+        assert!(extension.get("isError").is_none());
+        let tool_result = outcome.into_result(Revision::Modern, false);
+        assert_eq!((tool_result["isError"].clone(), tool_result["structuredContent"].clone()), (json!(true), required));
+        assert!(tool_result.get("resultType").is_none(), "the caller marks it complete");
+        let caps = |c: Value| json!({ "_meta": { crate::mcp::META_CAPABILITIES: c } });
+        assert!(extension_advertised(&caps(json!({ "extensions": { PAYMENT_EXTENSION: {} } }))));
+        assert!(!extension_advertised(&caps(json!({ "extensions": {} }))));
+        assert!(!extension_advertised(&json!({})));
     }
 }
