@@ -4,11 +4,11 @@
 //! and a new one each pay the seller on anvil. The official `@x402/fetch` buyer pays agentrep for a
 //! live re-score, which reads both settlements from the chain (the known payer's counted, the
 //! new payer's shown and not counted until the rebuild), probes the endpoints now, and answers
-//! with the re-scored payload; its receipt then unlocks `?full=1`. A deployment whose live node is
+//! with the re-scored payload; its receipt then unlocks `?full=1`. Then each other official buyer
+//! (`x402-fetch` v1, PyPI `x402` v2 and v1) pays for the same re-score once. A deployment whose live node is
 //! down refuses after verifying the payment, and charges nothing.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Duration;
 
 use agentrep_ingest::config::{ChainConfig, IngestConfig, ProbeConfig};
@@ -24,7 +24,7 @@ use alloy::signers::local::PrivateKeySigner;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::{Payment, buyer, funded_payer, pay, terms, v2_header};
+use super::{OfficialBuyer, Payment, funded_payer, pay, terms, v2_header};
 
 /// The live re-score's price, micro-USDC.
 const LIVE_PRICE: u64 = 50_000;
@@ -176,13 +176,7 @@ async fn an_official_buyer_pays_for_a_live_rescore_that_reads_the_chain_and_prob
 
     let buyer_key = funded_payer(&chain, 1_000_000).await;
     let url = format!("{}/score/{}?live=1", server.base, world.seller);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("payments/clients/x402_fetch_v2.mjs");
-    let out = tokio::task::spawn_blocking({
-        let (script, url, key) = (script.display().to_string(), url.clone(), key_hex(&buyer_key));
-        move || buyer(Path::new("node"), &[&script, &url, &key])
-    })
-    .await
-    .unwrap();
+    let out = OfficialBuyer::FetchV2.pay(&url, &buyer_key, LIVE_PRICE).await;
     assert_eq!(out["status"], 200, "{out}");
     let body = &out["body"];
     assert_eq!((body["billed"].as_str(), body["gated"].as_bool()), (Some("paid"), Some(false)));
@@ -221,6 +215,18 @@ async fn an_official_buyer_pays_for_a_live_rescore_that_reads_the_chain_and_prob
     let other = format!("{}/score/{}?full=1", server.base, top_other(&server.base, &world.seller).await);
     let elsewhere = reqwest::Client::new().get(&other).header("X-Agentrep-Receipt", &header).send().await.unwrap();
     assert_eq!(elsewhere.status(), StatusCode::FORBIDDEN, "a receipt unlocks only the wallet it paid for");
+
+    // The other official buyers pay for the same live re-score, each once.
+    for official in OfficialBuyer::ALL.into_iter().filter(|b| *b != OfficialBuyer::FetchV2) {
+        let name = official.name();
+        let payer = funded_payer(&chain, 1_000_000).await;
+        let out = official.pay(&url, &payer, LIVE_PRICE).await;
+        assert_eq!(out["status"], 200, "{name}: {out}");
+        assert_eq!((out["body"]["billed"].as_str(), out["body"]["gated"].as_bool()), (Some("paid"), Some(false)));
+        assert_eq!(out["body"]["live"]["settlements"]["counted"], 1, "{name}: the same evidence");
+        assert_eq!(out["settlement"]["success"], true, "{name}: {out}");
+        assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - LIVE_PRICE), "{name}");
+    }
 }
 
 async fn top_other(base: &str, not: &str) -> String {

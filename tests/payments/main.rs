@@ -4,7 +4,7 @@
 //!
 //! - The official buyers pay for an audit and get it: npm `@x402/fetch` + `@x402/evm` (v2),
 //!   npm `x402-fetch` (v1), PyPI `x402` (v2, and its v1 path: `x402_buyer_v1.py`). Each payer's
-//!   balance moves exactly once. `live.rs`: `@x402/fetch` pays for a live re-score. `mcp.rs`: the
+//!   balance moves exactly once. `live.rs`: each of them pays for a live re-score. `mcp.rs`: the
 //!   official x402 MCP client (PyPI `x402.mcp`) buys the audit tool over MCP.
 //! - The attack cases: tampered amount, recipient, network, accepted terms and signature,
 //!   underpayment, expired and not-yet-valid authorizations, a nonce already used on chain, an
@@ -521,38 +521,16 @@ fn buyer(program: &Path, args: &[&str]) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn official_buyers_pay_for_an_audit() {
-    let tools = test_clients();
     let chain = PayChain::start().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let server = paid_server(&chain, dir.path());
     let seller = top_seller(&server.base).await;
     let url = format!("{}/audit/{seller}", server.base);
-    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("payments/clients");
-    let node = Path::new("node");
-    let python = tools.join("py/bin/python");
-    let max = PRICE.to_string();
-    let buyers: [(&str, &Path, Vec<String>); 4] = [
-        ("@x402/fetch (v2)", node, vec![scripts.join("x402_fetch_v2.mjs").display().to_string()]),
-        ("x402-fetch (v1)", node, vec![scripts.join("x402_fetch_v1.mjs").display().to_string()]),
-        ("PyPI x402 (v2)", &python, vec![scripts.join("x402_buyer.py").display().to_string()]),
-        ("PyPI x402 (v1 path)", &python, vec![scripts.join("x402_buyer_v1.py").display().to_string()]),
-    ];
     let mut received = U256::ZERO;
-    for (name, program, script) in &buyers {
+    for official in OfficialBuyer::ALL {
+        let name = official.name();
         let payer = funded_payer(&chain, 1_000_000).await;
-        let key = key_hex(&payer);
-        let mut args: Vec<&str> = script.iter().map(String::as_str).collect();
-        args.extend([url.as_str(), key.as_str()]);
-        if *name == "x402-fetch (v1)" {
-            args.push(&max);
-        }
-        let out = tokio::task::spawn_blocking({
-            let program = program.to_path_buf();
-            let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
-            move || buyer(&program, &args.iter().map(String::as_str).collect::<Vec<_>>())
-        })
-        .await
-        .unwrap();
+        let out = official.pay(&url, &payer, PRICE).await;
         assert_eq!(out["status"], 200, "{name}: {out}");
         assert_eq!(out["body"]["agentAddress"], seller, "{name}");
         assert_eq!(out["settlement"]["success"], true, "{name}: {out}");
@@ -564,6 +542,52 @@ async fn official_buyers_pay_for_an_audit() {
         assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - PRICE), "{name} paid once");
         received += U256::from(PRICE);
         assert_eq!(chain.balance(chain.pay_to).await.unwrap(), received, "{name}");
+    }
+}
+
+/// The official x402 buyers, each run as its own process (`payments/clients/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OfficialBuyer {
+    /// npm `@x402/fetch` + `@x402/evm`, v2.
+    FetchV2,
+    /// npm `x402-fetch`, v1.
+    FetchV1,
+    /// PyPI `x402`, v2.
+    PythonV2,
+    /// PyPI `x402` on its v1 path.
+    PythonV1,
+}
+
+impl OfficialBuyer {
+    const ALL: [OfficialBuyer; 4] = [Self::FetchV2, Self::FetchV1, Self::PythonV2, Self::PythonV1];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::FetchV2 => "@x402/fetch (v2)",
+            Self::FetchV1 => "x402-fetch (v1)",
+            Self::PythonV2 => "PyPI x402 (v2)",
+            Self::PythonV1 => "PyPI x402 (v1 path)",
+        }
+    }
+
+    /// Pays for `url` with `payer`'s key (`max`: the v1 client's spending cap, atomic units);
+    /// returns the buyer's one JSON line.
+    async fn pay(self, url: &str, payer: &PrivateKeySigner, max: u64) -> Value {
+        let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("payments/clients");
+        let (program, script) = match self {
+            Self::FetchV2 => ("node".into(), "x402_fetch_v2.mjs"),
+            Self::FetchV1 => ("node".into(), "x402_fetch_v1.mjs"),
+            Self::PythonV2 => (test_clients().join("py/bin/python"), "x402_buyer.py"),
+            Self::PythonV1 => (test_clients().join("py/bin/python"), "x402_buyer_v1.py"),
+        };
+        let mut args = vec![scripts.join(script).display().to_string(), url.to_owned(), key_hex(payer)];
+        if self == Self::FetchV1 {
+            args.push(max.to_string());
+        }
+        let program: std::path::PathBuf = program;
+        tokio::task::spawn_blocking(move || buyer(&program, &args.iter().map(String::as_str).collect::<Vec<_>>()))
+            .await
+            .unwrap()
     }
 }
 
