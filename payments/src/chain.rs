@@ -231,10 +231,12 @@ impl ChainReader {
         &self.provider
     }
 
-    async fn call(&self, method: &'static str, data: Bytes, from: Option<Address>) -> Result<Bytes, RpcError> {
-        let mut tx = TransactionRequest::default().with_to(self.network.asset).with_input(data);
-        if let Some(from) = from {
-            tx = tx.with_from(from);
+    /// `eth_call` of `data` to `to`, or a deployless call of `data` as creation code when `to` is
+    /// `None`.
+    async fn call(&self, method: &'static str, to: Option<Address>, data: Bytes) -> Result<Bytes, RpcError> {
+        let mut tx = TransactionRequest::default().with_input(data);
+        if let Some(to) = to {
+            tx = tx.with_to(to);
         }
         self.provider.call(tx).await.map_err(rpc(method))
     }
@@ -245,7 +247,7 @@ impl ChainReader {
     /// When the node cannot be asked.
     pub async fn authorization_used(&self, payer: Address, nonce: B256) -> Result<bool, RpcError> {
         let data = Eip3009Token::authorizationStateCall { authorizer: payer, nonce }.abi_encode();
-        let out = self.call("authorizationState", data.into(), None).await?;
+        let out = self.call("authorizationState", Some(self.network.asset), data.into()).await?;
         Eip3009Token::authorizationStateCall::abi_decode_returns(&out)
             .map_err(|e| RpcError::new("authorizationState", e))
     }
@@ -256,7 +258,7 @@ impl ChainReader {
     /// When the node cannot be asked.
     pub async fn balance(&self, payer: Address) -> Result<U256, RpcError> {
         let data = Eip3009Token::balanceOfCall { account: payer }.abi_encode();
-        let out = self.call("balanceOf", data.into(), None).await?;
+        let out = self.call("balanceOf", Some(self.network.asset), data.into()).await?;
         Eip3009Token::balanceOfCall::abi_decode_returns(&out).map_err(|e| RpcError::new("balanceOf", e))
     }
 
@@ -297,11 +299,7 @@ impl ChainReader {
                 ChainVerdict::AcceptableOnceDeployed,
             ),
         };
-        let mut tx = TransactionRequest::default().with_input(input);
-        if let Some(to) = to {
-            tx = tx.with_to(to);
-        }
-        match self.provider.call(tx).await.map_err(rpc("transferWithAuthorization")) {
+        match self.call("transferWithAuthorization", to, input).await {
             Ok(_) => Ok(accepted),
             Err(e) if e.message.contains("revert") => Ok(ChainVerdict::Refused(revert_reason(&e.message))),
             Err(e) => Err(e),

@@ -15,12 +15,17 @@ use alloy::sol_types::SolCall;
 use serde_json::json;
 
 use super::anvil::{Anvil, AnvilOptions};
-use super::contracts::{IFiatToken, PLACED, USDC};
+use super::contracts::{IFiatToken, PLACED, Placed, USDC};
 
 /// Where [`PayChain`] places the smart-wallet factory double (`contracts/src/SmartWallet.sol`).
 pub const WALLET_FACTORY: Address = address!("0x00000000000000000000000000000000000fac70");
-/// The factory double's artifact.
-pub const WALLET_FACTORY_ARTIFACT: &str = include_str!("../../../contracts/artifacts/WalletFactory.json");
+/// The factory double, placed at [`WALLET_FACTORY`] (and elsewhere, by
+/// [`PayChain::place_wallet_factory`]).
+pub const WALLET_FACTORY_DOUBLE: Placed = Placed {
+    name: "WalletFactory",
+    address: WALLET_FACTORY,
+    artifact: include_str!("../../../contracts/artifacts/WalletFactory.json"),
+};
 
 alloy::sol! {
     /// The smart-wallet factory double: CREATE2 wallets of (owner, salt).
@@ -69,7 +74,7 @@ impl PayChain {
         let anvil = Anvil::start_with(&AnvilOptions { automine: true, ..AnvilOptions::default() })?;
         let usdc = PLACED.iter().find(|c| c.address == USDC).expect("the USDC double is placed");
         anvil.set_code(USDC, &usdc.runtime_code()).await?;
-        anvil.set_code(WALLET_FACTORY, &wallet_factory_code()).await?;
+        anvil.set_code(WALLET_FACTORY, &WALLET_FACTORY_DOUBLE.runtime_code()).await?;
         let relayer = PrivateKeySigner::random();
         anvil.set_balance(relayer.address(), U256::from(10u128.pow(20))).await?;
         Ok(Self { anvil, relayer, pay_to: PrivateKeySigner::random().address(), operator: PrivateKeySigner::random() })
@@ -162,7 +167,7 @@ impl PayChain {
     /// # Errors
     /// When anvil refuses.
     pub async fn place_wallet_factory(&self, at: Address) -> anyhow::Result<()> {
-        self.anvil.set_code(at, &wallet_factory_code()).await
+        self.anvil.set_code(at, &WALLET_FACTORY_DOUBLE.runtime_code()).await
     }
 
     /// The smart wallet `factory` makes for a fresh owner key (not deployed, no funds).
@@ -204,11 +209,6 @@ impl PayChain {
             wallet_factories: vec![WALLET_FACTORY],
         }
     }
-}
-
-fn wallet_factory_code() -> Bytes {
-    let json: serde_json::Value = serde_json::from_str(WALLET_FACTORY_ARTIFACT).expect("artifact is JSON");
-    json["deployedBytecode"].as_str().expect("artifact has deployedBytecode").parse().expect("hex")
 }
 
 /// An EIP-3009 authorization and its 65-byte signature, as a buyer's wallet signs it for Base
@@ -307,11 +307,11 @@ mod tests {
 
     #[test]
     fn the_wallet_factory_binding_matches_its_artifact() {
-        let json: serde_json::Value = serde_json::from_str(WALLET_FACTORY_ARTIFACT).expect("artifact is JSON");
+        let json: serde_json::Value = serde_json::from_str(WALLET_FACTORY_DOUBLE.artifact).expect("artifact is JSON");
         let abi: JsonAbi = serde_json::from_value(json["abi"].clone()).expect("abi parses");
         for selector in [IWalletFactory::createAccountCall::SELECTOR, IWalletFactory::getAddressCall::SELECTOR] {
             assert!(abi.functions().any(|f| f.selector() == selector), "{selector:?}");
         }
-        assert!(wallet_factory_code().len() > 100);
+        assert!(WALLET_FACTORY_DOUBLE.runtime_code().len() > 100);
     }
 }
