@@ -91,6 +91,7 @@ async fn stateless_revision_discovery_and_request_checks() {
         json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
     );
     assert!(result["capabilities"]["tools"].is_object());
+    assert!(result["capabilities"].get("extensions").is_none(), "no payments here: no x402 extension offered");
     assert!(result["ttlMs"].is_u64() && result["cacheScope"] == "public", "{result}");
     assert_eq!(result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "agentrep");
 

@@ -356,7 +356,8 @@ pub fn call(ctx: &Ctx, rev: Revision, method: &str, params: &Value) -> Result<Va
 
 /// [`call`], with the paid tools sold through their routes (x402 over MCP, `paid.rs`): what the
 /// HTTP transport, where the deployment's payments live, answers. Its `server/discover`
-/// advertises the x402 extension binding. `host` is the host the client reached.
+/// advertises the x402 extension binding when the deployment takes payments. `host` is the host
+/// the client reached.
 pub async fn call_with_payments(
     ctx: &Ctx<'_>,
     app: &Arc<App>,
@@ -365,7 +366,8 @@ pub async fn call_with_payments(
     method: &str,
     params: &Value,
 ) -> Result<Value, RpcError> {
-    if rev == Revision::Modern && method == "server/discover" {
+    // The extension is advertised where paid tools are sold: a deployment that takes payments.
+    if rev == Revision::Modern && method == "server/discover" && app.payments().is_ok() {
         let mut result = call(ctx, rev, method, params)?;
         result["capabilities"]["extensions"] = json!({ paid::PAYMENT_EXTENSION: {} });
         return Ok(result);

@@ -13,7 +13,7 @@
 //!   `structuredContent` and as the text.
 //!
 //! Sold over the HTTP transport, where the deployment's payments live (its `server/discover`
-//! advertises the extension); over stdio a paid tool says so.
+//! advertises the extension when the deployment takes payments); over stdio a paid tool says so.
 
 use std::future::Future;
 use std::pin::Pin;
