@@ -113,6 +113,10 @@ async fn the_extension_binding_answers_clients_that_advertise_it() {
         (required["x402Version"].clone(), required["accepts"][0]["amount"].clone()),
         (json!(2), json!(PRICE.to_string()))
     );
+    // Only an address reaches the route: nothing a caller appends becomes part of its URI.
+    let smuggled = modern_call(&mcp, &format!("{seller}?full=1&"), None, true).await;
+    assert_eq!(smuggled["result"]["isError"], true, "{smuggled}");
+    assert!(smuggled["result"]["content"][0]["text"].as_str().unwrap().contains("needs a wallet address"));
     let plain = modern_call(&mcp, &seller, None, false).await;
     assert_eq!(
         (plain["result"]["resultType"].clone(), plain["result"]["isError"].clone()),

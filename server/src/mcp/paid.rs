@@ -20,6 +20,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use agentrep_payments::wire::{decode_base64, encode_base64};
+use alloy::primitives::Address;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper::header::{self, HeaderMap};
@@ -122,15 +123,13 @@ pub struct PaidTool {
 }
 
 impl PaidTool {
-    fn path(&self, address: &str) -> String {
+    /// The paid route's path and query for `address` (an address already parsed, so nothing a
+    /// caller writes reaches the URI but 0x and 40 hex digits).
+    fn path(&self, address: &Address) -> String {
         let start = self.route.find('{').unwrap_or(self.route.len());
         let end = self.route.find('}').map_or(self.route.len(), |i| i + 1);
-        let query = self.variant.query.map(|q| format!("?{q}")).unwrap_or_default();
-        format!("{}{address}{}{query}", &self.route[..start], &self.route[end..])
-    }
-
-    fn price(&self) -> String {
-        format!("{:.2}", self.variant.price as f64 / 1e6)
+        let filled = format!("{}{}{}", &self.route[..start], alloy::hex::encode_prefixed(address), &self.route[end..]);
+        self.variant.path(&filled)
     }
 }
 
@@ -174,7 +173,7 @@ pub fn list_entries(rev: Revision) -> Vec<Value> {
                      payment_required to a client advertising {PAYMENT_EXTENSION}, isError otherwise); \
                      pay with params._meta[\"{PAYMENT_META}\"].",
                     t.description,
-                    t.price()
+                    t.variant.price_text()
                 ),
                 "inputSchema": {
                     "type": "object",
@@ -239,7 +238,10 @@ pub async fn call(app: &Arc<App>, host: Option<&str>, tool: &PaidTool, params: &
     if arguments.as_object().is_some_and(|a| a.len() > 1) {
         return PaidOutcome::Failed(format!("{} takes one argument, address", tool.name));
     }
-    let uri = format!("{}{}", app.base_path(), tool.path(address.trim()));
+    let Ok(address) = address.trim().parse::<Address>() else {
+        return PaidOutcome::Failed(format!("{} needs a wallet address (0x and 40 hex digits)", tool.name));
+    };
+    let uri = format!("{}{}", app.base_path(), tool.path(&address));
     let mut request = hyper::Request::builder().method(Method::GET).uri(&uri);
     request = request.header(header::HOST, host.unwrap_or("127.0.0.1"));
     if let Some(payment) = params.pointer("/_meta/x402~1payment") {
@@ -248,9 +250,7 @@ pub async fn call(app: &Arc<App>, host: Option<&str>, tool: &PaidTool, params: &
         request = request.header(name, encoded);
     }
     let body = Empty::<Bytes>::new().map_err(|never| match never {}).boxed();
-    let Ok(request) = request.body(body) else {
-        return PaidOutcome::Failed(format!("{} needs a wallet address (0x and 40 hex digits)", tool.name));
-    };
+    let request = request.body(body).expect("a path of a route template and a parsed address is a URI");
     let response = dispatch(app.clone(), request).await;
     let (parts, body) = response.into_parts();
     let bytes = body.collect().await.map(|c| c.to_bytes()).unwrap_or_default();
@@ -275,9 +275,13 @@ mod tests {
     #[test]
     fn paths_fill_the_one_parameter_and_the_paid_query() {
         let a = "0x00000000000000000000000000000000000000aa";
-        assert_eq!(PAID_TOOLS[0].path(a), format!("/score/{a}?live=1"));
-        assert_eq!(PAID_TOOLS[1].path(a), format!("/audit/{a}"));
-        assert_eq!((PAID_TOOLS[0].price(), PAID_TOOLS[1].price()), ("0.05".to_owned(), "0.25".to_owned()));
+        let parsed: Address = a.parse().unwrap();
+        assert_eq!(PAID_TOOLS[0].path(&parsed), format!("/score/{a}?live=1"));
+        assert_eq!(PAID_TOOLS[1].path(&parsed), format!("/audit/{a}"));
+        assert_eq!(
+            (PAID_TOOLS[0].variant.price_text(), PAID_TOOLS[1].variant.price_text()),
+            ("0.05".to_owned(), "0.25".to_owned())
+        );
     }
 
     #[test]
