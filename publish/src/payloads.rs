@@ -239,7 +239,7 @@ pub fn score_payload(
         resource_path: s.listing.resource.clone(),
         price: price(s),
         sources: s.sources.clone(),
-        note: "Free preview. The full profile (proofs, metrics, history, identity, service endpoint) requires proof of trust: an ERC-8004 attestation or a paid live re-score of 0.05 USDC (?live=1), then ?full=1.".to_owned(),
+        note: "Free preview. The full profile (proofs, metrics, history, identity, service endpoint) requires proof of trust: a paid live re-score of 0.05 USDC (?live=1), whose signed receipt, sent back base64-encoded in X-Agentrep-Receipt, unlocks ?full=1 for 24 hours. ERC-8004 attestations are not accepted as proof yet.".to_owned(),
         verify: VerifyV1 {
             attestation_url: format!("{base}/attestation/{addr}"),
             verifier_contract: ctx.verifier_contract.clone(),
