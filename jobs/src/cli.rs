@@ -199,6 +199,9 @@ pub enum Command {
         /// Clock of the off-chain sources' rows (`wall` or `chain`).
         #[arg(long, value_enum, default_value = "wall")]
         clock: crate::ingest::Clock,
+        /// The operator's deployed ScoreVerifier, named in every score payload.
+        #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
+        verifier_contract: Option<String>,
     },
     /// Benchmark helpers used by `make bench`.
     Bench {

@@ -63,13 +63,25 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let bounds = agentrep_ingest::sources::Bounds { from_block, until_block, until_day: until };
             runtime()?.block_on(crate::ingest::ingest(&args, source, bounds, clock))
         }
-        Command::Schedule { lake, snapshots, rpc, config, serve, addr, base_path, stop_after, clock } => {
+        Command::Schedule {
+            lake,
+            snapshots,
+            rpc,
+            config,
+            serve,
+            addr,
+            base_path,
+            stop_after,
+            clock,
+            verifier_contract,
+        } => {
             let args = crate::ingest::ScheduleArgs {
                 ingest: crate::ingest::IngestArgs { lake, rpc, config, snapshots },
                 serve: serve.then_some(addr),
                 base_path,
                 stop_after,
                 clock,
+                verifier_contract,
             };
             runtime()?.block_on(crate::ingest::schedule(args))
         }

@@ -239,6 +239,8 @@ pub struct ScheduleArgs {
     pub stop_after: Option<NaiveDate>,
     /// Clock of the off-chain sources.
     pub clock: Clock,
+    /// The operator's deployed ScoreVerifier (lowercase), named in every score payload.
+    pub verifier_contract: Option<String>,
 }
 
 /// `agentrep schedule`.
@@ -251,10 +253,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     let publish = PublishConfig {
         base_path: args.base_path.clone(),
         retain: config.schedule.retain,
-        verifier_contract: std::env::var("AGENTREP_VERIFIER_CONTRACT")
-            .ok()
-            .and_then(|v| agentrep_model::Address::parse(v.trim()).ok())
-            .map(agentrep_model::Address::into_string),
+        verifier_contract: args.verifier_contract.clone(),
     };
     if let Some(addr) = args.serve {
         let config = agentrep_server::ServerConfig {
