@@ -45,19 +45,6 @@ fn rows<R: agentrep_lake::Row>(lake: &Lake) -> Vec<R> {
     read_dated::<R>(lake).expect("lake reads").into_iter().map(|(_, r)| r).collect()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("dir");
-    for entry in std::fs::read_dir(from).expect("dir reads") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copies");
-        }
-    }
-}
-
 /// Every day's (address → score, decision) after rebuilding every day of `lake`.
 fn rebuild(
     lake: &Lake,
@@ -214,12 +201,16 @@ async fn ingests_the_replayed_world_and_scores_it_the_same() {
 
     // The same scores and decisions, every day.
     let hybrid_dir = dir.path().join("hybrid");
-    copy_dir(&world.world_dir(), &hybrid_dir);
+    agentrep_tests::copy_dir(&world.world_dir(), &hybrid_dir).expect("copies");
     let hybrid = Lake::new(&hybrid_dir);
     let _ = std::fs::remove_dir_all(hybrid.dataset_dir(Dataset::DailyScores));
     for dataset in INGESTED {
         std::fs::remove_dir_all(hybrid.dataset_dir(*dataset)).expect("world dataset removed");
-        copy_dir(&Lake::new(dir.path().join("carried")).dataset_dir(*dataset), &hybrid.dataset_dir(*dataset));
+        agentrep_tests::copy_dir(
+            &Lake::new(dir.path().join("carried")).dataset_dir(*dataset),
+            &hybrid.dataset_dir(*dataset),
+        )
+        .expect("copies");
     }
     let mut proofs: BTreeMap<NaiveDate, Vec<ProofRow>> = BTreeMap::new();
     for (day, p) in
@@ -235,7 +226,7 @@ async fn ingests_the_replayed_world_and_scores_it_the_same() {
         hybrid.write_partition(day, &rows).expect("proofs written");
     }
     let reference_dir = dir.path().join("reference");
-    copy_dir(&world.world_dir(), &reference_dir);
+    agentrep_tests::copy_dir(&world.world_dir(), &reference_dir).expect("copies");
     let reference = Lake::new(&reference_dir);
     let _ = std::fs::remove_dir_all(reference.dataset_dir(Dataset::DailyScores));
     as_the_chain_holds_it(&reference);
