@@ -148,6 +148,9 @@ impl LiveInputs {
             prices.entry((l.net.as_str(), l.listing.asset.to_lowercase())).or_default().push(l.listing.price);
         }
         let window_start = self.day_end / DAY - agentrep_model::live::DEMAND_WINDOW_DAYS;
+        // The payer addresses and the weighing's standings come from two queries with one order
+        // (`graph.rs`'s pair order): a zip of unequal lists would pair payers with wrong standings.
+        debug_assert_eq!(self.payers.of(i).len(), standings.payers.len(), "payers and standings of seller {i}");
         let mut payers: Vec<KnownPayer> = self
             .payers
             .of(i)
