@@ -5,7 +5,8 @@
 //! live re-score, which reads both settlements from the chain (the known payer's counted, the
 //! new payer's shown and not counted until the rebuild), probes the endpoints now, and answers
 //! with the re-scored payload; its receipt then unlocks `?full=1`. Then each other official buyer
-//! (`x402-fetch` v1, PyPI `x402` v2 and v1) pays for the same re-score once. A deployment whose live node is
+//! (`x402-fetch` v1, PyPI `x402` v2 and v1) pays for the same re-score once, and so does an MCP
+//! caller of `agentrep_live_rescore`. A deployment whose live node is
 //! down refuses after verifying the payment, and charges nothing.
 
 use std::collections::BTreeMap;
@@ -227,6 +228,29 @@ async fn an_official_buyer_pays_for_a_live_rescore_that_reads_the_chain_and_prob
         assert_eq!(out["settlement"]["success"], true, "{name}: {out}");
         assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - LIVE_PRICE), "{name}");
     }
+
+    // Over MCP, `agentrep_live_rescore` is the same sale (the tool-result binding the official MCP
+    // clients read; the payment signed here).
+    let mcp = format!("{}/mcp", server.base);
+    let headers = [("mcp-protocol-version", "2025-06-18")];
+    let call = |meta: Value| {
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "agentrep_live_rescore", "arguments": {"address": world.seller}, "_meta": meta}})
+    };
+    let unpaid = super::mcp::post(&mcp, &headers, &call(serde_json::json!({}))).await;
+    let accepted = unpaid["result"]["structuredContent"]["accepts"][0].clone();
+    assert_eq!(accepted["amount"], LIVE_PRICE.to_string(), "{unpaid}");
+    let payer = funded_payer(&chain, 1_000_000).await;
+    let p = Payment { value: LIVE_PRICE, ..Payment::new(payer.address(), chain.pay_to) };
+    let header = v2_header(&payer, &p, &accepted, None);
+    let payment: Value = serde_json::from_slice(&agentrep_payments::wire::decode_base64(&header).unwrap()).unwrap();
+    let paid = super::mcp::post(&mcp, &headers, &call(serde_json::json!({"x402/payment": payment}))).await;
+    let result = &paid["result"];
+    assert_eq!(result["isError"], false, "{paid}");
+    assert_eq!(result["structuredContent"]["billed"], "paid");
+    assert_eq!(result["structuredContent"]["live"]["settlements"]["counted"], 1);
+    assert_eq!(result["_meta"]["x402/payment-response"]["success"], true, "{paid}");
+    assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - LIVE_PRICE), "MCP paid once");
 }
 
 async fn top_other(base: &str, not: &str) -> String {

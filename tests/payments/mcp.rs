@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::{PRICE, Payment, buyer, funded_payer, paid_server, top_seller};
 
 /// Posts one JSON-RPC message to `mcp` with `headers`; returns the response.
-async fn post(mcp: &str, headers: &[(&str, &str)], message: &Value) -> Value {
+pub(crate) async fn post(mcp: &str, headers: &[(&str, &str)], message: &Value) -> Value {
     let mut request = reqwest::Client::new().post(mcp).json(message);
     for (name, value) in headers {
         request = request.header(*name, *value);
