@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use agentrep_model::live::PayerStanding;
+use agentrep_model::live::{PayerStanding, days_since};
 use agentrep_model::trust as p;
 use agentrep_model::{DemandStats, ReputationStats};
 
@@ -140,13 +140,14 @@ pub(crate) fn weigh(
     let trusted: Vec<&Entity> = entities.values().filter(|e| e.trusted()).collect();
     d.trusted_entities = trusted.len() as u32;
     d.weighted_entities = entities.values().map(Entity::weight).sum();
-    if !trusted.is_empty() {
+    let trusted_mask = trusted.iter().fold(0u64, |m, e| m | e.mask);
+    let last_trusted_t = trusted.iter().map(|e| e.last_t).max();
+    if let Some(last) = last_trusted_t {
         let total: u64 = trusted.iter().map(|e| e.n).sum();
         d.repeat_ratio = trusted.iter().filter(|e| e.repeat).count() as f64 / trusted.len() as f64;
         d.top_entity_share = trusted.iter().map(|e| e.n).max().unwrap_or(0) as f64 / total.max(1) as f64;
-        let last = trusted.iter().map(|e| e.last_t).max().unwrap_or(i64::MIN);
-        d.days_since_last_trusted = Some(((ev.day_end - 1 - last).max(0) / DAY) as u32);
-        d.active_days_30d = trusted.iter().fold(0u64, |m, e| m | e.mask).count_ones();
+        d.days_since_last_trusted = Some(days_since(ev.day_end, last));
+        d.active_days_30d = trusted_mask.count_ones();
     }
     let standings = Standings {
         payers: placed
@@ -157,8 +158,8 @@ pub(crate) fn weigh(
                 Err(standing) => *standing,
             })
             .collect(),
-        trusted_mask: trusted.iter().fold(0u64, |m, e| m | e.mask),
-        last_trusted_t: trusted.iter().map(|e| e.last_t).max(),
+        trusted_mask,
+        last_trusted_t,
     };
     (d, reputation(forest, &entities, reviews, receipts), standings)
 }

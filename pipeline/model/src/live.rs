@@ -21,6 +21,12 @@ use crate::features::{SellerFeatures, SlaStats};
 
 /// Seconds in a day.
 pub const DAY: i64 = 86_400;
+
+/// Whole days from `t` to the last second before `day_end`: the recency the rebuild and the live
+/// re-score both read (one formula, so live and batch agree).
+pub fn days_since(day_end: i64, t: i64) -> u32 {
+    u32::try_from((day_end - 1 - t).max(0) / DAY).unwrap_or(u32::MAX)
+}
 /// Days of the probe window (the rebuild's `{d7}`).
 pub const PROBE_WINDOW_DAYS: i64 = 7;
 /// Days of the demand window (the rebuild's `{d30}`).
@@ -255,7 +261,7 @@ pub fn merge(
     }
     if f.demand.trusted_entities > 0 {
         f.demand.active_days_30d = trusted_days.iter().filter(|d| in_window(d)).count() as u32;
-        f.demand.days_since_last_trusted = last_trusted.map(|t| ((day_end - 1 - t).max(0) / DAY) as u32);
+        f.demand.days_since_last_trusted = last_trusted.map(|t| days_since(day_end, t));
     }
 
     let probe_start = day_end - PROBE_WINDOW_DAYS * DAY;
