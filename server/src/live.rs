@@ -172,7 +172,7 @@ impl LiveSources {
         let assessment = assess_seller(&features);
         let last_probe = probes
             .iter()
-            .max_by_key(|p| (p.probed_at, p.resource.clone()))
+            .max_by(|a, b| (a.probed_at, &a.resource).cmp(&(b.probed_at, &b.resource)))
             .map(|p| ProbeSummary { probed_at: p.probed_at.secs(), status: p.status, error: p.error.clone() })
             .or_else(|| line.last_probe.clone());
         Ok(Rescore { features, assessment, report: report(&merged, as_of, snapshot_date, from, head), last_probe })
