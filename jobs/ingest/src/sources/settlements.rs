@@ -54,14 +54,8 @@ impl Source for Settlements {
         let (wanted, blocks) = futures::channel::mpsc::unbounded::<(u64, Vec<B256>)>();
         let scan = async {
             let send = |_: u64, page: &[Log]| {
-                let mut by_block: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
-                for log in page {
-                    if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
-                        by_block.entry(block).or_default().push(tx);
-                    }
-                }
                 // A closed channel means the block reader failed; its error is the one returned.
-                for item in by_block {
+                for item in txs_by_block(page) {
                     let _ = wanted.unbounded_send(item);
                 }
             };
@@ -140,7 +134,7 @@ pub(crate) async fn transfers_to(
     let mut out = Vec::new();
     for (i, batch) in list.chunks(chain.config().topic_batch).enumerate() {
         let topics: Vec<B256> = batch.iter().map(|a| a.into_word()).collect();
-        let filter = Filter::new().address(usdc).event_signature(Transfer::SIGNATURE_HASH).topic2(topics);
+        let filter = usdc_transfers_to(usdc, topics);
         let base = i as u64 * (end - start + 1);
         let (logs, stats) = chain
             .pager()
@@ -159,6 +153,22 @@ pub(crate) async fn transfers_to(
     Ok(out)
 }
 
+/// The USDC `Transfer` logs to any of `recipients` (as topics).
+fn usdc_transfers_to(usdc: Address, recipients: Vec<B256>) -> Filter {
+    Filter::new().address(usdc).event_signature(Transfer::SIGNATURE_HASH).topic2(recipients)
+}
+
+/// The transactions of `logs`, by block (what the block reader fetches).
+fn txs_by_block(logs: &[Log]) -> BTreeMap<u64, Vec<B256>> {
+    let mut by_block: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
+    for log in logs {
+        if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
+            by_block.entry(block).or_default().push(tx);
+        }
+    }
+    by_block
+}
+
 /// One seller's settlements in blocks `[start, end]`, classified as the settlements job classifies
 /// them: what the server's live re-score reads of the chain since a snapshot.
 pub async fn settlements_of(
@@ -171,17 +181,10 @@ pub async fn settlements_of(
     if start > end {
         return Ok(Vec::new());
     }
-    let filter =
-        Filter::new().address(contracts.usdc).event_signature(Transfer::SIGNATURE_HASH).topic2(seller.into_word());
+    let filter = usdc_transfers_to(contracts.usdc, vec![seller.into_word()]);
     let (mut logs, _) = chain.pager().scan_pages(chain.provider(), &filter, start, end, |_, _| {}).await?;
     logs.sort_by_key(|l| (l.block_number, l.log_index));
-    let mut by_block: BTreeMap<u64, Vec<B256>> = BTreeMap::new();
-    for log in &logs {
-        if let (Some(block), Some(tx)) = (log.block_number, log.transaction_hash) {
-            by_block.entry(block).or_default().push(tx);
-        }
-    }
-    let txs = chain.block_transactions(futures::stream::iter(by_block)).await?;
+    let txs = chain.block_transactions(futures::stream::iter(txs_by_block(&logs))).await?;
     let txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
     classify(chain, contracts, &logs, &txs).await
 }
