@@ -32,20 +32,10 @@ struct BySeller<T> {
 }
 
 impl<T> BySeller<T> {
+    /// `keyed` in seller order (the queries' `ORDER BY 1`).
     fn new(keyed: Vec<(u32, T)>, sellers: usize) -> Self {
-        let mut ranges = vec![0..0; sellers];
-        let mut rows = Vec::with_capacity(keyed.len());
-        let mut current = None;
-        for (seller, row) in keyed {
-            let Some(r) = ranges.get_mut(seller as usize) else { continue };
-            if current != Some(seller) {
-                current = Some(seller);
-                *r = rows.len()..rows.len();
-            }
-            rows.push(row);
-            r.end = rows.len();
-        }
-        Self { rows, ranges }
+        let ranges = crate::sellers::by_seller(&keyed, sellers, |(seller, _)| *seller);
+        Self { rows: keyed.into_iter().map(|(_, row)| row).collect(), ranges }
     }
 
     fn of(&self, seller: usize) -> &[T] {

@@ -125,7 +125,7 @@ fn sources(f: &SellerFeatures) -> Vec<String> {
 }
 
 /// Index ranges of items sorted by seller index, one per seller.
-fn by_seller<T>(items: &[T], sellers: usize, seller: impl Fn(&T) -> u32) -> Vec<Range<usize>> {
+pub(crate) fn by_seller<T>(items: &[T], sellers: usize, seller: impl Fn(&T) -> u32) -> Vec<Range<usize>> {
     let mut ranges = vec![0..0; sellers];
     let mut start = 0;
     while start < items.len() {
