@@ -373,19 +373,7 @@ async fn attacks_get_no_answer_and_move_no_money() {
     cases.push(("unfunded payer", ("payment-signature", v2_header(&broke, &p, accepted, None)), "insufficient_funds"));
     // A nonce the payer already used on chain (settled elsewhere).
     let used = fresh();
-    let sig = sign_authorization(payer, &Payment { to: chain.pay_to, ..used.clone() }.message());
-    let call = agentrep_tests::chain::contracts::IFiatToken::transferWithAuthorizationCall {
-        from: used.from,
-        to: used.to,
-        value: U256::from(used.value),
-        validAfter: U256::from(used.valid_after),
-        validBefore: U256::from(used.valid_before),
-        nonce: used.nonce,
-        v: sig[64],
-        r: B256::from_slice(&sig[..32]),
-        s: B256::from_slice(&sig[32..64]),
-    };
-    chain.send_as(chain.relayer.address(), &alloy::sol_types::SolCall::abi_encode(&call)).await.unwrap();
+    chain.settle_signed(payer, &Payment { to: chain.pay_to, ..used.clone() }.message()).await.unwrap();
     let spent = chain.balance(payer.address()).await.unwrap();
     cases.push((
         "nonce already used on chain",

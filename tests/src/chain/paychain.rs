@@ -123,24 +123,31 @@ impl PayChain {
     /// # Errors
     /// When the transaction fails or reverts.
     pub async fn settle_as_relayer(&self, payer: &PrivateKeySigner, to: Address, value: u64) -> anyhow::Result<()> {
-        let nonce = alloy::primitives::keccak256(PrivateKeySigner::random().address());
-        let valid_before = U256::from(u64::MAX / 2);
         let m = TransferWithAuthorization {
             from: payer.address(),
             to,
             value: U256::from(value),
             validAfter: U256::ZERO,
-            validBefore: valid_before,
-            nonce,
+            validBefore: U256::from(u64::MAX / 2),
+            nonce: alloy::primitives::keccak256(PrivateKeySigner::random().address()),
         };
-        let sig = sign_authorization(payer, &m);
+        self.settle_signed(payer, &m).await
+    }
+
+    /// Settles the authorization `m`, signed by `payer`, as a relayer: `transferWithAuthorization`
+    /// with the `(v, r, s)` signature, sent by the relayer.
+    ///
+    /// # Errors
+    /// When the transaction fails or reverts.
+    pub async fn settle_signed(&self, payer: &PrivateKeySigner, m: &TransferWithAuthorization) -> anyhow::Result<()> {
+        let sig = sign_authorization(payer, m);
         let data = IFiatToken::transferWithAuthorizationCall {
             from: m.from,
-            to,
+            to: m.to,
             value: m.value,
-            validAfter: U256::ZERO,
-            validBefore: valid_before,
-            nonce,
+            validAfter: m.validAfter,
+            validBefore: m.validBefore,
+            nonce: m.nonce,
             v: if sig[64] < 27 { sig[64] + 27 } else { sig[64] },
             r: B256::from_slice(&sig[..32]),
             s: B256::from_slice(&sig[32..64]),
