@@ -6,10 +6,10 @@ TARGET := $(or $(CARGO_TARGET_DIR),target)
 BIN := $(TARGET)/debug/agentrep
 ADDR ?= 127.0.0.1:8402
 
-.PHONY: help setup build run test lint fmt bench clean
+.PHONY: help setup build run run-paid test lint fmt bench clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
 
 setup: ## Install what a fresh machine lacks: prebuilt libduckdb, anvil and solc (npm), the clients the tests drive (npm, PyPI), the mold linker and headless Chromium (Debian)
 	@./scripts/fetch-duckdb.sh
@@ -24,6 +24,11 @@ build: setup ## Build the agentrep binary (dev profile: optimised dependencies)
 
 run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
 	$(BIN) demo --dir demo --addr $(ADDR)
+
+run-paid: build ## The demo taking payments on a local chain (anvil), printing a buy to paste
+	@./scripts/fetch-chain-tools.sh
+	@./scripts/fetch-test-clients.sh
+	$(BIN) demo --dir demo --addr $(ADDR) --paid
 
 test: setup ## Unit, integration and end-to-end tests (closes with one summary line)
 	CARGO="$(CARGO)" ./scripts/test.sh

@@ -14,9 +14,22 @@ pub struct Cli {
     /// More logs (`-v` debug, `-vv` trace); `RUST_LOG` overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
+    /// Log lines as text (colour only on a terminal) or as one JSON object per line, for log
+    /// shippers.
+    #[arg(long, env = "AGENTREP_LOG_FORMAT", value_enum, default_value = "text", global = true)]
+    pub log_format: LogFormat,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// How log lines are written (to stderr).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines; ANSI colours only when stderr is a terminal.
+    Text,
+    /// One JSON object per line (timestamp, level, target, fields).
+    Json,
 }
 
 /// World sizes.
@@ -57,6 +70,11 @@ pub enum Command {
         /// Build only; do not serve.
         #[arg(long)]
         no_serve: bool,
+        /// Take payments on a local chain: start anvil (installed by `make run-paid`), place USDC,
+        /// fund a relayer and a buyer, sign with the demo key, read live re-scores from that chain,
+        /// and print a buy an official x402 client makes.
+        #[arg(long, conflicts_with = "no_serve")]
+        paid: bool,
     },
     /// Generate a world into a lake folder.
     World {
@@ -126,6 +144,11 @@ pub enum Command {
         /// Base path of the routes.
         #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
         base_path: String,
+        /// Do not serve: print the effective configuration (secrets redacted), try the snapshot,
+        /// the store, the keys, the payment node, the way to settle and the live sources, and
+        /// exit non-zero if anything would fail at the first sale.
+        #[arg(long)]
+        check: bool,
     },
     /// Serve the MCP tools on stdin and stdout (newline-delimited JSON-RPC; logs on stderr), from
     /// a snapshots folder, picking up new snapshots without a restart. For MCP clients that

@@ -41,7 +41,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             println!("exported {} attestations into {} day partitions", report.attestations, report.days.len());
             Ok(())
         }
-        Command::Serve { snapshots, addr, base_path } => serve(snapshots, addr, base_path),
+        Command::Serve { snapshots, addr, base_path, check: false } => serve(snapshots, addr, base_path),
+        Command::Serve { snapshots, base_path, check: true, .. } => {
+            let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
+            let report = runtime()?.block_on(agentrep_server::check::run(&config));
+            print!("{}", report.render());
+            if report.failed() {
+                bail!("the configuration would fail at the first sale (see the checks above)");
+            }
+            Ok(())
+        }
         Command::Mcp { snapshots, base_path } => {
             let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
             agentrep_server::mcp::stdio::run(&config).context("serving MCP on stdio")
@@ -56,7 +65,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Demo { dir, addr, fresh, no_serve } => demo(&dir, addr, fresh, no_serve),
+        Command::Demo { dir, addr, fresh, no_serve, paid } => demo(&dir, addr, fresh, no_serve, paid),
         Command::Ingest { lake, rpc, config, source, from_block, until_block, until, snapshots, clock } => {
             let snapshots = snapshots.unwrap_or_else(|| default_snapshots(&lake));
             let args = crate::ingest::IngestArgs { lake, rpc, config, snapshots };
@@ -216,28 +225,47 @@ fn default_snapshots(lake: &Path) -> PathBuf {
 }
 
 fn serve(snapshots: PathBuf, addr: std::net::SocketAddr, base_path: String) -> anyhow::Result<()> {
-    serve_config(agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() }, addr)
+    let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
+    runtime()?.block_on(serve_config(config, addr, |_, _| String::new()))
 }
 
-fn serve_config(config: agentrep_server::ServerConfig, addr: std::net::SocketAddr) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(async move {
-        let server = agentrep_server::Server::bind(addr, config).await?;
-        let base = format!("http://{}{}", server.local_addr(), server.base_path());
-        println!("agentrep is serving on {base}");
-        for example in server.example_paths() {
-            println!("  curl {base}{example}");
-        }
-        server.run_until(shutdown_signal()).await?;
-        anyhow::Ok(())
-    })
+/// Binds, prints where it serves (and `announce`'s text, given the base URL and the server),
+/// serves until Ctrl-C.
+async fn serve_config(
+    config: agentrep_server::ServerConfig,
+    addr: std::net::SocketAddr,
+    announce: impl FnOnce(&str, &agentrep_server::Server) -> String,
+) -> anyhow::Result<()> {
+    let server = agentrep_server::Server::bind(addr, config).await?;
+    let base = format!("http://{}{}", server.local_addr(), server.base_path());
+    println!("agentrep is serving on {base}");
+    for example in server.example_paths() {
+        println!("  curl {base}{example}");
+    }
+    print!("{}", announce(&base, &server));
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    server.run_until(shutdown_signal()).await?;
+    Ok(())
 }
 
+/// Ctrl-C, or SIGTERM (what a service manager sends): open connections then finish.
 async fn shutdown_signal() {
-    let _ = tokio::signal::ctrl_c().await;
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
 }
 
-fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool) -> anyhow::Result<()> {
+fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool, paid: bool) -> anyhow::Result<()> {
     let lake_dir = dir.join("lake");
     let snapshots = dir.join("snapshots");
     let config = WorldConfig::new(Scale::Small);
@@ -279,5 +307,17 @@ fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool) -> 
         );
         config.operator_key_is_demo = true;
     }
-    serve_config(config, addr)
+    let runtime = runtime()?;
+    if !paid {
+        return runtime.block_on(serve_config(config, addr, |_, _| String::new()));
+    }
+    runtime.block_on(async move {
+        let root = std::env::current_dir().context("the working folder")?;
+        let demo = crate::paid_demo::start(&root, dir, config.clone()).await.context("starting the paid demo")?;
+        info!(chain = %demo.chain.url(), "Local payment chain ready.");
+        serve_config(demo.config.clone(), addr, |base, server| {
+            crate::paid_demo::instructions(&demo, &root, base, server.top_seller().as_deref())
+        })
+        .await
+    })
 }

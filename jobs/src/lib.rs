@@ -4,7 +4,10 @@
 pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod env_table;
 pub mod eval;
 pub mod export;
 pub mod ingest;
+pub mod local_chain;
+pub mod paid_demo;
 pub mod progress;

@@ -5,8 +5,12 @@ use agentrep_jobs::{cli, commands, progress};
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
+    // reqwest is built without a TLS crypto provider (rustls on ring is chosen here, once): every
+    // HTTP client the program builds (the payment chain, facilitators, live sources, ingest)
+    // panics if one is built before this line.
+    agentrep_ingest::web::install_crypto_provider();
     let cli = cli::Cli::parse();
-    progress::init_tracing(cli.verbose);
+    progress::init_tracing(cli.verbose, cli.log_format);
     match commands::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {

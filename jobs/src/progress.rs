@@ -1,17 +1,26 @@
 //! Logging (tracing) and progress bars (indicatif) for the binary.
 
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+
 use tracing_subscriber::EnvFilter;
 
-/// Logs to stderr; `RUST_LOG` overrides the level chosen by `-v`.
-pub fn init_tracing(verbose: u8) {
+use crate::cli::LogFormat;
+
+/// Logs to stderr; `RUST_LOG` overrides the level chosen by `-v`. Text lines carry ANSI colours
+/// only when stderr is a terminal (never in a file or a pipe); JSON lines are one object each.
+pub fn init_tracing(verbose: u8, format: LogFormat) {
     let default = match verbose {
         0 => "info",
         1 => "debug",
         _ => "trace",
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => builder.json().with_current_span(false).init(),
+    }
 }
 
 /// A progress bar with a message; hidden when stderr is not a terminal.

@@ -262,6 +262,14 @@ impl ChainReader {
         Eip3009Token::balanceOfCall::abi_decode_returns(&out).map_err(|e| RpcError::new("balanceOf", e))
     }
 
+    /// `account`'s ether balance in wei (what a relayer pays gas with).
+    ///
+    /// # Errors
+    /// When the node cannot be asked.
+    pub async fn ether_balance(&self, account: Address) -> Result<U256, RpcError> {
+        self.provider.get_balance(account).await.map_err(rpc("eth_getBalance"))
+    }
+
     /// Whether `account` has code (a deployed contract, such as a smart wallet).
     ///
     /// # Errors

@@ -208,6 +208,27 @@ pub struct FacilitatorVerify {
     pub invalid_reason: Option<String>,
 }
 
+/// A facilitator's `/supported` answer: the (version, scheme, network) kinds it verifies and
+/// settles.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FacilitatorSupported {
+    /// The kinds.
+    #[serde(default)]
+    pub kinds: Vec<SupportedKind>,
+}
+
+/// One kind a facilitator supports.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SupportedKind {
+    /// x402 version (1 or 2).
+    pub x402_version: u32,
+    /// Payment scheme (`exact`).
+    pub scheme: String,
+    /// Network (a CAIP-2 id for v2, a name such as `base` for v1).
+    pub network: String,
+}
+
 /// A facilitator's `/settle` answer.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -252,6 +273,25 @@ impl FacilitatorSettler {
             .build()
             .map_err(|e| RpcError::new("facilitator", e))?;
         Ok(Self { http, base: url.trim_end_matches('/').to_owned(), reader, timeout })
+    }
+
+    /// Asks `/supported` (an operator's check that the facilitator settles this network).
+    ///
+    /// # Errors
+    /// When the facilitator cannot be asked or answers something else than a list of kinds.
+    pub async fn supported(&self) -> Result<FacilitatorSupported, RpcError> {
+        let failed = |message: String| RpcError::new("facilitator /supported", message);
+        let resp = self
+            .http
+            .get(format!("{}/supported", self.base))
+            .send()
+            .await
+            .map_err(|e| failed(scrub_urls(&e.to_string())))?;
+        let status = resp.status();
+        if !status.is_success() {
+            return Err(failed(format!("status {status}")));
+        }
+        resp.json().await.map_err(|e| failed(format!("status {status}: {e}")))
     }
 
     /// Asks `/verify`.

@@ -188,7 +188,13 @@ impl App {
                 let _ = self.payments.set(Arc::new(p));
             }
             Err(why) => {
-                warn!(target: "server::payments", %why, "Paid routes are off.");
+                // Taking no payments is a deployment's choice (the demo's); a half-configured one
+                // is a mistake, and `serve --check` says which.
+                if self.identity.pay_to.is_some() {
+                    warn!(target: "server::payments", %why, "Paid routes are off.");
+                } else {
+                    info!(target: "server::payments", %why, "Paid routes are off.");
+                }
                 *self.payments_off.lock().expect("payments_off lock") = why;
             }
         }

@@ -43,6 +43,16 @@ pub enum ApiError {
     /// A paid route on a deployment that cannot settle payments (says what is missing).
     #[error("this deployment takes no payments: {0}; paid routes quote no terms")]
     PaymentsNotConfigured(String),
+    /// A paid route whose answer needs what this deployment lacks (a signing key, live sources,
+    /// a business-review source): refused before any terms are quoted. The text names what is
+    /// missing.
+    #[error("{message}")]
+    PaidRouteUnavailable {
+        /// Stable code (`paid_route_unavailable`, or the missing source's).
+        code: &'static str,
+        /// What is missing.
+        message: String,
+    },
     /// The payment network, facilitator or ledger could not be reached; nothing was charged.
     #[error("payments are unavailable right now: {0}; nothing was charged")]
     PaymentsUnavailable(String),
@@ -97,9 +107,10 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::NotFound(_) | ApiError::NotIndexed(_) | ApiError::UnknownName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoSnapshot | ApiError::PaymentsNotConfigured(_) | ApiError::PaymentsUnavailable(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::NoSnapshot
+            | ApiError::PaymentsNotConfigured(_)
+            | ApiError::PaidRouteUnavailable { .. }
+            | ApiError::PaymentsUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::PaymentConflict { .. } => StatusCode::CONFLICT,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::SourceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -123,9 +134,24 @@ impl ApiError {
             ApiError::PaymentsNotConfigured(_) => "payments_not_configured".to_owned(),
             ApiError::PaymentsUnavailable(_) => "payments_unavailable".to_owned(),
             ApiError::PaymentConflict { code, .. }
+            | ApiError::PaidRouteUnavailable { code, .. }
             | ApiError::NotAvailable { code, .. }
             | ApiError::Forbidden { code, .. }
             | ApiError::SourceUnavailable { code, .. } => (*code).to_owned(),
+        }
+    }
+
+    /// Whether this is a refusal the deployment meant to give (a client's mistake, or a feature
+    /// this deployment has turned off) rather than something that went wrong here: operators
+    /// see the first at INFO or below, the second as a warning.
+    pub fn is_expected(&self) -> bool {
+        match self {
+            ApiError::PaymentsUnavailable(_) | ApiError::SourceUnavailable { .. } => false,
+            ApiError::NoSnapshot
+            | ApiError::PaymentsNotConfigured(_)
+            | ApiError::PaidRouteUnavailable { .. }
+            | ApiError::NotAvailable { .. } => true,
+            other => other.status().is_client_error(),
         }
     }
 }

@@ -5,6 +5,8 @@
 
 mod app;
 pub mod attest;
+pub mod check;
+pub mod env;
 mod error;
 pub mod handlers;
 pub mod http;
@@ -32,7 +34,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
-use tracing::warn;
+use tracing::{info, warn};
 
 pub use app::App;
 pub use error::ApiError;
@@ -70,22 +72,21 @@ pub struct ServiceIdentity {
 impl ServiceIdentity {
     /// Reads the environment.
     pub fn from_env() -> Self {
-        let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
         Self {
-            pay_to: var("AGENTREP_PAY_TO").and_then(|v| match agentrep_model::Address::parse(&v) {
+            pay_to: env::PAY_TO.get().and_then(|v| match agentrep_model::Address::parse(&v) {
                 Ok(a) => Some(a.into_string()),
                 Err(_) => {
                     warn!("AGENTREP_PAY_TO is not an address (0x and 40 hex digits): paid routes stay off");
                     None
                 }
             }),
-            operator_name: var("AGENTREP_OPERATOR_NAME"),
-            contact: var("AGENTREP_CONTACT"),
-            domain: var("AGENTREP_DOMAIN"),
-            basename: var("AGENTREP_BASENAME"),
-            token: var("AGENTREP_TOKEN"),
-            token_verified: var("AGENTREP_TOKEN_VERIFIED"),
-            erc8004_agent_id: var("AGENTREP_ERC8004_AGENT_ID").and_then(|v| v.parse().ok()),
+            operator_name: env::OPERATOR_NAME.get(),
+            contact: env::CONTACT.get(),
+            domain: env::DOMAIN.get(),
+            basename: env::BASENAME.get(),
+            token: env::TOKEN.get(),
+            token_verified: env::TOKEN_VERIFIED.get(),
+            erc8004_agent_id: env::ERC8004_AGENT_ID.get().and_then(|v| v.parse().ok()),
         }
     }
 }
@@ -116,8 +117,8 @@ pub struct ServerConfig {
 /// The live sources `AGENTREP_LIVE_SOURCES` names (the jobs' `agentrep.toml`, with its
 /// `AGENTREP_*` overrides); `None`, with a warning, when unset or unreadable.
 fn live_sources_from_env() -> Option<agentrep_ingest::config::IngestConfig> {
-    let path = std::env::var("AGENTREP_LIVE_SOURCES").ok().filter(|p| !p.trim().is_empty())?;
-    match agentrep_ingest::config::IngestConfig::load(Some(Path::new(path.trim()))) {
+    let path = env::LIVE_SOURCES.get()?;
+    match agentrep_ingest::config::IngestConfig::load(Some(Path::new(&path))) {
         Ok(config) => Some(config),
         Err(err) => {
             warn!(%err, "AGENTREP_LIVE_SOURCES could not be read: live re-scores stay off.");
@@ -134,10 +135,7 @@ impl Default for ServerConfig {
             reload_interval: Duration::from_millis(500),
             identity: ServiceIdentity::from_env(),
             payments: PaymentSettings::from_env(),
-            operator_key: std::env::var("AGENTREP_SIGNING_KEY")
-                .ok()
-                .filter(|k| !k.trim().is_empty())
-                .map(SecretKey::new),
+            operator_key: env::SIGNING_KEY.get().map(SecretKey::new),
             operator_key_is_demo: false,
             live_sources: live_sources_from_env(),
         }
@@ -195,6 +193,15 @@ impl Server {
         app.set_payments(
             payment::Payments::start(config.identity.pay_to.as_deref(), &config.payments, store, signer).await,
         );
+        if app.takes_payments() {
+            for route in routes::paid_route_states(&app) {
+                let price = route.price as f64 / 1e6;
+                match &route.off_because {
+                    None => info!(target: "server::payments", route = %route.route, price, "Paid route on."),
+                    Some(why) => info!(target: "server::payments", route = %route.route, %why, "Paid route off."),
+                }
+            }
+        }
         Ok(Self {
             listener,
             app,
@@ -218,19 +225,23 @@ impl Server {
         self.app.clone()
     }
 
+    /// The top of the served leaderboard, if a snapshot is loaded.
+    pub fn top_seller(&self) -> Option<String> {
+        let snap = self.app.snapshot()?;
+        let entry: serde_json::Value = serde_json::from_str(snap.entries.first()?.plain.get()).ok()?;
+        entry.get("payTo").and_then(|v| v.as_str()).map(str::to_owned)
+    }
+
     /// A few paths worth trying, for the startup message.
     pub fn example_paths(&self) -> Vec<String> {
         let mut paths = vec!["/leaderboard?limit=5".to_owned(), "/health".to_owned(), "/status".to_owned()];
-        if let Some(snap) = self.app.snapshot() {
-            if let Some(top) = snap.entries.first() {
-                let entry: serde_json::Value = serde_json::from_str(top.plain.get()).unwrap_or_default();
-                if let Some(addr) = entry.get("payTo").and_then(|v| v.as_str()) {
-                    paths.push(format!("/score/{addr}"));
-                    paths.push(format!("/preflight/{addr}"));
-                    paths.push(format!("/history/{addr}?days=7"));
-                    paths.push(format!("/badge/{addr}.svg"));
-                }
-            }
+        if let Some(addr) = self.top_seller() {
+            paths.push(format!("/score/{addr}"));
+            paths.push(format!("/preflight/{addr}"));
+            paths.push(format!("/history/{addr}?days=7"));
+            paths.push(format!("/badge/{addr}.svg"));
+        }
+        if self.app.snapshot().is_some() {
             paths.push("/scores.csv".to_owned());
         }
         paths

@@ -201,7 +201,7 @@ fn report(m: &LiveMerge, as_of: i64, snapshot_date: &str, from: u64, head: u64) 
             })
             .collect(),
         unlock: format!(
-            "The payment's signed receipt (the PAYMENT-RESPONSE header's offer-and-receipt extension) unlocks the full profile of this wallet for {} hours: send it back base64-encoded in the X-Agentrep-Receipt header with ?full=1.",
+            "The payment's signed receipt (in the PAYMENT-RESPONSE header's offer-and-receipt extension) unlocks the full profile of this wallet for {} hours: send the PAYMENT-RESPONSE header back as it came, in X-Agentrep-Receipt, with ?full=1.",
             UNLOCK_SECS / 3600
         ),
     }
@@ -216,6 +216,30 @@ pub const RECEIPT_HEADER: &str = "x-agentrep-receipt";
 ///
 /// # Errors
 /// Why it does not, in words a buyer can act on.
+/// Where a signed receipt may sit in what a buyer sends back: the receipt itself, the
+/// `offer-receipt` extension (`{info: {receipt}}`), the settlement's `extensions`, or the whole
+/// `PAYMENT-RESPONSE` (its header value, base64, or its JSON).
+const RECEIPT_PATHS: [&str; 4] =
+    ["", "/info/receipt", "/offer-receipt/info/receipt", "/extensions/offer-receipt/info/receipt"];
+
+/// The signed receipt in an `X-Agentrep-Receipt` value, wherever a buyer's client put it.
+fn receipt_in(header: &str) -> Result<serde_json::Value, String> {
+    let header = header.trim();
+    let bytes = agentrep_payments::wire::decode_base64(header).unwrap_or_else(|| header.as_bytes().to_vec());
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|_| "the X-Agentrep-Receipt header is neither JSON nor base64 of JSON".to_owned())?;
+    RECEIPT_PATHS
+        .iter()
+        .filter_map(|path| value.pointer(path))
+        .find(|v| v.get("payload").is_some() && v.get("signature").is_some())
+        .cloned()
+        .ok_or_else(|| {
+            "the X-Agentrep-Receipt header holds no signed receipt (send the PAYMENT-RESPONSE header of the paid \
+             live re-score as it came, or its extensions[\"offer-receipt\"].info.receipt)"
+                .to_owned()
+        })
+}
+
 pub fn unlocked_by(
     header: &str,
     operator: alloy::primitives::Address,
@@ -224,10 +248,8 @@ pub fn unlocked_by(
     now: u64,
 ) -> Result<agentrep_payments::receipt::ReceiptPayload, String> {
     use agentrep_payments::receipt::{ReceiptPayload, Signed, receipt_signer};
-    let header = header.trim();
-    let json = agentrep_payments::wire::decode_base64(header).unwrap_or_else(|| header.as_bytes().to_vec());
-    let receipt: Signed<ReceiptPayload> =
-        serde_json::from_slice(&json).map_err(|e| format!("the receipt is not a signed x402 receipt: {e}"))?;
+    let receipt: Signed<ReceiptPayload> = serde_json::from_value(receipt_in(header)?)
+        .map_err(|e| format!("the receipt is not a signed x402 receipt: {e}"))?;
     let signer = receipt_signer(&receipt).map_err(|e| format!("the receipt's signature does not verify: {e}"))?;
     if signer != operator {
         return Err(format!("the receipt is signed by {signer}, not by this deployment's operator {operator}"));
@@ -279,6 +301,37 @@ mod tests {
         let now = 1_800_000_000;
         let ok = unlocked_by(&receipt(&key, &url, now - 60), key.address(), "eip155:8453", SELLER, now);
         assert_eq!(ok.expect("unlocks").issued_at, now - 60);
+    }
+
+    #[test]
+    fn the_receipt_unlocks_wherever_the_buyer_left_it() {
+        use agentrep_payments::wire::{decode_base64, encode_base64};
+        let key = PrivateKeySigner::random();
+        let url = format!("http://127.0.0.1:8080/api/agent/score/{SELLER}?live=1");
+        let now = 1_800_000_000;
+        let signed: serde_json::Value =
+            serde_json::from_slice(&decode_base64(&receipt(&key, &url, now)).expect("base64")).expect("json");
+        let extension = serde_json::json!({"info": {"receipt": signed}});
+        let settlement = serde_json::json!({
+            "success": true, "transaction": "0x01", "network": "eip155:8453",
+            "extensions": {"offer-receipt": extension},
+        });
+        let shapes = [
+            signed.to_string(),
+            extension.to_string(),
+            settlement["extensions"].to_string(),
+            settlement.to_string(),
+            // The PAYMENT-RESPONSE header as it came.
+            encode_base64(settlement.to_string().as_bytes()),
+        ];
+        for shape in shapes {
+            let ok = unlocked_by(&shape, key.address(), "eip155:8453", SELLER, now);
+            assert!(ok.is_ok(), "{shape}: {ok:?}");
+        }
+        let none = serde_json::json!({"success": true}).to_string();
+        assert!(
+            unlocked_by(&none, key.address(), "eip155:8453", SELLER, now).unwrap_err().contains("PAYMENT-RESPONSE")
+        );
     }
 
     #[test]

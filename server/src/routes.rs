@@ -9,6 +9,11 @@ use crate::handler;
 use crate::handlers::{agents, attestations, deployers, directory, exports, lists, pages, paid, ranking, service};
 use crate::http::Handler;
 use crate::http::respond::mime;
+use crate::payment::needs::{self, PaidRouteState};
+use crate::payment::prices::{
+    AUDIT, AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, LIVE_RESCORE, PLACE_SNAPSHOT, PROOFS_EXPORT, PaidVariant,
+    RISK_REPORT,
+};
 use crate::{mcp, openapi, query};
 use agentrep_publish::wire;
 
@@ -46,35 +51,39 @@ pub enum Scope {
     Origin,
 }
 
-/// The paid answer of a route: the whole route, or a variant of a free one selected by a query
-/// flag.
-#[derive(Debug, Clone, Copy)]
-pub struct PaidVariant {
-    /// The query that selects it (`live=1`); `None` when every answer of the route is paid.
-    pub query: Option<&'static str>,
-    /// Price in micro-USDC.
-    pub price: u64,
-    /// What is bought.
-    pub purpose: &'static str,
+/// Every paid route of the table, on or off on this deployment and why (the startup log,
+/// `/status`, `serve --check`).
+pub fn paid_route_states(app: &crate::App) -> Vec<PaidRouteState> {
+    ROUTES
+        .iter()
+        .filter_map(|def| {
+            let paid = def.paid.as_ref()?;
+            Some(PaidRouteState {
+                route: format!("{} {}", def.method.as_str(), paid.path(def.path)),
+                price: paid.price,
+                off_because: needs::check(app, paid).err().map(|e| e.to_string()),
+            })
+        })
+        .collect()
 }
 
-impl PaidVariant {
-    /// The path a buyer calls: the route's, with the selecting query.
-    pub fn path(&self, route_path: &str) -> String {
-        match self.query {
-            Some(q) => format!("{route_path}?{q}"),
-            None => route_path.to_owned(),
-        }
+/// The README's table of paid routes: route, price, what it sells and what it needs besides
+/// payments (checked by `tests/e2e/docs.rs`).
+pub fn paid_routes_markdown() -> String {
+    let mut out = String::from("| route | USDC | what it sells | needs besides payments |\n|---|---|---|---|\n");
+    for def in ROUTES {
+        let Some(paid) = &def.paid else { continue };
+        let needs: Vec<&str> = paid.needs.iter().map(|n| n.variable()).collect();
+        out.push_str(&format!(
+            "| `{} {}` | {} | {} | {} |\n",
+            def.method.as_str(),
+            paid.path(def.path),
+            paid.price_text(),
+            paid.description,
+            if needs.is_empty() { "nothing".to_owned() } else { needs.join(", ") }
+        ));
     }
-
-    /// The price as USDC text, e.g. `0.05`.
-    pub fn price_text(&self) -> String {
-        let whole = self.price / 1_000_000;
-        let frac = format!("{:06}", self.price % 1_000_000);
-        let frac = frac.trim_end_matches('0');
-        let frac = if frac.len() < 2 { format!("{frac:0<2}") } else { frac.to_owned() };
-        format!("{whole}.{frac}")
-    }
+    out
 }
 
 /// Makes a schema of a type in a generator.
@@ -197,62 +206,6 @@ impl RouteDef {
     }
 }
 
-/// Price of a live re-score (seed §4.1), micro-USDC.
-pub const LIVE_RESCORE: PaidVariant = PaidVariant {
-    query: Some("live=1"),
-    price: 50_000,
-    purpose: "paid live re-score: the seller's settlements since the snapshot and a probe of its endpoints now, folded into the snapshot's features and assessed by the rebuild's model (a deployment without live sources quotes the terms and refuses a paid retry with 501 before any settlement); its receipt unlocks ?full=1 for 24 hours",
-};
-
-/// Price of an audit (seed §4.4), micro-USDC.
-pub const AUDIT: PaidVariant = PaidVariant {
-    query: None,
-    price: 250_000,
-    purpose: "comprehensive audit: score, proofs, launches, settlements, SLA, ERC-8004, flags, history and breakdown (x402, settled on chain before the answer is sent)",
-};
-
-/// Price of a risk report (seed §4.4), micro-USDC.
-pub const RISK_REPORT: PaidVariant = PaidVariant {
-    query: None,
-    price: 500_000,
-    purpose: "risk report: verdict AVOID / CAUTION / OK from the seller's decision and the deployer's record, heuristic flags, and a signed attestation",
-};
-
-/// Price of a batch of up to 10 audits (seed §4.4), micro-USDC.
-pub const AUDIT_BATCH: PaidVariant = PaidVariant {
-    query: None,
-    price: 1_000_000,
-    purpose: "audits of up to 10 wallets in one call (unindexed ones are listed, not audited; refused unpaid if none is indexed)",
-};
-
-/// Price of the full proofs export (seed §4.3), micro-USDC.
-pub const PROOFS_EXPORT: PaidVariant = PaidVariant {
-    query: None,
-    price: 1_000_000,
-    purpose: "every verified identity proof, without a page cap (optional type)",
-};
-
-/// Price of a launch platform's token export (seed §4.4), micro-USDC.
-pub const CLAWD_EXPORT: PaidVariant = PaidVariant {
-    query: None,
-    price: 500_000,
-    purpose: "every indexed token of one launch platform, with its creator's score and verdict",
-};
-
-/// Price of a token creator's audit (seed §4.4), micro-USDC.
-pub const CREATOR_AUDIT: PaidVariant = PaidVariant {
-    query: None,
-    price: 500_000,
-    purpose: "token creator profile: tokens launched, sample tokens, proofs and the full deployer record",
-};
-
-/// Price of a place's review snapshot (seed §4.4), micro-USDC.
-pub const PLACE_SNAPSHOT: PaidVariant = PaidVariant {
-    query: None,
-    price: 100_000,
-    purpose: "review snapshot of a real-world business: 402 terms as the seed shows; a paid retry is refused with 501 before any settlement (no business source is configured)",
-};
-
 /// What `POST /mcp` answers (under the base path, and at the origin where the original serves it).
 const MCP_PURPOSE: &str = "MCP server, streamable HTTP (JSON or SSE by Accept): protocol 2026-07-28 (stateless) and the initialize-based 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 (a notification gets 202); the mainstreet_* tools and one agentrep_* tool per read";
 
@@ -280,7 +233,7 @@ pub const ROUTES: &[RouteDef] = &[
         .paid(AUDIT),
     RouteDef::get("/risk-report/{address}", "paid", handler!(paid::risk_report), RISK_REPORT.purpose)
         .returns::<wire::RiskReportV1>()
-        .errors(&[400, 402, 404, 409, 501, 503])
+        .errors(&[400, 402, 404, 409, 503])
         .paid(RISK_REPORT),
     RouteDef::post("/audit-batch", "paid", handler!(paid::audit_batch), AUDIT_BATCH.purpose)
         .body::<wire::AuditBatchRequestV1>()
@@ -302,7 +255,7 @@ pub const ROUTES: &[RouteDef] = &[
         .errors(&[400, 402, 404, 409, 503])
         .paid(CREATOR_AUDIT),
     RouteDef::get("/snapshot/{placeId}", "paid", handler!(paid::place_snapshot), PLACE_SNAPSHOT.purpose)
-        .errors(&[402, 501, 503])
+        .errors(&[503])
         .paid(PLACE_SNAPSHOT)
         .without_snapshot(),
     RouteDef::get("/revenue", "service", handler!(paid::revenue), "the service's own revenue, from its payment ledger")
@@ -741,7 +694,7 @@ mod tests {
 
     #[test]
     fn prices_print_as_usdc() {
-        let p = |price| PaidVariant { query: None, price, purpose: "" }.price_text();
+        let p = |price| PaidVariant { query: None, price, description: "", purpose: "", needs: &[] }.price_text();
         assert_eq!(
             (p(50_000), p(250_000), p(1_000_000), p(5_000_000), p(2_500)),
             ("0.05".into(), "0.25".into(), "1.00".into(), "5.00".into(), "0.0025".into())

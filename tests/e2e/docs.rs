@@ -1,5 +1,5 @@
 //! Tables that documents print from code: `SCORING.md`'s flag table, `ARCHITECTURE.md`'s
-//! dataset schemas, write-store schema and MCP tool table. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
+//! dataset schemas, write-store schema and MCP tool table; the README's table of environment variables. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
 
 use agentrep_tests::check_generated_section;
 
@@ -41,4 +41,65 @@ fn architecture_md_store_schema_matches_the_migrations() {
         "store/src/migrations",
         &format!("```sql\n{}```\n", agentrep_store::schema_sql()),
     );
+}
+
+#[test]
+fn readme_env_table_matches_the_code() {
+    check_generated_section(
+        "README.md",
+        "env",
+        "server/src/env.rs, jobs/src/cli.rs and jobs/src/env_table.rs",
+        &agentrep_jobs::env_table::markdown(),
+    );
+}
+
+#[test]
+fn readme_paid_route_table_matches_the_code() {
+    check_generated_section(
+        "README.md",
+        "paid-routes",
+        "server/src/payment/prices.rs",
+        &agentrep_server::routes::paid_routes_markdown(),
+    );
+}
+
+/// Every `AGENTREP_*` name the program's source reads is in the operator's table: a variable read
+/// somewhere without being declared there fails here.
+#[test]
+fn every_variable_the_code_reads_is_in_the_env_table() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let known = agentrep_jobs::env_table::names();
+    let mut stack: Vec<std::path::PathBuf> =
+        ["server/src", "jobs/src", "jobs/ingest/src", "payments/src", "store/src", "publish/src", "pipeline/src"]
+            .iter()
+            .map(|d| root.join(d))
+            .collect();
+    let mut unknown = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (i, _) in text.match_indices("\"AGENTREP_") {
+                let name: String = text[i + 1..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                // The ingest configuration's `AGENTREP_<SECTION>__<FIELD>` and its prefix.
+                if name == "AGENTREP_" || name.contains("__") {
+                    continue;
+                }
+                if !known.contains(&name) {
+                    unknown.push(format!("{name} ({})", path.display()));
+                }
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "read but not in the README's env table: {unknown:?}");
 }

@@ -25,7 +25,9 @@ use alloy::signers::local::PrivateKeySigner;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::{OfficialBuyer, Payment, funded_payer, pay, terms, v2_header};
+use agentrep_tests::buyers::OfficialBuyer;
+
+use super::{Payment, funded_payer, pay, terms, v2_header};
 
 /// The live re-score's price, micro-USDC.
 const LIVE_PRICE: u64 = 50_000;

@@ -25,7 +25,6 @@ mod mcp;
 mod smart_wallet;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use agentrep_payments::receipt::{OfferPayload, ReceiptPayload, Signed, offer_signer, receipt_signer};
@@ -33,8 +32,9 @@ use agentrep_payments::verify::TransferWithAuthorization;
 use agentrep_payments::wire::{decode_base64, encode_base64};
 use agentrep_server::{PaymentSettings, SecretKey, ServerConfig, ServiceIdentity};
 use agentrep_store::PaymentState;
+use agentrep_tests::buyers::OfficialBuyer;
 use agentrep_tests::chain::paychain::{Facilitator, FacilitatorFault, PayChain, key_hex, sign_authorization};
-use agentrep_tests::{RunningServer, shared_world, test_clients};
+use agentrep_tests::{RunningServer, shared_world};
 use alloy::primitives::{Address, B256, U256};
 use alloy::signers::local::PrivateKeySigner;
 use reqwest::StatusCode;
@@ -480,33 +480,25 @@ async fn unanswerable_requests_are_refused_before_payment() {
     let resp = reqwest::get(format!("{}/audit/0x00000000000000000000000000000000000000aa", server.base)).await.unwrap();
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
     assert!(!resp.headers().contains_key("payment-required"));
-    // The live re-score: terms, and a paid retry refused before it is verified or settled.
+    // The live re-score on a deployment without live sources: no terms (it could not deliver),
+    // and a payment sent anyway is neither verified nor settled.
     let seller = top_seller(&server.base).await;
     let url = format!("{}/score/{seller}?live=1", server.base);
-    let accepted = terms(&url).await["accepts"][0].clone();
-    assert_eq!(accepted["amount"], "50000");
+    let resp = reqwest::get(&url).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(!resp.headers().contains_key("payment-required"));
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "paid_route_unavailable");
+    assert!(body["error"]["message"].as_str().unwrap().contains("AGENTREP_LIVE_SOURCES"), "{body}");
+    let audit_terms = terms(&format!("{}/audit/{seller}", server.base)).await["accepts"][0].clone();
     let p = Payment { value: 50_000, ..Payment::new(payer.address(), chain.pay_to) };
-    let answer = pay(&url, ("payment-signature", &v2_header(&payer, &p, &accepted, None))).await;
-    assert_eq!(answer.status, StatusCode::NOT_IMPLEMENTED);
-    assert_eq!(answer.body["error"]["code"], "live_rescore_unavailable");
+    let answer = pay(&url, ("payment-signature", &v2_header(&payer, &p, &audit_terms, None))).await;
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(answer.body["error"]["code"], "paid_route_unavailable");
     assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000));
 }
 
 /// Runs a buyer script; returns its one JSON line.
-fn buyer(program: &Path, args: &[&str]) -> Value {
-    let tools = test_clients();
-    let out = Command::new("timeout")
-        .arg("120")
-        .arg(program)
-        .args(args)
-        .env("AGENTREP_CLIENTS_NODE_MODULES", tools.join("clients/node_modules"))
-        .output()
-        .expect("the buyer runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}: {stdout}{}", program.display(), String::from_utf8_lossy(&out.stderr));
-    serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn official_buyers_pay_for_an_audit() {
     let chain = PayChain::start().await.unwrap();
@@ -530,52 +522,6 @@ async fn official_buyers_pay_for_an_audit() {
         assert_eq!(chain.balance(payer.address()).await.unwrap(), U256::from(1_000_000 - PRICE), "{name} paid once");
         received += U256::from(PRICE);
         assert_eq!(chain.balance(chain.pay_to).await.unwrap(), received, "{name}");
-    }
-}
-
-/// The official x402 buyers, each run as its own process (`payments/clients/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum OfficialBuyer {
-    /// npm `@x402/fetch` + `@x402/evm`, v2.
-    FetchV2,
-    /// npm `x402-fetch`, v1.
-    FetchV1,
-    /// PyPI `x402`, v2.
-    PythonV2,
-    /// PyPI `x402` on its v1 path.
-    PythonV1,
-}
-
-impl OfficialBuyer {
-    const ALL: [OfficialBuyer; 4] = [Self::FetchV2, Self::FetchV1, Self::PythonV2, Self::PythonV1];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::FetchV2 => "@x402/fetch (v2)",
-            Self::FetchV1 => "x402-fetch (v1)",
-            Self::PythonV2 => "PyPI x402 (v2)",
-            Self::PythonV1 => "PyPI x402 (v1 path)",
-        }
-    }
-
-    /// Pays for `url` with `payer`'s key (`max`: the v1 client's spending cap, atomic units);
-    /// returns the buyer's one JSON line.
-    async fn pay(self, url: &str, payer: &PrivateKeySigner, max: u64) -> Value {
-        let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("payments/clients");
-        let (program, script) = match self {
-            Self::FetchV2 => ("node".into(), "x402_fetch_v2.mjs"),
-            Self::FetchV1 => ("node".into(), "x402_fetch_v1.mjs"),
-            Self::PythonV2 => (test_clients().join("py/bin/python"), "x402_buyer.py"),
-            Self::PythonV1 => (test_clients().join("py/bin/python"), "x402_buyer_v1.py"),
-        };
-        let mut args = vec![scripts.join(script).display().to_string(), url.to_owned(), key_hex(payer)];
-        if self == Self::FetchV1 {
-            args.push(max.to_string());
-        }
-        let program: std::path::PathBuf = program;
-        tokio::task::spawn_blocking(move || buyer(&program, &args.iter().map(String::as_str).collect::<Vec<_>>()))
-            .await
-            .unwrap()
     }
 }
 
@@ -738,11 +684,12 @@ async fn the_paid_reports_are_sold_and_the_revenue_counts_them() {
         creator["deployer"]["launches"].as_array().unwrap().len()
     );
 
-    // A place snapshot: terms, then a paid retry refused before it is taken.
+    // A place snapshot: this build has no business source, so no terms are quoted.
     let url = format!("{base}/snapshot/ChIJN1t_tDeuEmsRUsoyG83frY4");
-    let (status, refused) = buy(&url, &alice, to, None).await;
-    assert_eq!(status, StatusCode::NOT_IMPLEMENTED);
-    assert_eq!(refused["error"]["code"], "no_business_source");
+    let refused = reqwest::get(&url).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(!refused.headers().contains_key("payment-required"));
+    assert_eq!(refused.json::<Value>().await.unwrap()["error"]["code"], "no_business_source");
 
     let spent = 500_000 * 2 + 1_000_000 * 2 + 500_000 * 2;
     assert_eq!(chain.balance(to).await.unwrap(), U256::from(spent), "six answers paid");

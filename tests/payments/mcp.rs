@@ -12,7 +12,9 @@ use agentrep_tests::test_clients;
 use alloy::primitives::U256;
 use serde_json::{Value, json};
 
-use super::{PRICE, Payment, buyer, funded_payer, paid_server, top_seller};
+use agentrep_tests::buyers::run_buyer as buyer;
+
+use super::{PRICE, Payment, funded_payer, paid_server, top_seller};
 
 /// Posts one JSON-RPC message to `mcp` with `headers`; returns the response.
 pub(crate) async fn post(mcp: &str, headers: &[(&str, &str)], message: &Value) -> Value {

@@ -8,6 +8,8 @@ use agentrep_payments::verify::{WalletDeployment, wrap_erc6492};
 use agentrep_tests::chain::paychain::{SmartWallet, WALLET_FACTORY};
 use alloy::primitives::address;
 
+use agentrep_tests::buyers::run_buyer as buyer;
+
 use super::*;
 
 /// A v2 payment from `wallet` signed by `signer` (its owner, or not), wrapped with `deployment`

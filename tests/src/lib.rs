@@ -1,6 +1,7 @@
 //! Shared support for the end-to-end tests: a small world built once per test binary, and a real
 //! server on a random loopback port.
 
+pub mod buyers;
 pub mod chain;
 pub mod fixtures;
 pub mod replayed;
@@ -183,6 +184,9 @@ pub fn read_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// `<!-- {name}:begin (generated from {source}) -->` and `<!-- {name}:end -->` in `document` (a
 /// path relative to the workspace root).
 pub fn check_generated_section(document: &str, name: &str, source: &str, expected: &str) {
+    // Tests of one binary run in parallel, and several rewrite sections of the same document.
+    static ONE_WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _writing = ONE_WRITER.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(document);
     let doc = std::fs::read_to_string(&path).expect("document exists");
     let begin = format!("<!-- {name}:begin (generated from {source}) -->\n");

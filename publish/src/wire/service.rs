@@ -63,6 +63,22 @@ pub struct PaymentsStatusV1 {
     pub pay_to: Option<String>,
     /// Explanation.
     pub note: String,
+    /// Every paid route, sold here or not and why.
+    pub routes: Vec<PaidRouteStatusV1>,
+}
+
+/// One paid route's state in `/status`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaidRouteStatusV1 {
+    /// `METHOD path`, with the query that selects a paid variant (`GET /score/{address}?live=1`).
+    pub route: String,
+    /// Price in USDC.
+    pub price: f64,
+    /// Whether it is sold on this deployment.
+    pub available: bool,
+    /// Why not, when it is not (null when it is).
+    pub reason: Option<String>,
 }
 
 /// One job run: a line of `snapshots/runs.jsonl`, and an entry of `/status`'s `jobs`.

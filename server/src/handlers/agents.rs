@@ -13,10 +13,10 @@ use super::{computed, serve, snapshot};
 use crate::http::respond::{self, mime};
 use crate::http::{HandlerResult, Request};
 use crate::index::Blob;
-use crate::payment::flow::{Sale, quote_only, sell};
+use crate::payment::flow::sell;
+use crate::payment::prices::{AUDIT, LIVE_RESCORE};
 use crate::query::agents::{self as q, WalletRead};
 use crate::query::audit;
-use crate::routes::{AUDIT, LIVE_RESCORE};
 use crate::{ApiError, App, ServedSnapshot};
 
 /// `GET /score/{address}`.
@@ -37,24 +37,15 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
 }
 
 /// `?live=1` (paid): the seller's evidence newer than the snapshot, read now and folded into the
-/// snapshot's features, assessed by the rebuild's model. An unindexed wallet, or a snapshot
-/// without live bases, is refused before any terms; without live sources the terms are quoted
-/// and a paid retry refused before it is verified.
+/// snapshot's features, assessed by the rebuild's model. An unindexed wallet, a snapshot without
+/// live bases, or a deployment without live sources or a signing key (the receipt that unlocks
+/// `?full=1`) is refused before any terms.
 async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResult {
-    let sale = Sale { price: LIVE_RESCORE.price, description: "agentrep live re-score" };
     let snap = snapshot(app)?;
     audit::auditable(&snap, a)?;
-    let Some(live) = app.live() else {
-        let refusal = ApiError::NotAvailable {
-            code: "live_rescore_unavailable",
-            message: "this deployment has no live sources (AGENTREP_LIVE_SOURCES); the payment was not verified, \
-                      recorded or settled"
-                .to_owned(),
-        };
-        return quote_only(app, req, sale, refusal);
-    };
     has_live_basis(&snap, a)?;
-    sell(app, req, sale, || async {
+    sell(app, req, &LIVE_RESCORE, || async {
+        let live = app.live().expect("sell refuses the route without live sources");
         let snap = snapshot(app)?;
         let (line, context) = live_basis(&snap, a)?;
         let published: ScorePayloadV1 = parse(snap.wallet(WalletDoc::Score, a.as_str()), "score")?;
@@ -157,8 +148,7 @@ fn full_profile(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResult {
 pub async fn audit(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("agentAddress")?;
     audit::auditable(&*snapshot(&app)?, &a)?;
-    let sale = Sale { price: AUDIT.price, description: "agentrep audit" };
-    sell(&app, &req, sale, || async {
+    sell(&app, &req, &AUDIT, || async {
         let snap = snapshot(&app)?;
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         Ok(respond::json(StatusCode::OK, &audit::audit(&snap, &a, now)?))

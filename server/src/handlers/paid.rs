@@ -12,12 +12,12 @@ use serde::Deserialize;
 use super::attestations::{attestation_of, verify_url};
 use super::snapshot;
 use crate::http::{HandlerResult, Request, respond};
-use crate::payment::flow::{Sale, quote_only, sell};
+use crate::payment::flow::sell;
 use crate::payment::now;
+use crate::payment::prices::{AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, PLACE_SNAPSHOT, PROOFS_EXPORT, RISK_REPORT};
 use crate::query::attestations as aq;
 use crate::query::directory::ProofsQuery;
 use crate::query::reports as q;
-use crate::routes::{AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, PLACE_SNAPSHOT, PROOFS_EXPORT, RISK_REPORT};
 use crate::store_task::read_store;
 use crate::{ApiError, App};
 
@@ -29,17 +29,7 @@ fn now_iso() -> String {
 pub async fn risk_report(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     q::risk_available(&*snapshot(&app)?, &a)?;
-    app.payments()?;
-    if app.operator().is_none() {
-        return Err(ApiError::NotAvailable {
-            code: "signing_not_configured",
-            message: "the risk report carries a signed attestation, and this deployment has no operator key \
-                      (AGENTREP_SIGNING_KEY); nothing was charged"
-                .to_owned(),
-        });
-    }
-    let sale = Sale { price: RISK_REPORT.price, description: "agentrep risk report" };
-    sell(&app, &req, sale, || async {
+    sell(&app, &req, &RISK_REPORT, || async {
         let snap = snapshot(&app)?;
         let attestation = match aq::attestable(&snap, &a) {
             Ok(_) => attestation_of(&app, &snap, &a, verify_url(&app, &req)).await?,
@@ -62,8 +52,7 @@ pub async fn risk_report(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn audit_batch(app: Arc<App>, mut req: Request) -> HandlerResult {
     let body: AuditBatchRequestV1 = req.json().await?;
     let wallets = q::audit_batch_wallets(&*snapshot(&app)?, &body.addresses)?;
-    let sale = Sale { price: AUDIT_BATCH.price, description: "agentrep audit batch (up to 10 wallets)" };
-    sell(&app, &req, sale, || async {
+    sell(&app, &req, &AUDIT_BATCH, || async {
         Ok(respond::json(StatusCode::OK, &q::audit_batch(&*snapshot(&app)?, &wallets, &now_iso())?))
     })
     .await
@@ -73,9 +62,10 @@ pub async fn audit_batch(app: Arc<App>, mut req: Request) -> HandlerResult {
 pub async fn proofs_export(app: Arc<App>, req: Request) -> HandlerResult {
     let query: ProofsQuery = req.query()?;
     snapshot(&app)?;
-    let sale = Sale { price: PROOFS_EXPORT.price, description: "agentrep identity proofs export" };
-    sell(&app, &req, sale, || async { Ok(respond::json(StatusCode::OK, &q::proofs_export(&*snapshot(&app)?, &query))) })
-        .await
+    sell(&app, &req, &PROOFS_EXPORT, || async {
+        Ok(respond::json(StatusCode::OK, &q::proofs_export(&*snapshot(&app)?, &query)))
+    })
+    .await
 }
 
 /// `GET /clawd/export` query.
@@ -91,8 +81,7 @@ pub async fn clawd_export(app: Arc<App>, req: Request) -> HandlerResult {
     let query: ClawdExportQuery = req.query()?;
     let platform = query.platform.unwrap_or_else(|| "clanker".to_owned()).to_ascii_lowercase();
     q::clawd_export(&*snapshot(&app)?, &platform)?;
-    let sale = Sale { price: CLAWD_EXPORT.price, description: "agentrep launch-platform token export" };
-    sell(&app, &req, sale, || async {
+    sell(&app, &req, &CLAWD_EXPORT, || async {
         Ok(respond::json(StatusCode::OK, &q::clawd_export(&*snapshot(&app)?, &platform)?))
     })
     .await
@@ -102,22 +91,16 @@ pub async fn clawd_export(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn creator_audit(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     q::creator_available(&*snapshot(&app)?, &a)?;
-    let sale = Sale { price: CREATOR_AUDIT.price, description: "agentrep token creator audit" };
-    sell(&app, &req, sale, || async { Ok(respond::json(StatusCode::OK, &q::creator_audit(&*snapshot(&app)?, &a)?)) })
-        .await
+    sell(&app, &req, &CREATOR_AUDIT, || async {
+        Ok(respond::json(StatusCode::OK, &q::creator_audit(&*snapshot(&app)?, &a)?))
+    })
+    .await
 }
 
-/// `GET /snapshot/{placeId}` (paid): the terms, and a refusal of any paid retry before it is
-/// verified: there is no source of real-world business reviews.
+/// `GET /snapshot/{placeId}` (paid): this build has no source of real-world business reviews,
+/// so the route is refused before any terms (503 `no_business_source`).
 pub async fn place_snapshot(app: Arc<App>, req: Request) -> HandlerResult {
-    let sale = Sale { price: PLACE_SNAPSHOT.price, description: "review snapshot of a real-world business" };
-    let refusal = ApiError::NotAvailable {
-        code: "no_business_source",
-        message: "this deployment has no source of real-world business reviews; the payment was not verified, \
-                  recorded or settled"
-            .to_owned(),
-    };
-    quote_only(&app, &req, sale, refusal)
+    sell(&app, &req, &PLACE_SNAPSHOT, || async { unreachable!("the route's needs are never met") }).await
 }
 
 async fn totals(app: &App) -> Result<(RevenueTotals, u64), ApiError> {

@@ -172,6 +172,20 @@ fn preflight(allowed: &str) -> Response<Body> {
         .expect("valid response")
 }
 
+/// Logs a refused request: a client's mistake at DEBUG, a feature this deployment has turned off
+/// (503 `payments_not_configured`, 501) at INFO, both with their code; a failure here (a node or
+/// the ledger unreachable) as a warning.
+fn log_refusal(path: &str, err: &ApiError) {
+    let (status, code) = (err.status().as_u16(), err.code());
+    if !err.is_expected() {
+        tracing::warn!(target: "server::http", path, status, code, %err, "Request failed.");
+    } else if err.status().is_server_error() {
+        tracing::info!(target: "server::http", path, status, code, "Refused: not offered by this deployment.");
+    } else {
+        tracing::debug!(target: "server::http", path, status, code, "Refused.");
+    }
+}
+
 /// Answers one request: route, run the handler, map errors to their JSON body.
 pub async fn dispatch(app: Arc<App>, req: hyper::Request<RequestBody>) -> Response<Body> {
     let (parts, body) = req.into_parts();
@@ -189,9 +203,7 @@ pub async fn dispatch(app: Arc<App>, req: hyper::Request<RequestBody>) -> Respon
     let path = request.uri.path().to_owned();
     let head = request.is_head();
     let mut response = (def.handler)(app, request).await.unwrap_or_else(|err| {
-        if err.status().is_server_error() && !matches!(err, ApiError::NoSnapshot) {
-            tracing::error!(target: "server::http", %path, %err, "Request failed.");
-        }
+        log_refusal(&path, &err);
         respond::error(&err)
     });
     if head {

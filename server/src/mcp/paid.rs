@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 
 use super::Revision;
 use crate::App;
-use crate::routes::{AUDIT, LIVE_RESCORE, PaidVariant};
+use crate::payment::prices::{AUDIT, LIVE_RESCORE, PaidVariant};
 
 /// Where the paid payload rides in a `tools/call`.
 pub const PAYMENT_META: &str = "x402/payment";

@@ -477,7 +477,7 @@ fn audit_info(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::AuditInfoV1>, ToolE
     let a = address(&a.address)?;
     let origin = ctx.origin.as_deref().unwrap_or_default();
     let endpoint = format!("{origin}{}/audit/{a}", ctx.base());
-    let price = crate::routes::AUDIT.price as f64 / 1e6;
+    let price = crate::payment::prices::AUDIT.price as f64 / 1e6;
     let payments = ctx.app.payments();
     let how = match &payments {
         Ok(p) => format!(

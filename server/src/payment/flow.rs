@@ -35,20 +35,12 @@ use hyper::{Response, StatusCode};
 use sha2::{Digest, Sha256};
 use tracing::{info, warn};
 
+use super::prices::PaidVariant;
 use super::terms::{PAYMENT_IDENTIFIER, Terms, add_settlement, mark_pending, payment_required};
 use super::{Payments, now};
 use crate::http::{Body, HandlerResult, Request};
 use crate::store_task::on_store;
 use crate::{ApiError, App};
-
-/// What a paid route sells.
-#[derive(Debug, Clone, Copy)]
-pub struct Sale {
-    /// Price, atomic units of the asset (micro-USDC).
-    pub price: u64,
-    /// What is bought, as the terms describe it.
-    pub description: &'static str,
-}
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     req.headers.get(name).and_then(|v| v.to_str().ok())
@@ -86,7 +78,7 @@ async fn blocking<T: Send + 'static>(
     on_store(store, f).await.map_err(|e| ApiError::PaymentsUnavailable(format!("the ledger: {e}")))
 }
 
-fn terms_of(payments: &Payments, req: &Request, sale: Sale) -> Terms {
+fn terms_of(payments: &Payments, req: &Request, sale: &PaidVariant) -> Terms {
     Terms {
         resource: req.absolute_url(),
         description: sale.description.to_owned(),
@@ -97,30 +89,20 @@ fn terms_of(payments: &Payments, req: &Request, sale: Sale) -> Terms {
     }
 }
 
-/// For a paid answer this deployment cannot produce: the 402 quoting `sale` (the interface
-/// shows it), and `refusal` for a paid retry, before its payment is verified, recorded or settled.
+/// Answers `req` with what `produce` makes, once paid for as `sale` says. A route whose needs
+/// this deployment does not meet is refused before any terms are quoted.
 ///
 /// # Errors
-/// 503 when the deployment takes no payments; `refusal` for a request carrying a payment.
-pub fn quote_only(app: &App, req: &Request, sale: Sale, refusal: ApiError) -> HandlerResult {
-    let payments = app.payments()?;
-    if req.headers.contains_key("payment-signature") || req.headers.contains_key("x-payment") {
-        return Err(refusal);
-    }
-    Ok(payment_required(&terms_of(payments, req, sale), None, None))
-}
-
-/// Answers `req` with what `produce` makes, once paid for as `sale` says.
-///
-/// # Errors
-/// 503 when the deployment takes no payments or cannot reach its chain or ledger, 400 for a
+/// 503 when the deployment takes no payments, lacks what the route needs (its signing key, live
+/// sources) or cannot reach its chain or ledger, 400 for a
 /// malformed `payment-identifier`, 409 when one is reused for another payment, and whatever
 /// `produce` fails with (nothing is charged then).
-pub async fn sell<F, Fut>(app: &Arc<App>, req: &Request, sale: Sale, produce: F) -> HandlerResult
+pub async fn sell<F, Fut>(app: &Arc<App>, req: &Request, sale: &PaidVariant, produce: F) -> HandlerResult
 where
     F: FnOnce() -> Fut,
     Fut: Future<Output = HandlerResult>,
 {
+    super::needs::check(app, sale)?;
     let payments = app.payments()?;
     let terms = terms_of(payments, req, sale);
     let retry = match PaidRetry::from_headers(header(req, "payment-signature"), header(req, "x-payment")) {

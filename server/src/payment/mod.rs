@@ -7,6 +7,8 @@
 //! all three, paid routes answer 503 `payments_not_configured` and quote no terms.
 
 pub mod flow;
+pub mod needs;
+pub mod prices;
 pub mod terms;
 
 use std::path::PathBuf;
@@ -92,9 +94,9 @@ impl Default for PaymentSettings {
 impl PaymentSettings {
     /// Reads the environment; an unknown network name is reported and payments stay off.
     pub fn from_env() -> Self {
-        let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        use crate::env;
         let mut s = Self::default();
-        match var("AGENTREP_PAYMENT_NETWORK").as_deref() {
+        match env::PAYMENT_NETWORK.get().as_deref() {
             None | Some("base") | Some("eip155:8453") => {}
             Some("base-sepolia") | Some("eip155:84532") => s.network = PaymentNetwork::base_sepolia(),
             Some(other) => {
@@ -103,14 +105,14 @@ impl PaymentSettings {
                 return s;
             }
         }
-        s.rpc_url = var("AGENTREP_PAYMENT_RPC");
-        s.relayer_key = var("AGENTREP_RELAYER_KEY").map(SecretKey);
-        s.facilitator_url = var("AGENTREP_FACILITATOR_URL");
-        if let Some(secs) = var("AGENTREP_SETTLE_TIMEOUT_SECS").and_then(|v| v.parse().ok()) {
+        s.rpc_url = env::PAYMENT_RPC.get();
+        s.relayer_key = env::RELAYER_KEY.get().map(SecretKey);
+        s.facilitator_url = env::FACILITATOR_URL.get();
+        if let Some(secs) = env::SETTLE_TIMEOUT_SECS.get().and_then(|v| v.parse().ok()) {
             s.settle_timeout = Duration::from_secs(secs);
         }
-        s.store = var("AGENTREP_STORE").map(PathBuf::from);
-        let factories = var("AGENTREP_WALLET_FACTORIES").unwrap_or_default();
+        s.store = env::STORE.get().map(PathBuf::from);
+        let factories = env::WALLET_FACTORIES.get().unwrap_or_default();
         for entry in factories.split(',').map(str::trim).filter(|e| !e.is_empty()) {
             match entry.parse() {
                 Ok(factory) => s.wallet_factories.push(factory),
@@ -158,31 +160,7 @@ impl Payments {
         store: Option<Arc<Store>>,
         signer: Option<PrivateKeySigner>,
     ) -> Result<Self, String> {
-        let pay_to: Address = pay_to
-            .ok_or("no operator address is configured (AGENTREP_PAY_TO)")?
-            .parse()
-            .map_err(|_| "AGENTREP_PAY_TO is not an address")?;
-        let rpc = settings.rpc_url.as_deref().ok_or(
-            "no node on the payment network is configured (AGENTREP_PAYMENT_RPC): payments could not be checked or settled",
-        )?;
-        let reader = ChainReader::connect(rpc, settings.network.clone(), settings.settle_timeout)
-            .await
-            .map_err(|e| format!("the payment network's node is not usable: {e}"))?;
-        let settler = match (&settings.relayer_key, &settings.facilitator_url) {
-            (Some(key), _) => Settler::Direct(
-                DirectSettler::new(rpc, key.signer("AGENTREP_RELAYER_KEY")?, reader, settings.settle_timeout)
-                    .map_err(|e| e.to_string())?
-                    .with_wallet_factories(settings.wallet_factories.clone()),
-            ),
-            (None, Some(url)) => Settler::Facilitator(
-                FacilitatorSettler::new(url, reader, settings.settle_timeout).map_err(|e| e.to_string())?,
-            ),
-            (None, None) => {
-                return Err(
-                    "no way to settle is configured (AGENTREP_RELAYER_KEY or AGENTREP_FACILITATOR_URL)".to_owned()
-                );
-            }
-        };
+        let (pay_to, settler) = connect(pay_to, settings).await?;
         let store = store.ok_or("the write store (the payment ledger) could not be opened")?;
         let released = store.release_interrupted(now()).map_err(|e| e.to_string())?;
         if released > 0 {
@@ -235,6 +213,38 @@ impl Payments {
         }
         changed
     }
+}
+
+/// The receiving address and the way to settle that `settings` name: the node must answer with
+/// the network's chain id. Touches no ledger (`serve --check` calls it beside a running server).
+///
+/// # Errors
+/// What is missing or failed, in words for `/status` and the operator.
+pub async fn connect(pay_to: Option<&str>, settings: &PaymentSettings) -> Result<(Address, Settler), String> {
+    let pay_to: Address = pay_to
+        .ok_or("no operator address is configured (AGENTREP_PAY_TO)")?
+        .parse()
+        .map_err(|_| "AGENTREP_PAY_TO is not an address")?;
+    let rpc = settings.rpc_url.as_deref().ok_or(
+        "no node on the payment network is configured (AGENTREP_PAYMENT_RPC): payments could not be checked or settled",
+    )?;
+    let reader = ChainReader::connect(rpc, settings.network.clone(), settings.settle_timeout)
+        .await
+        .map_err(|e| format!("the payment network's node is not usable: {e}"))?;
+    let settler = match (&settings.relayer_key, &settings.facilitator_url) {
+        (Some(key), _) => Settler::Direct(
+            DirectSettler::new(rpc, key.signer("AGENTREP_RELAYER_KEY")?, reader, settings.settle_timeout)
+                .map_err(|e| e.to_string())?
+                .with_wallet_factories(settings.wallet_factories.clone()),
+        ),
+        (None, Some(url)) => Settler::Facilitator(
+            FacilitatorSettler::new(url, reader, settings.settle_timeout).map_err(|e| e.to_string())?,
+        ),
+        (None, None) => {
+            return Err("no way to settle is configured (AGENTREP_RELAYER_KEY or AGENTREP_FACILITATOR_URL)".to_owned());
+        }
+    };
+    Ok((pay_to, settler))
 }
 
 /// The transfer a ledger row authorised (the ledger keeps no signatures).

@@ -92,6 +92,15 @@ pub fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
             x402_enabled: app.takes_payments(),
             pay_to: app.identity.pay_to.clone(),
             note: app.payments_note(),
+            routes: crate::routes::paid_route_states(app)
+                .into_iter()
+                .map(|r| PaidRouteStatusV1 {
+                    route: r.route,
+                    price: r.price as f64 / 1e6,
+                    available: r.off_because.is_none(),
+                    reason: r.off_because,
+                })
+                .collect(),
         },
         operator: operator(app),
         token: token(app),

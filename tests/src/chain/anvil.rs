@@ -1,18 +1,16 @@
 //! A real local chain: the pinned anvil (`scripts/fetch-chain-tools.sh`) on a random loopback port
 //! with Base's chain id, killed when the handle drops (also when a test panics).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use alloy::primitives::{Address, Bytes, U256};
 use alloy::providers::{Provider, RootProvider};
 use anyhow::{Context, bail};
 
-use super::contracts::CHAIN_ID;
+use agentrep_jobs::local_chain::AnvilProcess;
 
 /// The workspace root (the parent of this crate).
 pub fn workspace_root() -> PathBuf {
@@ -70,12 +68,9 @@ pub struct AnvilOptions {
 /// `evm_mine`), every sender impersonated, a 1B block gas limit. Killed on drop.
 #[derive(Debug)]
 pub struct Anvil {
-    child: Child,
-    watchdog: Child,
-    port: u16,
+    process: AnvilProcess,
     url: String,
     provider: RootProvider,
-    drain: Option<std::thread::JoinHandle<()>>,
 }
 
 /// The block gas limit anvil runs with: large enough that a second's transactions always fit.
@@ -99,85 +94,27 @@ impl Anvil {
         // The ingest builds reqwest (which alloy's provider uses) without a TLS crypto provider;
         // building a client before one is installed panics, even for plain HTTP.
         agentrep_ingest::web::install_crypto_provider();
-        let bin = anvil_binary()?;
-        let mut cmd = Command::new(bin);
-        cmd.args(["--host", "127.0.0.1", "--port", "0", "--chain-id"])
-            .arg(CHAIN_ID.to_string())
-            .args(if opts.automine { &["--auto-impersonate"][..] } else { &["--no-mining", "--auto-impersonate"][..] })
-            .args(["--order", "fees", "--gas-limit"])
-            .arg(BLOCK_GAS_LIMIT.to_string())
-            .args(["--hardfork", "cancun", "--prune-history"]);
-        if let Some(n) = opts.keep_states {
-            cmd.arg(n.to_string());
+        let mut args: Vec<String> = Vec::new();
+        if !opts.automine {
+            args.push("--no-mining".to_owned());
         }
-        cmd.args(["--accounts", "0", "--color", "never"]);
+        args.extend(["--order", "fees", "--gas-limit"].map(str::to_owned));
+        args.push(BLOCK_GAS_LIMIT.to_string());
+        args.extend(["--hardfork", "cancun", "--prune-history"].map(str::to_owned));
+        if let Some(n) = opts.keep_states {
+            args.push(n.to_string());
+        }
         if let Some(t) = opts.genesis_time {
-            cmd.arg("--timestamp").arg(t.to_string());
+            args.extend(["--timestamp".to_owned(), t.to_string()]);
         }
         if let Some(state) = &opts.load_state {
-            cmd.arg("--load-state").arg(state);
+            args.extend(["--load-state".to_owned(), state.display().to_string()]);
         }
-        cmd.args(&opts.extra_args);
-        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = cmd.spawn().context("spawning anvil")?;
-        // Drop kills anvil, but a test process that is killed never drops: a watchdog shell
-        // kills this anvil (by its pid) once this process is gone, and exits with anvil.
-        let watchdog = Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "while kill -0 {me} 2>/dev/null && kill -0 {anvil} 2>/dev/null; do sleep 1; done; kill {anvil} 2>/dev/null",
-                me = std::process::id(),
-                anvil = child.id()
-            ))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("spawning the anvil watchdog")?;
-        // From here on, `guard` kills the child if anything below fails.
-        let mut guard = KillOnDrop(Some(child.id()), &mut child);
-        let stdout = guard.1.stdout.take().expect("piped stdout");
-        let stderr = guard.1.stderr.take().expect("piped stderr");
-        let (tx, rx) = std::sync::mpsc::channel::<Result<u16, String>>();
-        // One thread reads stdout until "Listening on 127.0.0.1:PORT", then keeps draining it so
-        // anvil never blocks on a full pipe.
-        let drain = std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut seen = String::new();
-            let mut line = String::new();
-            let mut sent = false;
-            loop {
-                line.clear();
-                match reader.read_line(&mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                if !sent {
-                    if let Some(port) = line.trim().strip_prefix("Listening on 127.0.0.1:") {
-                        let _ = tx.send(port.trim().parse::<u16>().map_err(|e| e.to_string()));
-                        sent = true;
-                    } else if seen.len() < 16_384 {
-                        seen.push_str(&line);
-                    }
-                }
-            }
-            if !sent {
-                let mut err = String::new();
-                let _ = BufReader::new(stderr).read_to_string(&mut err);
-                let _ = tx.send(Err(format!("anvil exited before listening:\n{seen}{err}")));
-            }
-        });
-        let port = match rx.recv_timeout(Duration::from_secs(60)) {
-            Ok(Ok(port)) => port,
-            Ok(Err(e)) => bail!("anvil did not start: {e}"),
-            Err(_) => bail!("anvil did not print its port within 60 s"),
-        };
-        let url = format!("http://127.0.0.1:{port}");
-        wait_until_answers(port, Duration::from_secs(30))?;
-        guard.0 = None;
-        drop(guard);
+        args.extend(opts.extra_args.iter().cloned());
+        let process = AnvilProcess::start(&anvil_binary()?, &args)?;
+        let url = process.url();
         let provider = RootProvider::new_http(url.parse().expect("loopback url"));
-        Ok(Anvil { child, watchdog, port, url, provider, drain: Some(drain) })
+        Ok(Anvil { process, url, provider })
     }
 
     /// The JSON-RPC URL, `http://127.0.0.1:PORT`.
@@ -187,7 +124,7 @@ impl Anvil {
 
     /// The port.
     pub fn port(&self) -> u16 {
-        self.port
+        self.process.port()
     }
 
     /// An alloy provider on the node (no fillers: callers pass every field).
@@ -300,56 +237,4 @@ impl Anvil {
     pub async fn block_number(&self) -> anyhow::Result<u64> {
         Ok(self.provider.get_block_number().await?)
     }
-}
-
-impl Drop for Anvil {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        // The watchdog notices within a second that anvil is gone and exits.
-        let _ = self.watchdog.wait();
-        if let Some(t) = self.drain.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// Kills a child that failed to start properly.
-struct KillOnDrop<'a>(Option<u32>, &'a mut Child);
-
-impl Drop for KillOnDrop<'_> {
-    fn drop(&mut self) {
-        if self.0.is_some() {
-            let _ = self.1.kill();
-            let _ = self.1.wait();
-        }
-    }
-}
-
-/// Polls `eth_chainId` over a plain blocking HTTP/1.1 request until anvil answers 8453.
-fn wait_until_answers(port: u16, within: Duration) -> anyhow::Result<()> {
-    let deadline = Instant::now() + within;
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}"#;
-    let request = format!(
-        "POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut last = String::new();
-    while Instant::now() < deadline {
-        let attempt = (|| -> std::io::Result<String> {
-            let mut s = TcpStream::connect(("127.0.0.1", port))?;
-            s.set_read_timeout(Some(Duration::from_secs(5)))?;
-            s.write_all(request.as_bytes())?;
-            let mut out = String::new();
-            s.read_to_string(&mut out)?;
-            Ok(out)
-        })();
-        match attempt {
-            Ok(out) if out.contains(&format!("\"0x{CHAIN_ID:x}\"")) => return Ok(()),
-            Ok(out) => last = out,
-            Err(e) => last = e.to_string(),
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    bail!("anvil on port {port} did not answer eth_chainId = {CHAIN_ID}: {last}")
 }

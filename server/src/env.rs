@@ -1,0 +1,125 @@
+//! Every environment variable the server reads, in one table: the readers below take their names
+//! from it, and the README's operator table is generated from it (with the command-line flags'
+//! variables, which clap declares).
+
+/// One environment variable.
+#[derive(Debug, Clone, Copy)]
+pub struct EnvVar {
+    /// Its name.
+    pub name: &'static str,
+    /// What applies when it is unset.
+    pub default: &'static str,
+    /// What it sets or enables.
+    pub meaning: &'static str,
+    /// Whether its value is a secret (never printed; `serve --check` shows only that it is set).
+    pub secret: bool,
+}
+
+impl EnvVar {
+    const fn plain(name: &'static str, default: &'static str, meaning: &'static str) -> Self {
+        Self { name, default, meaning, secret: false }
+    }
+
+    const fn secret(name: &'static str, meaning: &'static str) -> Self {
+        Self { name, default: "unset", meaning, secret: true }
+    }
+
+    /// Its value, trimmed; `None` when unset or blank.
+    pub fn get(&self) -> Option<String> {
+        std::env::var(self.name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+    }
+}
+
+/// `AGENTREP_PAY_TO`.
+pub const PAY_TO: EnvVar = EnvVar::plain(
+    "AGENTREP_PAY_TO",
+    "unset: no payments",
+    "the operator's receiving address, quoted in every 402 (payments need it, a payment RPC and a way to settle)",
+);
+/// `AGENTREP_PAYMENT_NETWORK`.
+pub const PAYMENT_NETWORK: EnvVar =
+    EnvVar::plain("AGENTREP_PAYMENT_NETWORK", "base", "the payment network: `base` (USDC on Base) or `base-sepolia`");
+/// `AGENTREP_PAYMENT_RPC`.
+pub const PAYMENT_RPC: EnvVar = EnvVar::plain(
+    "AGENTREP_PAYMENT_RPC",
+    "unset: no payments",
+    "a node on the payment network: every payment's nonce, balance and smart-wallet signature is checked there and settlements are confirmed from their receipts (a URL with credentials is never logged)",
+);
+/// `AGENTREP_RELAYER_KEY`.
+pub const RELAYER_KEY: EnvVar = EnvVar::secret(
+    "AGENTREP_RELAYER_KEY",
+    "settle directly: `transferWithAuthorization` is sent from this key, which pays the gas (needs ETH on the payment network)",
+);
+/// `AGENTREP_FACILITATOR_URL`.
+pub const FACILITATOR_URL: EnvVar = EnvVar::plain(
+    "AGENTREP_FACILITATOR_URL",
+    "unset",
+    "settle through this x402 facilitator instead of a relayer key (its `/verify`, `/settle` and `/supported`)",
+);
+/// `AGENTREP_SETTLE_TIMEOUT_SECS`.
+pub const SETTLE_TIMEOUT_SECS: EnvVar =
+    EnvVar::plain("AGENTREP_SETTLE_TIMEOUT_SECS", "30", "the longest wait for a settlement, seconds");
+/// `AGENTREP_STORE`.
+pub const STORE: EnvVar = EnvVar::plain(
+    "AGENTREP_STORE",
+    "`agentrep-store.sqlite` beside the snapshots folder",
+    "the write store (payment ledger, attestations); `export-store` reads it",
+);
+/// `AGENTREP_WALLET_FACTORIES`.
+pub const WALLET_FACTORIES: EnvVar = EnvVar::plain(
+    "AGENTREP_WALLET_FACTORIES",
+    "none",
+    "direct settlement only: comma-separated smart-wallet factories the relayer may call to deploy a paying wallet that does not exist yet (ERC-6492); others are refused with `eip6492_factory_not_allowed`",
+);
+/// `AGENTREP_SIGNING_KEY`.
+pub const SIGNING_KEY: EnvVar = EnvVar::secret(
+    "AGENTREP_SIGNING_KEY",
+    "the operator's signing key: score attestations, signed x402 offers and receipts; the live re-score (its receipt unlocks `?full=1`) and the risk report need it (`make run` generates a demo key)",
+);
+/// `AGENTREP_LIVE_SOURCES`.
+pub const LIVE_SOURCES: EnvVar = EnvVar::plain(
+    "AGENTREP_LIVE_SOURCES",
+    "unset: no live re-score",
+    "an ingest config (`agentrep.toml`) whose chain and probe rules the paid live re-score (`?live=1`) reads",
+);
+/// `AGENTREP_OPERATOR_NAME`.
+pub const OPERATOR_NAME: EnvVar =
+    EnvVar::plain("AGENTREP_OPERATOR_NAME", "null", "the operator's name in `/me`, `/status`, `/catalog`");
+/// `AGENTREP_CONTACT`.
+pub const CONTACT: EnvVar =
+    EnvVar::plain("AGENTREP_CONTACT", "null", "a contact URL or address in `/me` and `/status`");
+/// `AGENTREP_DOMAIN`.
+pub const DOMAIN: EnvVar = EnvVar::plain("AGENTREP_DOMAIN", "null", "the public domain in `/catalog` and `/me`");
+/// `AGENTREP_BASENAME`.
+pub const BASENAME: EnvVar = EnvVar::plain("AGENTREP_BASENAME", "null", "the operator wallet's Basename in `/catalog`");
+/// `AGENTREP_TOKEN`.
+pub const TOKEN: EnvVar =
+    EnvVar::plain("AGENTREP_TOKEN", "null", "the project's token contract in `/me` and `/status`");
+/// `AGENTREP_TOKEN_VERIFIED`.
+pub const TOKEN_VERIFIED: EnvVar =
+    EnvVar::plain("AGENTREP_TOKEN_VERIFIED", "null", "how the token's source is verified (free text)");
+/// `AGENTREP_ERC8004_AGENT_ID`.
+pub const ERC8004_AGENT_ID: EnvVar =
+    EnvVar::plain("AGENTREP_ERC8004_AGENT_ID", "null", "the service's own ERC-8004 agent id in `/catalog` and `/me`");
+
+/// Every variable the server reads (`serve`, `demo`, `schedule --serve`, `mcp`), in the order the
+/// README lists them.
+pub const SERVER_ENV: &[&EnvVar] = &[
+    &PAY_TO,
+    &PAYMENT_NETWORK,
+    &PAYMENT_RPC,
+    &RELAYER_KEY,
+    &FACILITATOR_URL,
+    &SETTLE_TIMEOUT_SECS,
+    &STORE,
+    &WALLET_FACTORIES,
+    &SIGNING_KEY,
+    &LIVE_SOURCES,
+    &OPERATOR_NAME,
+    &CONTACT,
+    &DOMAIN,
+    &BASENAME,
+    &TOKEN,
+    &TOKEN_VERIFIED,
+    &ERC8004_AGENT_ID,
+];

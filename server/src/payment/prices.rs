@@ -1,0 +1,113 @@
+//! The price table: every paid answer, its price, what it sells and what it needs besides
+//! payments to deliver it. The route table names these rows; handlers, MCP tools and the paid
+//! flow read them from here, never from the route table.
+
+use super::needs::Need;
+
+/// The paid answer of a route: the whole route, or a variant of a free one selected by a query
+/// flag.
+#[derive(Debug, Clone, Copy)]
+pub struct PaidVariant {
+    /// The query that selects it (`live=1`); `None` when every answer of the route is paid.
+    pub query: Option<&'static str>,
+    /// Price in micro-USDC.
+    pub price: u64,
+    /// What is bought, as the 402 terms describe it.
+    pub description: &'static str,
+    /// What is bought, as `/catalog` and OpenAPI explain it.
+    pub purpose: &'static str,
+    /// What the answer depends on besides payments; missing ones refuse the route before any
+    /// terms ([`super::needs::check`]).
+    pub needs: &'static [Need],
+}
+
+impl PaidVariant {
+    /// The path a buyer calls: the route's, with the selecting query.
+    pub fn path(&self, route_path: &str) -> String {
+        match self.query {
+            Some(q) => format!("{route_path}?{q}"),
+            None => route_path.to_owned(),
+        }
+    }
+
+    /// The price as USDC text, e.g. `0.05`.
+    pub fn price_text(&self) -> String {
+        let whole = self.price / 1_000_000;
+        let frac = format!("{:06}", self.price % 1_000_000);
+        let frac = frac.trim_end_matches('0');
+        let frac = if frac.len() < 2 { format!("{frac:0<2}") } else { frac.to_owned() };
+        format!("{whole}.{frac}")
+    }
+}
+
+/// Price of a live re-score (seed §4.1), micro-USDC.
+pub const LIVE_RESCORE: PaidVariant = PaidVariant {
+    query: Some("live=1"),
+    price: 50_000,
+    description: "agentrep live re-score of one seller: its settlements since the snapshot and a probe of its endpoints now, with a signed receipt that unlocks ?full=1 for 24 hours",
+    purpose: "paid live re-score: the seller's settlements since the snapshot and a probe of its endpoints now, folded into the snapshot's features and assessed by the rebuild's model; its signed receipt unlocks ?full=1 for 24 hours (a deployment without live sources or a signing key answers 503 before quoting terms)",
+    needs: &[Need::LiveSources, Need::SigningKey],
+};
+
+/// Price of an audit (seed §4.4), micro-USDC.
+pub const AUDIT: PaidVariant = PaidVariant {
+    query: None,
+    price: 250_000,
+    description: "agentrep audit of one wallet: every published document (score, proofs, launches, settlements, SLA, ERC-8004, history)",
+    purpose: "comprehensive audit: score, proofs, launches, settlements, SLA, ERC-8004, flags, history and breakdown (x402, settled on chain before the answer is sent)",
+    needs: &[],
+};
+
+/// Price of a risk report (seed §4.4), micro-USDC.
+pub const RISK_REPORT: PaidVariant = PaidVariant {
+    query: None,
+    price: 500_000,
+    description: "agentrep risk report: verdict AVOID, CAUTION or OK, heuristic flags and a signed attestation",
+    purpose: "risk report: verdict AVOID / CAUTION / OK from the seller's decision and the deployer's record, heuristic flags, and a signed attestation (a deployment without a signing key answers 503 before quoting terms)",
+    needs: &[Need::SigningKey],
+};
+
+/// Price of a batch of up to 10 audits (seed §4.4), micro-USDC.
+pub const AUDIT_BATCH: PaidVariant = PaidVariant {
+    query: None,
+    price: 1_000_000,
+    description: "agentrep audits of up to 10 wallets",
+    purpose: "audits of up to 10 wallets in one call (unindexed ones are listed, not audited; refused unpaid if none is indexed)",
+    needs: &[],
+};
+
+/// Price of the full proofs export (seed §4.3), micro-USDC.
+pub const PROOFS_EXPORT: PaidVariant = PaidVariant {
+    query: None,
+    price: 1_000_000,
+    description: "agentrep export of every verified identity proof",
+    purpose: "every verified identity proof, without a page cap (optional type)",
+    needs: &[],
+};
+
+/// Price of a launch platform's token export (seed §4.4), micro-USDC.
+pub const CLAWD_EXPORT: PaidVariant = PaidVariant {
+    query: None,
+    price: 500_000,
+    description: "agentrep export of every indexed token of one launch platform",
+    purpose: "every indexed token of one launch platform, with its creator's score and verdict",
+    needs: &[],
+};
+
+/// Price of a token creator's audit (seed §4.4), micro-USDC.
+pub const CREATOR_AUDIT: PaidVariant = PaidVariant {
+    query: None,
+    price: 500_000,
+    description: "agentrep audit of one token creator",
+    purpose: "token creator profile: tokens launched, sample tokens, proofs and the full deployer record",
+    needs: &[],
+};
+
+/// Price of a place's review snapshot (seed §4.4), micro-USDC.
+pub const PLACE_SNAPSHOT: PaidVariant = PaidVariant {
+    query: None,
+    price: 100_000,
+    description: "review snapshot of a real-world business",
+    purpose: "review snapshot of a real-world business: this build has no source of business reviews, so it answers 503 no_business_source and quotes no terms",
+    needs: &[Need::BusinessReviews],
+};

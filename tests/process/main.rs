@@ -1,0 +1,426 @@
+//! What an operator runs, run as the operator runs it: the real `agentrep` binary started as a
+//! child process with nothing but the flags and the environment the README documents (the
+//! environment is cleared first), and one real request through each configuration; for the paid
+//! ones, a payment by an official x402 buyer, settled on anvil.
+//!
+//! The README's configurations table names the process test of each configuration it documents;
+//! [`every_documented_configuration_has_a_process_test`] fails when one has none.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use agentrep_tests::buyers::OfficialBuyer;
+use agentrep_tests::chain::paychain::{Facilitator, FacilitatorFault, PayChain, key_hex};
+use agentrep_tests::{agentrep_binary, shared_tempdir, test_clients};
+use alloy::primitives::U256;
+use alloy::signers::local::PrivateKeySigner;
+use serde_json::Value;
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_owned()
+}
+
+/// The demo's folder, built once per test binary by the real binary (`agentrep demo --no-serve`,
+/// what `make run` does before it serves): the embedded world's lake and its 30 snapshots.
+fn demo_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = shared_tempdir("process-demo").expect("temp dir");
+        let out = base_command().args(["demo", "--no-serve", "--dir"]).arg(dir.path()).output().expect("agentrep runs");
+        assert!(out.status.success(), "agentrep demo --no-serve failed: {}", String::from_utf8_lossy(&out.stderr));
+        dir
+    })
+    .path()
+}
+
+/// The binary with an empty environment but what any process needs (`PATH`, `HOME`), started in
+/// the workspace root.
+fn base_command() -> Command {
+    let mut cmd = Command::new(agentrep_binary());
+    cmd.env_clear().current_dir(root());
+    for keep in ["PATH", "HOME", "TMPDIR"] {
+        if let Some(v) = std::env::var_os(keep) {
+            cmd.env(keep, v);
+        }
+    }
+    cmd
+}
+
+/// A running `agentrep` child; killed on drop. Its stdout and stderr are collected.
+struct Process {
+    child: Child,
+    stdout: Arc<Mutex<Vec<String>>>,
+    stderr: Arc<Mutex<Vec<String>>>,
+}
+
+fn collect(pipe: impl std::io::Read + Send + 'static, into: Arc<Mutex<Vec<String>>>) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            into.lock().expect("lines").push(line);
+        }
+    });
+}
+
+impl Process {
+    fn start(args: &[&str], env: &[(&str, String)]) -> Self {
+        let mut cmd = base_command();
+        cmd.args(args).envs(env.iter().map(|(k, v)| (*k, v.as_str())));
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("agentrep starts");
+        let (stdout, stderr) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new(Vec::new())));
+        collect(child.stdout.take().expect("piped"), stdout.clone());
+        collect(child.stderr.take().expect("piped"), stderr.clone());
+        Self { child, stdout, stderr }
+    }
+
+    /// Waits (up to `within`) for a stdout line `pick` accepts.
+    fn wait_for<T>(&mut self, within: Duration, pick: impl Fn(&str) -> Option<T>) -> T {
+        let started = Instant::now();
+        loop {
+            if let Some(found) = self.stdout.lock().expect("lines").iter().find_map(|l| pick(l)) {
+                return found;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("agentrep exited ({status}) before printing what was expected:\n{}", self.logs());
+            }
+            assert!(
+                started.elapsed() < within,
+                "agentrep printed nothing expected within {within:?}:\n{}",
+                self.logs()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The base URL it serves on (its first line).
+    fn serving(&mut self) -> String {
+        self.wait_for(Duration::from_secs(120), |l| l.strip_prefix("agentrep is serving on ").map(str::to_owned))
+    }
+
+    fn stdout(&self) -> Vec<String> {
+        self.stdout.lock().expect("lines").clone()
+    }
+
+    fn logs(&self) -> String {
+        format!("stdout:\n{}\nstderr:\n{}", self.stdout().join("\n"), self.stderr.lock().expect("lines").join("\n"))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn get(url: &str) -> (u16, Value) {
+    let resp = reqwest::get(url).await.expect("answers");
+    let status = resp.status().as_u16();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+async fn top_seller(base: &str) -> String {
+    let (status, lb) = get(&format!("{base}/leaderboard?limit=1")).await;
+    assert_eq!(status, 200, "{lb}");
+    lb["results"][0]["payTo"].as_str().expect("a ranked seller").to_owned()
+}
+
+/// `serve` of the demo's snapshots with `env`.
+fn serve(env: &[(&str, String)]) -> Process {
+    let snapshots = demo_dir().join("snapshots").display().to_string();
+    Process::start(&["serve", "--snapshots", &snapshots, "--addr", "127.0.0.1:0"], env)
+}
+
+/// The payment variables of a deployment on `chain`, its ledger in `store`.
+fn payment_env(chain: &PayChain, store: &Path) -> Vec<(&'static str, String)> {
+    vec![
+        ("AGENTREP_PAY_TO", alloy::hex::encode_prefixed(chain.pay_to)),
+        ("AGENTREP_PAYMENT_RPC", chain.anvil.url().to_owned()),
+        ("AGENTREP_STORE", store.display().to_string()),
+        ("AGENTREP_SETTLE_TIMEOUT_SECS", "10".to_owned()),
+    ]
+}
+
+async fn funded(chain: &PayChain, amount: u64) -> PrivateKeySigner {
+    let payer = PrivateKeySigner::random();
+    chain.fund(payer.address(), amount).await.expect("funded");
+    payer
+}
+
+/// The paid routes `/status` lists: route → reason it is off (`None`: sold).
+async fn paid_routes(base: &str) -> BTreeMap<String, Option<String>> {
+    let (_, status) = get(&format!("{base}/status")).await;
+    status["payments"]["routes"]
+        .as_array()
+        .expect("routes in /status")
+        .iter()
+        .map(|r| (r["route"].as_str().unwrap().to_owned(), r["reason"].as_str().map(str::to_owned)))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_serves_the_embedded_world() {
+    let dir = demo_dir().display().to_string();
+    let mut demo = Process::start(&["demo", "--dir", &dir, "--addr", "127.0.0.1:0"], &[]);
+    let base = demo.serving();
+    let seller = top_seller(&base).await;
+    let (status, score) = get(&format!("{base}/score/{seller}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(score["agentAddress"], seller);
+    // The demo takes no payments: a paid route says so and quotes no terms.
+    let (status, refusal) = get(&format!("{base}/audit/{seller}")).await;
+    assert_eq!((status, refusal["error"]["code"].as_str()), (503, Some("payments_not_configured")), "{refusal}");
+    // Logs for operators: no colour codes in a pipe, the expected refusal at INFO with its code,
+    // nothing at ERROR.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let logs = demo.stderr.lock().unwrap().join("\n");
+    assert!(!logs.contains('\u{1b}'), "ANSI codes in piped logs:\n{logs}");
+    assert!(!logs.contains("ERROR"), "{logs}");
+    let refusal_line = logs.lines().find(|l| l.contains("payments_not_configured")).expect("the refusal is logged");
+    assert!(refusal_line.contains("INFO"), "{refusal_line}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn payments_settled_by_a_relayer() {
+    let chain = PayChain::start().await.expect("anvil");
+    let dir = tempfile::tempdir().unwrap();
+    let mut env = payment_env(&chain, &dir.path().join("store.sqlite"));
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&chain.relayer)));
+    env.push(("AGENTREP_LOG_FORMAT", "json".to_owned()));
+    let mut server = serve(&env);
+    let base = server.serving();
+    let seller = top_seller(&base).await;
+
+    // No signing key, no live sources: the routes that need them are off, and say why before
+    // any terms are quoted.
+    let routes = paid_routes(&base).await;
+    assert_eq!(routes["GET /audit/{agentAddress}"], None);
+    let live_off = routes["GET /score/{address}?live=1"].clone().expect("live re-score off");
+    assert!(live_off.contains("AGENTREP_LIVE_SOURCES") && live_off.contains("AGENTREP_SIGNING_KEY"), "{live_off}");
+    let (status, refusal) = get(&format!("{base}/score/{seller}?live=1")).await;
+    assert_eq!((status, refusal["error"]["code"].as_str()), (503, Some("paid_route_unavailable")), "{refusal}");
+    let (status, refusal) = get(&format!("{base}/risk-report/{seller}")).await;
+    assert_eq!((status, refusal["error"]["code"].as_str()), (503, Some("paid_route_unavailable")), "{refusal}");
+
+    // The official @x402/fetch buyer pays for an audit; the relayer settles it on anvil.
+    let payer = funded(&chain, 1_000_000).await;
+    let out = OfficialBuyer::FetchV2.pay(&format!("{base}/audit/{seller}"), &payer, 250_000).await;
+    assert_eq!(out["status"], 200, "{out}");
+    assert_eq!(out["body"]["agentAddress"], seller);
+    assert_eq!(out["settlement"]["success"], true, "{out}");
+    assert_eq!(chain.balance(chain.pay_to).await.unwrap(), U256::from(250_000));
+
+    // JSON logs, one object a line, and the relayer's key never in them.
+    let logs = server.stderr.lock().unwrap().clone();
+    assert!(logs.iter().all(|l| serde_json::from_str::<Value>(l).is_ok()), "{logs:?}");
+    assert!(logs.iter().any(|l| l.contains("Paid route on.")), "{logs:?}");
+    assert!(!logs.join("\n").contains(&key_hex(&chain.relayer)[2..]), "the relayer key is logged");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn payments_through_a_facilitator() {
+    let chain = PayChain::start().await.expect("anvil");
+    let facilitator = Facilitator::start(&chain, FacilitatorFault::None).await.expect("facilitator");
+    let dir = tempfile::tempdir().unwrap();
+    let mut env = payment_env(&chain, &dir.path().join("store.sqlite"));
+    env.push(("AGENTREP_FACILITATOR_URL", facilitator.url.clone()));
+    let mut server = serve(&env);
+    let base = server.serving();
+    let seller = top_seller(&base).await;
+    let payer = funded(&chain, 1_000_000).await;
+    let out = OfficialBuyer::PythonV2.pay(&format!("{base}/audit/{seller}"), &payer, 250_000).await;
+    assert_eq!(out["status"], 200, "{out}");
+    assert_eq!(out["settlement"]["success"], true, "{out}");
+    assert_eq!(chain.balance(chain.pay_to).await.unwrap(), U256::from(250_000));
+}
+
+/// An ingest configuration whose chain is `rpc` (the live sources of a test deployment).
+fn live_sources_file(dir: &Path, rpc: &str) -> String {
+    let path = dir.join("agentrep.toml");
+    std::fs::write(
+        &path,
+        format!("[chain]\nrpc_urls = [\"{rpc}\"]\nchain_id = 8453\nuse_finalized = false\nconfirmations = 0\n"),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_sources_and_a_signing_key_sell_the_live_rescore() {
+    let chain = PayChain::start().await.expect("anvil");
+    let dir = tempfile::tempdir().unwrap();
+    let mut env = payment_env(&chain, &dir.path().join("store.sqlite"));
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&chain.relayer)));
+    env.push(("AGENTREP_SIGNING_KEY", key_hex(&chain.operator)));
+    env.push(("AGENTREP_LIVE_SOURCES", live_sources_file(dir.path(), chain.anvil.url())));
+    let mut server = serve(&env);
+    let base = server.serving();
+    let seller = top_seller(&base).await;
+    assert!(paid_routes(&base).await.values().filter(|why| why.is_some()).count() == 1, "only /snapshot is off");
+
+    // x402-fetch (v1) pays for a live re-score; its signed receipt unlocks ?full=1, sent back as
+    // the settlement it came in.
+    let payer = funded(&chain, 1_000_000).await;
+    let out = OfficialBuyer::FetchV1.pay(&format!("{base}/score/{seller}?live=1"), &payer, 50_000).await;
+    assert_eq!(out["status"], 200, "{out}");
+    assert_eq!(out["body"]["agentAddress"], seller);
+    assert!(out["body"]["live"].is_object(), "{out}");
+    let receipt = out["settlement"].to_string();
+    let full = reqwest::Client::new()
+        .get(format!("{base}/score/{seller}?full=1"))
+        .header("x-agentrep-receipt", receipt)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(full.status(), 200, "{}", full.text().await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signing_key_signs_attestations() {
+    let key = PrivateKeySigner::random();
+    let mut server = serve(&[("AGENTREP_SIGNING_KEY", key_hex(&key))]);
+    let base = server.serving();
+    let seller = top_seller(&base).await;
+    let (status, attestation) = get(&format!("{base}/attestation/{seller}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(attestation["signed"], true, "{attestation}");
+    let signer = attestation["payload"]["operator"].as_str().or(attestation["signer"].as_str()).unwrap_or_default();
+    assert_eq!(signer.to_lowercase(), alloy::hex::encode_prefixed(key.address()), "{attestation}");
+    let verified: Value = reqwest::Client::new()
+        .post(format!("{base}/verify"))
+        .json(&serde_json::json!({"payload": attestation["payload"], "signature": attestation["signature"]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(verified["valid"], true, "{verified}");
+}
+
+/// `agentrep serve --check` with `env`: (exit success, stdout).
+fn check(env: &[(&str, String)]) -> (bool, String) {
+    let snapshots = demo_dir().join("snapshots").display().to_string();
+    let out = base_command()
+        .args(["serve", "--check", "--snapshots", &snapshots])
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .output()
+        .expect("agentrep runs");
+    (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_check_finds_what_would_fail_at_the_first_sale() {
+    let chain = PayChain::start().await.expect("anvil");
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.sqlite");
+    let signing = PrivateKeySigner::random();
+
+    // Everything configured and reachable: exit 0, secrets redacted.
+    let mut env = payment_env(&chain, &store);
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&chain.relayer)));
+    env.push(("AGENTREP_SIGNING_KEY", key_hex(&signing)));
+    env.push(("AGENTREP_LIVE_SOURCES", live_sources_file(dir.path(), chain.anvil.url())));
+    let (ok, out) = tokio::task::spawn_blocking(move || check(&env)).await.unwrap();
+    assert!(ok, "{out}");
+    assert!(out.contains("ok   relayer") && out.contains("ok   live sources"), "{out}");
+    assert!(!out.contains(&key_hex(&chain.relayer)[2..]) && !out.contains(&key_hex(&signing)[2..]), "a key is printed");
+
+    // A relayer with no gas: the first settlement would fail.
+    let broke = PrivateKeySigner::random();
+    let mut env = payment_env(&chain, &store);
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&broke)));
+    let (ok, out) = tokio::task::spawn_blocking(move || check(&env)).await.unwrap();
+    assert!(!ok && out.contains("holds no ETH"), "{out}");
+
+    // Half a payment configuration: an address but no node and no way to settle.
+    let env = vec![("AGENTREP_PAY_TO", alloy::hex::encode_prefixed(chain.pay_to))];
+    let (ok, out) = tokio::task::spawn_blocking(move || check(&env)).await.unwrap();
+    assert!(!ok && out.contains("AGENTREP_PAYMENT_RPC"), "{out}");
+
+    // A facilitator that does not answer.
+    let mut env = payment_env(&chain, &store);
+    env.push(("AGENTREP_FACILITATOR_URL", "http://127.0.0.1:9".to_owned()));
+    let (ok, out) = tokio::task::spawn_blocking(move || check(&env)).await.unwrap();
+    assert!(!ok && out.contains("FAIL facilitator"), "{out}");
+
+    // Nothing about payments: a free deployment is fine.
+    let (ok, out) = tokio::task::spawn_blocking(|| check(&[])).await.unwrap();
+    assert!(ok && out.contains("off  payments"), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_paid_demo_sells_what_it_prints() {
+    let anvil = agentrep_tests::chain::anvil::anvil_binary().expect("anvil installed");
+    test_clients();
+    let dir = demo_dir().display().to_string();
+    let mut demo = Process::start(
+        &["demo", "--paid", "--dir", &dir, "--addr", "127.0.0.1:0"],
+        &[("AGENTREP_ANVIL", anvil.display().to_string())],
+    );
+    demo.serving();
+    // The printed buys, pasted into a shell in the workspace root as a newcomer would.
+    let buys: Vec<String> = {
+        demo.wait_for(Duration::from_secs(60), |l| l.trim_start().starts_with("node ").then_some(()));
+        std::thread::sleep(Duration::from_millis(200));
+        demo.stdout().iter().filter(|l| l.trim_start().starts_with("node ")).map(|l| l.trim().to_owned()).collect()
+    };
+    assert_eq!(buys.len(), 2, "{}", demo.logs());
+    for buy in buys {
+        let out = Command::new("sh").arg("-c").arg(&buy).current_dir(root()).output().expect("the buy runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{buy}\n{stdout}\n{}\n{}", String::from_utf8_lossy(&out.stderr), demo.logs());
+        let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+        assert_eq!(answer["status"], 200, "{answer}");
+        assert_eq!(answer["transaction"].as_str().map(str::len), Some(66), "{answer}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("402 Payment Required"), "the buyer saw the terms");
+    }
+}
+
+/// The README's configurations table: (configuration, file, test function).
+fn documented_configurations() -> Vec<(String, String, String)> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let begin = readme.find("<!-- configurations:begin -->").expect("README has a configurations table");
+    let end = readme.find("<!-- configurations:end -->").expect("its end marker");
+    readme[begin..end]
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| configuration"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let test = cells.get(3).copied().unwrap_or_default();
+            let mut code = test.split('`').skip(1).step_by(2);
+            let file = code.next().unwrap_or_default().to_owned();
+            let function = code.next().unwrap_or_default().to_owned();
+            (cells[1].to_owned(), file, function)
+        })
+        .collect()
+}
+
+#[test]
+fn every_documented_configuration_has_a_process_test() {
+    let documented = documented_configurations();
+    assert!(documented.len() >= 10, "{documented:?}");
+    for (configuration, file, function) in documented {
+        assert!(
+            !file.is_empty() && !function.is_empty(),
+            "README documents {configuration} with no process test (name `file` and `function`)"
+        );
+        let source = std::fs::read_to_string(root().join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let start = source
+            .find(&format!("fn {function}("))
+            .unwrap_or_else(|| panic!("{configuration}: {file} has no fn {function}"));
+        let body = &source[start..];
+        let body = &body[..body.find("\n}\n").unwrap_or(body.len())];
+        assert!(
+            ["agentrep_binary()", "Process::start", "serve(&", "check(&", "demo_dir()"]
+                .iter()
+                .any(|m| body.contains(m)),
+            "{configuration}: {file}::{function} does not start the agentrep binary"
+        );
+    }
+}
