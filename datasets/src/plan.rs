@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::cost::{self, Tally};
 use crate::grief::{self, Grief};
 use crate::knobs::Knobs;
-use crate::rng::{self, address, hex_bytes, key, log_uniform, pareto};
+use crate::rng::{self, address, hex_bytes, key, log_normal, log_uniform, pareto};
 use crate::{ScaleParams, WorldConfig};
 
 pub(crate) const DAY: i64 = 86_400;
@@ -316,6 +316,10 @@ const NOUNS: &[&str] = &[
     "oracle", "scout", "relay", "forge", "atlas", "pilot", "sage", "nexus", "pulse", "vault", "lens", "echo", "signal",
     "quant", "spark", "ledger", "beacon", "cortex", "harbor", "matrix",
 ];
+/// One payer in this many of the pool is a busy payer (an agent that pays many sellers).
+const BUSY_PAYER_DIVISOR: u32 = 12;
+/// Share of a seller's customers drawn from the busy payers.
+const BUSY_PAYER_SHARE: f64 = 0.35;
 const GOOD_TLDS: &[&str] = &["com", "ai", "io", "dev", "xyz", "app", "net", "org"];
 /// TLDs the generator uses for scam listings; the pipeline's list is its own.
 const BAD_TLDS: &[&str] = &["top", "zip", "click", "gq", "tk", "loan", "rest", "mov"];
@@ -510,6 +514,8 @@ pub(crate) struct Seller {
     pub mismatch: Option<(Mismatch, u32, f64)>,
     /// Share of paid calls that fail (receipts).
     pub fail_share: f64,
+    /// The public rank of the seller's web domain, when it has one.
+    pub domain_rank: Option<u32>,
     pub knobs: BTreeMap<String, f64>,
     pub cost: Option<f64>,
     pub cost_probe: bool,
@@ -953,7 +959,8 @@ fn plan_seller(config: &WorldConfig, index: u32, kind: SellerKind, probe: bool) 
         _ => (*GOOD_TLDS.choose(&mut r).expect("tlds"), format!("api/{}", TAGS.choose(&mut r).expect("tags"))),
     };
     let param = if r.random_bool(0.1) { "/:id" } else { "" };
-    let price = log_uniform(&mut r, 1_000.0, 500_000.0).round() as u64;
+    // Real x402 prices: a median of 0.01 USDC and a 90th percentile of 0.1 (SCORING.md § 8).
+    let price = log_normal(&mut r, 10_000.0, 1.8, 1_000.0, 2_000_000.0).round() as u64;
     let mut resources =
         vec![Resource { url: format!("https://{name}.{tld}/{path}{param}"), pay_to: address.clone(), price }];
     if honest_like && r.random_bool(0.06) {
@@ -983,6 +990,11 @@ fn plan_seller(config: &WorldConfig, index: u32, kind: SellerKind, probe: bool) 
         Vec::new()
     };
     let offer_version = if r.random_bool(0.7) { 2 } else { 1 };
+    // Some real services are run by businesses whose web domain has a public rank (their own
+    // stream, so the rest of the world does not move with it). Attackers' fresh domains have none.
+    let mut dr = rng::stream(config.seed, "domain-rank", &[u64::from(index)]);
+    let domain_rank = (kind.class() == crate::SellerClass::Honest && dr.random_bool(0.2))
+        .then(|| log_uniform(&mut dr, 300.0, 3_000_000.0).round() as u32);
     Seller {
         index,
         address,
@@ -1008,6 +1020,7 @@ fn plan_seller(config: &WorldConfig, index: u32, kind: SellerKind, probe: bool) 
         offer_version,
         mismatch: None,
         fail_share: 0.0,
+        domain_rank,
         knobs: BTreeMap::new(),
         cost: None,
         cost_probe: probe,
@@ -1491,12 +1504,22 @@ fn plan_customers(config: &WorldConfig, params: &ScaleParams, s: &mut Seller) {
         SellerKind::Ghost => 1,
         SellerKind::SybilFeedback | SellerKind::ScamListing => r.random_range(1..=3),
         SellerKind::SelfDealing => 0,
+        // Most real customers pay a seller on one day (a quarter of real (payer, seller) pairs
+        // pay on two or more days): few payments per customer, more for a better service.
         k if k.has_pool_demand() && s.rate > 0.0 => {
-            ((expected / (1.0 + 4.0 * s.quality)).round() as u32).clamp(5, 5_000)
+            ((expected / (1.0 + 0.5 * s.quality)).round() as u32).clamp(5, 5_000)
         }
         _ => 0,
     };
-    s.customers = (0..count).map(|_| r.random_range(0..params.payer_pool)).collect();
+    // Most real payers pay one seller; a few busy agents pay many (27 % pay two or more sellers, 9 %
+    // five or more: SCORING.md § 8). A share of every seller's customers comes from a small set of
+    // busy payers at the front of the pool.
+    let busy = (params.payer_pool / BUSY_PAYER_DIVISOR).max(1);
+    s.customers = (0..count)
+        .map(|_| {
+            if r.random_bool(BUSY_PAYER_SHARE) { r.random_range(0..busy) } else { r.random_range(0..params.payer_pool) }
+        })
+        .collect();
 }
 
 /// ERC-8004 feedback and buyer receipts from a seller's real customers.

@@ -65,6 +65,15 @@ pub(crate) fn log_uniform(rng: &mut impl Rng, lo: f64, hi: f64) -> f64 {
     (rng.random_range(lo.ln()..=hi.ln())).exp()
 }
 
+/// Log-normal value with median `median` and log-space deviation `sigma`, clamped to `[lo, hi]`
+/// (Box–Muller on two uniform draws).
+pub(crate) fn log_normal(rng: &mut impl Rng, median: f64, sigma: f64, lo: f64, hi: f64) -> f64 {
+    let u1: f64 = rng.random_range(f64::EPSILON..1.0);
+    let u2: f64 = rng.random_range(0.0..1.0);
+    let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+    (median * (sigma * z).exp()).clamp(lo, hi)
+}
+
 /// Poisson-distributed count with mean `lambda` (Knuth for small means, normal approximation
 /// above 30).
 pub(crate) fn poisson(rng: &mut impl Rng, lambda: f64) -> u32 {

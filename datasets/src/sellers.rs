@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use agentrep_lake::datasets::{
-    AgentCardRow, CrawlRunRow, LaunchObservationRow, LaunchRow, ListingRow, ProbeRow, RegistrationRow, SettlementRow,
-    TokenBuyRow,
+    AgentCardRow, CrawlRunRow, DomainRankRow, LaunchObservationRow, LaunchRow, ListingRow, PaidProbeRow, ProbeRow,
+    RegistrationRow, SettlementRow, TokenBuyRow,
 };
 use agentrep_lake::{Lake, LakeError, Row, Timestamp};
 use chrono::NaiveDate;
@@ -195,6 +195,10 @@ pub(crate) fn write_day(
         lake.write_partition(date, &listings)?;
         lake.write_partition(date, &crawl_runs(&listings))?;
     }
+    if let Some(ranks) = rows.domain_ranks {
+        lake.write_partition(date, &ranks)?;
+    }
+    lake.write_partition(date, &rows.paid_probes)?;
     stats.settlements += rows.settlements.len() as u64;
     lake.write_partition(date, &rows.settlements)?;
     if let Some(probes) = rows.probes {
@@ -207,6 +211,10 @@ pub(crate) fn write_day(
 /// The daily rows of one day.
 pub(crate) struct DayRows {
     pub listings: Option<Vec<ListingRow>>,
+    /// The ranked-domain list, fetched on crawl days.
+    pub domain_ranks: Option<Vec<DomainRankRow>>,
+    /// agentrep's own paid calls of the day.
+    pub paid_probes: Vec<PaidProbeRow>,
     pub settlements: Vec<SettlementRow>,
     pub probes: Option<Vec<ProbeRow>>,
 }
@@ -235,6 +243,8 @@ pub(crate) fn day_rows(world: &World, day: u32, date: NaiveDate) -> DayRows {
             })
             .collect()
     });
+    let domain_ranks = listings.is_some().then(|| domain_ranks(world, day, date));
+    let paid_probes = world.sellers.iter().filter_map(|s| paid_probe(world, s, day, date)).collect();
     let from = day_start(date);
     let mut settlements: Vec<SettlementRow> =
         world.sellers.par_iter().flat_map_iter(|s| seller_settlements(world, s, day, date)).collect();
@@ -246,7 +256,86 @@ pub(crate) fn day_rows(world: &World, day: u32, date: NaiveDate) -> DayRows {
     settlements.extend(grief);
     let probes = (day + world.params.probe_days > last)
         .then(|| world.sellers.par_iter().flat_map_iter(|s| seller_probes(world, s, day, date)).collect());
-    DayRows { listings, settlements, probes }
+    DayRows { listings, domain_ranks, paid_probes, settlements, probes }
+}
+
+/// The ranked-domain list as fetched on `day`: the rank of every listed seller's web domain
+/// that has one (the ingest keeps only domains the listings use).
+fn domain_ranks(world: &World, day: u32, date: NaiveDate) -> Vec<DomainRankRow> {
+    let fetched_at = Timestamp::from_secs(day_start(date) + 2 * 3_600);
+    let mut rows: Vec<DomainRankRow> = world
+        .sellers
+        .iter()
+        .filter(|s| i64::from(s.first_seen_day) <= i64::from(day))
+        .filter_map(|s| {
+            let rank = s.domain_rank?;
+            let domain = agentrep_lake::domain::registrable(&s.resources[0].url)?;
+            Some(DomainRankRow {
+                domain,
+                rank,
+                list: "tranco".to_owned(),
+                list_id: format!("world-{date}"),
+                source: "generated world".to_owned(),
+                fetched_at,
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| a.domain.cmp(&b.domain));
+    rows.dedup_by(|a, b| a.domain == b.domain);
+    rows
+}
+
+/// Most agentrep's paid probe pays for one call, micro-USDC.
+const PAID_PROBE_MAX_PRICE: u64 = 1_000_000;
+/// Days between two paid probes of one seller.
+const PAID_PROBE_EVERY_DAYS: u32 = 7;
+
+/// agentrep's paid call to `s` on `day`, when its turn comes: it pays the cheapest listed
+/// resource (up to [`PAID_PROBE_MAX_PRICE`]) and records whether the money moved and whether the
+/// answer came. A seller that takes the money and fails (`pay-then-fail`, on `fail_share` of calls)
+/// does so to agentrep too; a dead or mismatching endpoint is never paid.
+fn paid_probe(world: &World, s: &Seller, day: u32, date: NaiveDate) -> Option<PaidProbeRow> {
+    if i64::from(s.first_seen_day) > i64::from(day)
+        || !(day + s.index).is_multiple_of(PAID_PROBE_EVERY_DAYS)
+        || s.price() > PAID_PROBE_MAX_PRICE
+    {
+        return None;
+    }
+    let mut r = rng::stream(world.config.seed, "paid-probe", &[u64::from(s.index), u64::from(day)]);
+    let at = day_start(date) + r.random_range(4 * 3_600..20 * 3_600);
+    let res = &s.resources[0];
+    let mismatching = matches!(s.mismatch, Some((_, from, share)) if day >= from && r.random_bool(share));
+    let dead = s.death_day.is_some_and(|d| day >= d);
+    let answered = !dead && r.random_bool(s.ok_rate.clamp(0.0, 1.0));
+    let offered = answered && (s.kind != SellerKind::ScamListing || r.random_bool(0.4));
+    let (status, settled, delivered, error) = if !offered {
+        (None, Some(false), false, Some("no-offer".to_owned()))
+    } else if mismatching {
+        (Some(402), Some(false), false, Some("offer-mismatch".to_owned()))
+    } else if s.kind == SellerKind::PayThenFail && r.random_bool(s.fail_share.clamp(0.0, 1.0)) {
+        (Some(500), Some(true), false, Some("http-500".to_owned()))
+    } else if r.random_bool(0.995) {
+        (Some(200), Some(true), true, None)
+    } else {
+        (Some(502), Some(true), false, Some("http-502".to_owned()))
+    };
+    Some(PaidProbeRow {
+        resource: res.url.clone(),
+        pay_to: s.address.clone(),
+        probed_at: Timestamp::from_secs(at),
+        payer: address(world.config.seed, "oracle", 0),
+        network: BASE.to_owned(),
+        asset: USDC_BASE.to_owned(),
+        amount: res.price,
+        nonce: format!("0x{:064x}", u64::from(s.index) << 32 | u64::from(day)),
+        status,
+        body_bytes: if delivered { r.random_range(64..4_096) } else { 0 },
+        delivered,
+        settled,
+        tx_hash: (settled == Some(true))
+            .then(|| tx_hash(world.config.seed, "paid-probe", u64::from(s.index), u64::from(day))),
+        error,
+    })
 }
 
 /// Day index (may be negative) to seconds at that day's midnight.

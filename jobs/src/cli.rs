@@ -233,9 +233,11 @@ pub enum Command {
         what: BenchCommand,
     },
     /// Verdict quality of the current snapshot against the world's labels: per attack family,
-    /// per honest pattern, griefing and cost to fake; also written to SNAPSHOTS/eval.json.
+    /// per honest pattern, griefing and cost to fake; also written to SNAPSHOTS/eval.json. With
+    /// `--real`, what the snapshot of a lake imported from real records says about real sellers
+    /// (SNAPSHOTS/eval-real.json).
     Eval {
-        /// Lake folder (holds labels.json).
+        /// Lake folder (holds labels.json, or realdata.json with `--real`).
         #[arg(long, env = "AGENTREP_LAKE")]
         lake: PathBuf,
         /// Snapshots folder.
@@ -244,6 +246,38 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// The lake was imported from real records (`agentrep import-real`).
+        #[arg(long)]
+        real: bool,
+    },
+    /// Import public records of real x402 payments into a new lake (see `jobs/src/realdata.rs`
+    /// for the formats), under the friendliest reading of what they do not say; then `rebuild` and
+    /// `eval --real`.
+    ImportReal {
+        /// New lake folder.
+        #[arg(long)]
+        lake: PathBuf,
+        /// A payment database (SQLite, plain or gzipped, table `settlements`); repeat for several.
+        #[arg(long = "payments", required = true)]
+        payments: Vec<PathBuf>,
+        /// The sellers' directory JSON (`payee`, `resources`, `networks`, `min_price`).
+        #[arg(long)]
+        directory: PathBuf,
+        /// x402scan's facilitator files (a folder of `*.ts`), or a CSV `address,operator`.
+        #[arg(long)]
+        facilitators: PathBuf,
+        /// A ranked-domain list, CSV `rank,domain`.
+        #[arg(long)]
+        domain_ranks: Option<PathBuf>,
+        /// The ranked list's name and id, as recorded (`tranco V3JQN`).
+        #[arg(long, default_value = "ranked unknown")]
+        domain_list: String,
+        /// Credits of the inputs (`owner/repo@commit:path (licence)`); repeat for several.
+        #[arg(long = "credit")]
+        credits: Vec<String>,
+        /// Day to score (default: the newest payment's day).
+        #[arg(long)]
+        day: Option<NaiveDate>,
     },
 }
 

@@ -55,7 +55,31 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
             agentrep_server::mcp::stdio::run(&config).context("serving MCP on stdio")
         }
-        Command::Eval { lake, snapshots, json } => {
+        Command::Eval { lake, snapshots, json, real: true } => {
+            let report = crate::eval_real::evaluate(&lake, &snapshots)?;
+            report.write(&snapshots)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report.markdown());
+            }
+            Ok(())
+        }
+        Command::ImportReal { lake, payments, directory, facilitators, domain_ranks, domain_list, credits, day } => {
+            let args = crate::realdata::ImportArgs {
+                payments,
+                directory,
+                facilitators,
+                domain_ranks,
+                domain_list,
+                credits,
+                day,
+            };
+            let sidecar = crate::realdata::import(&Lake::new(&lake), &args)?;
+            println!("{}", serde_json::to_string_pretty(&sidecar)?);
+            Ok(())
+        }
+        Command::Eval { lake, snapshots, json, real: false } => {
             let report = eval::evaluate(&lake, &snapshots)?;
             eval::write(&report, &snapshots)?;
             if json {

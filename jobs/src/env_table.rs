@@ -18,8 +18,17 @@ pub const ANVIL: EnvVar = EnvVar {
     secret: false,
 };
 
-/// Variables the program reads besides its flags' and the server's.
-pub const JOBS_ENV: &[&EnvVar] = &[&ANVIL];
+/// `AGENTREP_PROBE_KEY`.
+pub const PROBE_KEY: EnvVar = EnvVar {
+    name: agentrep_ingest::sources::PROBE_KEY_ENV,
+    default: "unset",
+    meaning: "the paid probe's key: agentrep pays for one call of each seller with it, on the budget of `[paid_probes]`, when that is enabled",
+    secret: true,
+};
+
+/// Variables the program reads besides its flags' and the server's, with who reads them.
+pub const JOBS_ENV: &[(&EnvVar, &str)] =
+    &[(&ANVIL, "`demo --paid`"), (&PROBE_KEY, "`ingest`, `schedule` (the `paid-probes` source)")];
 
 /// One row.
 struct Row {
@@ -93,8 +102,9 @@ pub fn markdown() -> String {
             read_by.join(", ")
         ));
     }
-    for var in JOBS_ENV {
-        out.push_str(&format!("| `{}` | {} | {} | `demo --paid` |\n", var.name, var.default, var.meaning));
+    for (var, read_by) in JOBS_ENV {
+        let secret = if var.secret { " (a secret: never printed or logged)" } else { "" };
+        out.push_str(&format!("| `{}` | {} | {}{secret} | {read_by} |\n", var.name, var.default, var.meaning));
     }
     out.push_str(
         "| `AGENTREP_<SECTION>__<FIELD>` | the field's default (`agentrep.example.toml`) | any field of the ingest configuration, e.g. `AGENTREP_CHAIN__RPC_URLS='[\"http://…\"]'` | `ingest`, `schedule`, and the live sources of `serve` |\n",
@@ -106,6 +116,7 @@ pub fn markdown() -> String {
 /// Every variable name in the table (the pattern row aside).
 pub fn names() -> Vec<String> {
     let mut names: Vec<String> = flag_rows().into_keys().collect();
-    names.extend(SERVER_ENV.iter().chain(JOBS_ENV).map(|v| v.name.to_owned()));
+    names.extend(SERVER_ENV.iter().map(|v| v.name.to_owned()));
+    names.extend(JOBS_ENV.iter().map(|(v, _)| v.name.to_owned()));
     names
 }

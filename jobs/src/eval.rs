@@ -24,10 +24,25 @@ const DECISIONS: [&str; 4] = ["BLOCK", "CAUTION", "PROCEED_LOW_VALUE", "PROCEED"
 /// Outsider budgets the griefing rate is reported at, USDC.
 pub const GRIEF_BUDGETS: [f64; 3] = [10.0, 100.0, 1000.0];
 
-/// Targets of the evaluation (issue 5), checked on the test world.
+/// Targets of the evaluation (methodology 3.0.0, issue 19), checked on the test world.
 pub mod targets {
-    /// Recall of `CAUTION`∪`BLOCK` for every attack family.
+    /// Recall of `CAUTION`∪`BLOCK` for every attack family that leaves evidence the seller cannot
+    /// avoid.
     pub const FAMILY_RECALL: f64 = 0.9;
+    /// The families that leave such evidence: self-dealing, seller-funded payers, tainted funding,
+    /// offer mismatch, non-delivery, denylist links. The others (fake demand from wallets nobody
+    /// can tie to the seller, reviews, scam listings) are held to [`FAMILY_PROCEED`]: their
+    /// evidence is counted, never proven.
+    pub const EVIDENCE_FAMILIES: &[&str] = &[
+        "self-dealing",
+        "self-funding-intermediaries",
+        "denylist-funded",
+        "offer-mismatch",
+        "pay-then-fail",
+        "denylisted",
+    ];
+    /// Largest share of an attack family's instances (cost probes aside) that may reach `PROCEED`.
+    pub const FAMILY_PROCEED: f64 = 0.01;
     /// Honest false positives overall.
     pub const HONEST_FP: f64 = 0.03;
     /// Honest false positives for each unusual-honest pattern.
@@ -67,7 +82,8 @@ impl Rate {
         Self { k, n, rate: p, low: (center - half).max(0.0), high: (center + half).min(1.0) }
     }
 
-    fn show(&self) -> String {
+    /// `rate [low, high] (k/n)`.
+    pub fn show(&self) -> String {
         format!("{:.3} [{:.3}, {:.3}] ({}/{})", self.rate, self.low, self.high, self.k, self.n)
     }
 }
@@ -87,7 +103,7 @@ pub struct KindRow {
     pub blocked: Option<Rate>,
     /// Honest patterns: false positives (`CAUTION`∪`BLOCK`).
     pub false_positive: Option<Rate>,
-    /// Ghosts: `PROCEED` (nothing is proven, so this should be zero).
+    /// Ghosts and attack families: `PROCEED` (cost probes excluded).
     pub proceed: Option<Rate>,
 }
 
@@ -322,7 +338,7 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<Report> {
                 flagged: (role == "attack").then(|| Rate::wilson(count(&flagged), n)),
                 blocked: (role == "attack").then(|| Rate::wilson(count(&|d| d == "BLOCK"), n)),
                 false_positive: (role == "honest").then(|| Rate::wilson(count(&flagged), n)),
-                proceed: (role == "ghost").then(|| Rate::wilson(count(&|d| d == "PROCEED"), n)),
+                proceed: (role != "honest").then(|| Rate::wilson(count(&|d| d == "PROCEED"), n)),
             }
         })
         .collect();
@@ -405,12 +421,20 @@ impl Report {
             out.push(TargetRow { name, target, value, met });
         };
         for k in &self.kinds {
-            if let Some(r) = k.flagged {
+            if let Some(r) = k.flagged.filter(|_| targets::EVIDENCE_FAMILIES.contains(&k.kind.as_str())) {
                 push(
                     format!("{}: CAUTION∪BLOCK recall", k.kind),
                     format!(">= {}", targets::FAMILY_RECALL),
                     format!("{:.3}", r.rate),
                     r.rate >= targets::FAMILY_RECALL,
+                );
+            }
+            if let Some(r) = k.proceed.filter(|_| k.role == "attack" || k.role == "ghost") {
+                push(
+                    format!("{}: PROCEED", k.kind),
+                    format!("<= {}", targets::FAMILY_PROCEED),
+                    format!("{:.3}", r.rate),
+                    r.rate <= targets::FAMILY_PROCEED,
                 );
             }
             if let Some(r) = k.false_positive.filter(|_| k.kind != "honest") {

@@ -89,6 +89,15 @@ pub(crate) struct Standings {
     pub trusted_mask: u64,
     /// The last qualifying settlement of a trusted entity.
     pub last_trusted_t: Option<i64>,
+    /// The days (bits of the 30-day mask) on which any paying entity paid.
+    pub all_mask: u64,
+    /// The last qualifying settlement of any paying entity.
+    pub last_t: Option<i64>,
+    /// Per pair, in the pairs' order: its entity's dense index among this seller's entities (none
+    /// for the seller and seller-funded payers), and the Unix day of the pair's first payment.
+    pub entities: Vec<Option<(u32, i64)>>,
+    /// Dense indices of the entities that already paid on two or more days.
+    pub repeating: Vec<u32>,
 }
 
 /// The trust-dependent part of one seller's demand, its reputation, and where its payers stand.
@@ -137,6 +146,11 @@ pub(crate) fn weigh(
         e.last_t = e.last_t.max(pair.last_t);
     }
     d.entities = entities.len() as u32;
+    d.repeat_entities = entities.values().filter(|e| e.repeat).count() as u32;
+    let all_mask = entities.values().fold(0u64, |m, e| m | e.mask);
+    let last_t = entities.values().map(|e| e.last_t).max();
+    d.active_days_30d_all = all_mask.count_ones();
+    d.days_since_last = last_t.map(|t| days_since(ev.day_end, t));
     let trusted: Vec<&Entity> = entities.values().filter(|e| e.trusted()).collect();
     d.trusted_entities = trusted.len() as u32;
     d.weighted_entities = entities.values().map(Entity::weight).sum();
@@ -149,7 +163,16 @@ pub(crate) fn weigh(
         d.days_since_last_trusted = Some(days_since(ev.day_end, last));
         d.active_days_30d = trusted_mask.count_ones();
     }
+    let dense: BTreeMap<u32, u32> = entities.keys().enumerate().map(|(i, root)| (*root, i as u32)).collect();
+    let entity_days = pairs
+        .iter()
+        .zip(&placed)
+        .map(|(pair, p)| p.as_ref().ok().map(|root| (dense[root], pair.first_t.div_euclid(DAY))))
+        .collect();
+    let repeating = entities.iter().filter(|(_, e)| e.repeat).map(|(root, _)| dense[root]).collect();
     let standings = Standings {
+        entities: entity_days,
+        repeating,
         payers: placed
             .iter()
             .map(|p| match p {
@@ -160,6 +183,8 @@ pub(crate) fn weigh(
             .collect(),
         trusted_mask,
         last_trusted_t,
+        all_mask,
+        last_t,
     };
     (d, reputation(forest, &entities, reviews, receipts), standings)
 }

@@ -8,7 +8,7 @@ use duckdb::Connection;
 
 use agentrep_model::trust;
 
-use crate::{PipelineError, SUSPICIOUS_TLDS};
+use crate::{ADMIN_PATH_SEGMENTS, PipelineError, SUSPICIOUS_TLDS};
 
 pub(crate) struct Engine {
     pub conn: Connection,
@@ -84,10 +84,15 @@ impl Engine {
             .replace("{d1}", &ts(day_end - Duration::days(1)))
             .replace("{d90}", &format!("DATE '{}'", self.day - Duration::days(89)))
             .replace("{listing_cutoff}", &ts(day_end - Duration::days(30)))
+            .replace("{ranks_cutoff}", &ts(day_end - Duration::days(crate::DOMAIN_RANKS_MAX_AGE_DAYS)))
             .replace("{hub_min_fanout}", &trust::HUB_MIN_FANOUT.to_string())
             .replace("{hub_min_amount}", &trust::HUB_MIN_AMOUNT.to_string())
             .replace("{hub_min_days}", &trust::HUB_MIN_DAYS.to_string())
             .replace("{suspicious_tlds}", &SUSPICIOUS_TLDS.join("|"))
+            .replace(
+                "{admin_segments}",
+                &ADMIN_PATH_SEGMENTS.iter().map(|s| s.replace('.', "\\.")).collect::<Vec<_>>().join("|"),
+            )
     }
 
     /// Runs a script statement by statement, logging each statement's duration at debug level.

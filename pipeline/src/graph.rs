@@ -133,6 +133,17 @@ impl WalletGraph {
             let w = wid as usize;
             established[w] = allowlisted[w] || anchored[w] - anchors[w] >= p::ESTABLISHED_TRUST;
         }
+        // A seller proven by a ranked domain it controls, or by a Coinbase verification, is
+        // established too: spending there builds a payer's history (`SCORING.md` § 1).
+        let proven_sql = format!(
+            "SELECT w.wid FROM seller_domain sd JOIN wallets w USING (address) WHERE sd.rank <= {} \
+             UNION SELECT w.wid FROM proofs pr JOIN seller_ids USING (address) JOIN wallets w USING (address) \
+             WHERE list_contains(string_split(pr.proof_types, ','), 'cb1-verified')",
+            agentrep_model::decision::params::DOMAIN_PROVEN_RANK
+        );
+        for b in db.batches("proven sellers", &proven_sql)? {
+            u32s(&b, 0).values().iter().for_each(|v| established[*v as usize] = true);
+        }
         let payments: Vec<PairPayments> =
             edges.iter().map(|e| PairPayments { seller: e.to, payer: e.from, spend: e.weight as u64 }).collect();
         let history_weights = history_seeds(&forest, &payments, &history, &established, day_end);

@@ -9,6 +9,7 @@ mod buyers;
 mod demand;
 mod deployers;
 mod directory;
+mod domains;
 mod engine;
 mod freshness;
 mod graph;
@@ -26,9 +27,20 @@ use chrono::NaiveDate;
 
 pub use freshness::{SOURCE_RULES, Scope, SourceFreshness, SourceRule};
 
-/// TLDs counted as suspicious for the `suspicious-tld` flag.
-pub const SUSPICIOUS_TLDS: &[&str] =
-    &["top", "zip", "mov", "click", "gq", "tk", "ml", "cf", "loan", "rest", "work", "country", "kim"];
+/// TLDs counted as suspicious for the `suspicious-tld` flag: the free, abandoned Freenom registries
+/// (a domain there costs nothing, so nobody's standing is at stake) and the two that mimic file
+/// names (`.zip`, `.mov`). Paid TLDs that many legitimate sellers use (`.xyz`, `.top`, `.click`,
+/// `.work`, … all seen on real x402 listings) are not on it: a TLD alone is no evidence.
+pub const SUSPICIOUS_TLDS: &[&str] = &["tk", "ml", "ga", "cf", "gq", "zip", "mov"];
+
+/// Path segments no public paid API has: a web server's secrets and admin panels (`admin-path`).
+/// Words such as `admin`, `debug` or `secret` are not on it: real x402 tools sell
+/// `/v1/payment/debug` and `/secret/scan`.
+pub const ADMIN_PATH_SEGMENTS: &[&str] =
+    &["wp-admin", "wp-login.php", "phpmyadmin", ".env", ".git", ".aws", ".ssh", "server-status"];
+
+/// Days a ranked-domain list proves standing after it was fetched.
+pub const DOMAIN_RANKS_MAX_AGE_DAYS: i64 = 45;
 
 /// The rebuild failed.
 #[derive(Debug, thiserror::Error)]
@@ -77,6 +89,7 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
 
     let t = Instant::now();
     db.execute("seller features", sellers::SELLERS_SQL)?;
+    domains::prepare(&db)?;
     timings.record("seller sql", t);
 
     let t = Instant::now();

@@ -24,6 +24,10 @@ const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, p.resource, (epoch_us(p.
 const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, c.resource, c.pay_to, c.network, c.net, c.asset, \
      c.price_atomic::UBIGINT FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) ORDER BY 1, 2";
 const FACILITATORS_SQL: &str = "SELECT address FROM facilitators ORDER BY 1";
+/// The current resources served from each seller's ranked domain (`sql/domains.sql`).
+const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, c.resource FROM cur c \
+     JOIN listing_domains d USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \
+     JOIN seller_domain sd ON sd.address = i.address AND sd.domain = d.domain ORDER BY 1, 2";
 
 /// The rows of every seller, each seller's rows one range (sellers by 0-based index).
 struct BySeller<T> {
@@ -55,6 +59,7 @@ pub(crate) struct LiveInputs {
     days: BySeller<(i64, u64)>,
     probes: BySeller<ProbeSample>,
     listings: BySeller<Listed>,
+    domain_resources: BySeller<String>,
     day_end: i64,
     evidence_from: i64,
     /// Known facilitators, lowercase, sorted.
@@ -116,6 +121,9 @@ impl LiveInputs {
             ))
         })?;
         let facilitators = query(db, "live facilitators", FACILITATORS_SQL, |r| r.get(0))?;
+        let domain_resources = query(db, "live domain resources", DOMAIN_RESOURCES_SQL, |r| {
+            Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+        })?;
         let covered =
             lake.read_checkpoint::<SettlementsCoverage>("settlements").ok().flatten().and_then(|c| c.covered_until);
         Ok(Self {
@@ -123,6 +131,7 @@ impl LiveInputs {
             days: BySeller::new(days, sellers),
             probes: BySeller::new(probes, sellers),
             listings: BySeller::new(listings, sellers),
+            domain_resources: BySeller::new(domain_resources, sellers),
             day_end,
             evidence_from: covered.map_or(day_end, |c| day_end.min(c + 1)),
             facilitators,
@@ -146,7 +155,12 @@ impl LiveInputs {
             .of(i)
             .iter()
             .zip(&standings.payers)
-            .map(|(address, standing)| KnownPayer { address: address.clone(), standing: *standing })
+            .zip(&standings.entities)
+            .map(|((address, standing), entity)| KnownPayer {
+                address: address.clone(),
+                standing: *standing,
+                entity: *entity,
+            })
             .collect();
         payers.sort_by(|a, b| a.address.cmp(&b.address));
         LiveBasis {
@@ -169,6 +183,13 @@ impl LiveInputs {
                 .map(|bit| window_start + bit)
                 .collect(),
             last_trusted_at: standings.last_trusted_t,
+            active_days: (0..64)
+                .filter(|bit| standings.all_mask >> bit & 1 == 1)
+                .map(|bit| window_start + bit)
+                .collect(),
+            last_at: standings.last_t,
+            repeating_entities: standings.repeating.clone(),
+            domain_resources: self.domain_resources.of(i).to_vec(),
             probes: self.probes.of(i).to_vec(),
         }
     }

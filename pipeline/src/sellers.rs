@@ -5,7 +5,8 @@ use std::ops::Range;
 
 use agentrep_model::live::LiveBasis;
 use agentrep_model::{
-    Counterparty, DemandStats, ListingInfo, ProofType, SellerFeatures, SellerRecord, SlaStats, assess_seller,
+    Counterparty, DemandStats, DomainStanding, ListingInfo, PaidProbeStats, ProofType, SellerFeatures, SellerRecord,
+    SlaStats, assess_seller,
 };
 use arrow::array::Array;
 use duckdb::Row;
@@ -93,6 +94,21 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
         denylisted: row.get(33)?,
         allowlist_label: row.get(34)?,
         attested: row.get(36)?,
+        domain: match (row.get::<_, Option<String>>(37)?, row.get::<_, Option<i64>>(38)?) {
+            (Some(domain), Some(rank)) => Some(DomainStanding {
+                domain,
+                rank: rank.clamp(1, i64::from(u32::MAX)) as u32,
+                list: row.get::<_, Option<String>>(39)?.unwrap_or_default(),
+                matching_offers: count(row, 40)?,
+            }),
+            _ => None,
+        },
+        paid_probes: PaidProbeStats {
+            paid: count(row, 41)?,
+            delivered: count(row, 42)?,
+            undelivered: count(row, 43)?,
+            unpaid_failures: count(row, 44)?,
+        },
         ..SellerFeatures::default()
     };
     let exact_settlements = row.get::<_, i64>(35)?.max(0) as u64;
@@ -117,8 +133,16 @@ fn sources(f: &SellerFeatures) -> Vec<String> {
     if f.reputation.receipts > 0 {
         out.push("receipts".to_owned());
     }
-    out.push("BASIS:demand=trusted-entities".to_owned());
-    out.push("BASIS:recency=trusted-settlement".to_owned());
+    if f.paid_probes.paid + f.paid_probes.unpaid_failures > 0 {
+        out.push("paid-probe".to_owned());
+    }
+    if f.domain.is_some() {
+        out.push("ranked-domain".to_owned());
+    }
+    let basis = if f.demand.trusted_entities > 0 { "trusted-entities" } else { "paying-entities-unproven" };
+    out.push(format!("BASIS:demand={basis}"));
+    let recency = if f.demand.days_since_last_trusted.is_some() { "trusted-settlement" } else { "any-settlement" };
+    out.push(format!("BASIS:recency={recency}"));
     out.extend(f.degraded_sources.iter().map(|d| format!("DEGRADED:{d}")));
     out.extend(f.stale_sources.iter().map(|d| format!("DEGRADED:{d}")));
     out

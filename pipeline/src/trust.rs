@@ -263,12 +263,13 @@ mod tests {
 
     #[test]
     fn one_entity_shares_one_seed_unit() {
-        // Wallets 1..=4 funded by treasury 0, each an old payer of 3 established sellers 5, 6, 7.
+        // Wallets 1..=4 funded by treasury 0, each an old payer of 3 established sellers 5, 6, 7,
+        // together spending more than one full seed's worth.
         let mut f = forest(&[(1, 0), (2, 0), (3, 0), (4, 0)], 8, &[]);
         f.funded_at = vec![0; 8];
-        let pairs: Vec<PairPayments> = (1..=4)
-            .flat_map(|payer| (5..=7).map(move |seller| PairPayments { seller, payer, spend: 5_000_000 }))
-            .collect();
+        let spend = p::SEED_FULL_SPEND / 6;
+        let pairs: Vec<PairPayments> =
+            (1..=4).flat_map(|payer| (5..=7).map(move |seller| PairPayments { seller, payer, spend })).collect();
         let history = vec![Some(PayerHistory { active_days: 10, first_paid: 0 }); 8];
         let established = [false, false, false, false, false, true, true, true];
         let seeds = history_seeds(&f, &pairs, &history, &established, 60 * DAY);

@@ -1,5 +1,5 @@
 //! The rebuild's feature passes on a hand-made lake, where every expected value is worked out by
-//! hand (methodology 2.0.0: attribution, entities, trust, paid reviews, matched receipts).
+//! hand (attribution, entities, trust, paid reviews, matched receipts; ranked domains and paid calls).
 
 mod support;
 
@@ -169,4 +169,55 @@ fn duplicate_observations_of_a_day_count_once_and_the_pick_is_fixed() {
         .collect();
     assert_eq!(outcomes[0], outcomes[1]);
     assert_eq!(outcomes[0].outcome, agentrep_model::LaunchOutcome::Alive, "the liquid row of day 9 wins");
+}
+
+/// A ranked domain stands for the seller whose offers it serves, and for nobody when it serves
+/// several sellers' offers (a platform); a host that embeds an IP address has no domain; a list
+/// older than the freshness window proves nothing. agentrep's own paid calls that took the money
+/// and delivered nothing are pay-then-fail evidence.
+#[test]
+fn ranked_domains_and_paid_calls_reach_the_features() {
+    let (own, shared_a, shared_b, ip, old) = (addr(0xa1), addr(0xa2), addr(0xa3), addr(0xa4), addr(0xa5));
+    let mut b = LakeBuilder::new();
+    b.listing("https://api.own-shop.com/x", &own, 10_000, 0)
+        .listing("https://a.shared-host.com/x", &shared_a, 10_000, 0)
+        .listing("https://b.shared-host.com/y", &shared_b, 10_000, 0)
+        .listing("https://tools.10-1-2-3.sslip.io/x", &ip, 10_000, 0)
+        .listing("https://api.old-list.com/x", &old, 10_000, 0);
+    for r in [
+        "https://api.own-shop.com/x",
+        "https://a.shared-host.com/x",
+        "https://b.shared-host.com/y",
+        "https://tools.10-1-2-3.sslip.io/x",
+        "https://api.old-list.com/x",
+    ] {
+        b.probes(r, 0, Some(402), Some(true));
+    }
+    b.rank(i64::from(LAST), "own-shop.com", 4_000).rank(i64::from(LAST), "shared-host.com", 900);
+    b.rank(i64::from(LAST), "sslip.io", 3_000).rank(-60, "old-list.com", 50);
+    b.paid_probe(7, "https://api.own-shop.com/x", &own, true, true);
+    b.paid_probe(5, "https://a.shared-host.com/x", &shared_a, true, false)
+        .paid_probe(8, "https://a.shared-host.com/x", &shared_a, true, false)
+        .paid_probe(9, "https://a.shared-host.com/x", &shared_a, false, false);
+    let dir = tempfile::tempdir().unwrap();
+    let lake = b.write(dir.path());
+    let (input, _) = agentrep_pipeline::rebuild(&lake, day(i64::from(LAST))).unwrap();
+    let of = |a: &str| input.sellers.iter().find(|s| s.address == a).unwrap();
+    let own_domain = of(&own).features.domain.clone().expect("a ranked domain stands for its seller");
+    assert_eq!(
+        (own_domain.domain.as_str(), own_domain.rank, own_domain.matching_offers),
+        ("own-shop.com", 4_000, 7),
+        "one probe a day in the 7-day window"
+    );
+    assert!(of(&own).assessment.proven());
+    for (who, why) in
+        [(&shared_a, "a platform"), (&shared_b, "a platform"), (&ip, "an IP-embedding host"), (&old, "a stale list")]
+    {
+        assert_eq!(of(who).features.domain, None, "{why}");
+    }
+    let paid = of(&shared_a).features.paid_probes;
+    assert_eq!((paid.paid, paid.delivered, paid.undelivered, paid.unpaid_failures), (2, 0, 2, 1));
+    assert!(of(&shared_a).assessment.flags.iter().any(|f| f.key == FlagKey::PayThenFail));
+    assert_eq!(of(&shared_a).assessment.decision, Decision::Block);
+    assert_eq!(of(&own).features.paid_probes.delivered, 1);
 }

@@ -136,6 +136,8 @@ pub use agentrep_model::chain::caip2;
 /// A leaderboard entry; `sparkline` adds the last 7 daily scores.
 pub fn leaderboard_entry(s: &SellerRecord, sparkline: bool) -> LeaderboardEntryV1 {
     LeaderboardEntryV1 {
+        evidence_tier: evidence_tier(&s.assessment).0,
+        proven_by: evidence_tier(&s.assessment).1,
         pay_to: s.address.clone(),
         network: s.listing.network.clone(),
         ecosystem: s.listing.ecosystem.clone(),
@@ -192,6 +194,12 @@ fn health(s: &SellerRecord) -> HealthV1 {
     }
 }
 
+/// `proven` or `unproven`, and what proves it.
+fn evidence_tier(a: &agentrep_model::Assessment) -> (String, Vec<String>) {
+    let tier = if a.proven() { "proven" } else { "unproven" };
+    (tier.to_owned(), a.proven_by.iter().map(agentrep_model::Proof::describe).collect())
+}
+
 /// The free score preview of a seller.
 pub fn score_payload(
     ctx: &PayloadContext,
@@ -205,6 +213,8 @@ pub fn score_payload(
     let base = &ctx.base_path;
     let addr = &s.address;
     ScorePayloadV1 {
+        evidence_tier: evidence_tier(a).0,
+        proven_by: evidence_tier(a).1,
         version: version("score"),
         agent_address: addr.clone(),
         score: a.score,
@@ -352,6 +362,8 @@ fn signals(s: &SellerRecord) -> Vec<String> {
 pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
     let a = &s.assessment;
     PreflightV1 {
+        evidence_tier: evidence_tier(&s.assessment).0,
+        proven_by: evidence_tier(&s.assessment).1,
         version: version("preflight"),
         address: s.address.clone(),
         decision: a.decision.as_str().to_owned(),
@@ -571,6 +583,8 @@ pub fn agent_row(s: &SellerRecord, rank: Option<u32>, categories: &CategoryIndex
     let f = &s.features;
     let start = s.history.len().saturating_sub(RECENT_SCORE_DAYS);
     AgentRowV1 {
+        evidence_tier: evidence_tier(&s.assessment).0,
+        proven_by: evidence_tier(&s.assessment).1,
         address: s.address.clone(),
         score: a.score,
         score_basis: basis_str(a.basis).to_owned(),

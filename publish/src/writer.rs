@@ -97,8 +97,9 @@ impl Out<'_> {
     }
 }
 
-/// Leaderboard order: measured sellers a buyer may pay (`PROCEED` or `PROCEED_LOW_VALUE`); score
-/// desc, confidence desc, volume desc, address.
+/// Leaderboard order: measured sellers a buyer may pay (`PROCEED` or `PROCEED_LOW_VALUE`); proven
+/// before unproven (cheap unanchored demand cannot buy the top of a list), then score desc,
+/// confidence desc, volume desc, address.
 pub fn ranked(sellers: &[SellerRecord]) -> Vec<&SellerRecord> {
     let mut ranked: Vec<&SellerRecord> = sellers
         .iter()
@@ -109,8 +110,9 @@ pub fn ranked(sellers: &[SellerRecord]) -> Vec<&SellerRecord> {
         .collect();
     ranked.sort_by(|a, b| {
         b.assessment
-            .score
-            .cmp(&a.assessment.score)
+            .proven()
+            .cmp(&a.assessment.proven())
+            .then(b.assessment.score.cmp(&a.assessment.score))
             .then(b.assessment.confidence.total_cmp(&a.assessment.confidence))
             .then(b.features.demand.volume.cmp(&a.features.demand.volume))
             .then_with(|| a.address.cmp(&b.address))

@@ -52,14 +52,18 @@ async fn compare_featured_trending_movers_random() {
     let (status, v) = get(&format!("{}/compare?a={a}", s.base)).await;
     assert_error(status, &v, StatusCode::BAD_REQUEST, "invalid_b");
 
-    let ranked_set: std::collections::HashSet<&str> = top.iter().map(|e| e["payTo"].as_str().unwrap()).collect();
     let (_, v) = get(&format!("{}/featured", s.base)).await;
     let picks = v["picks"].as_array().unwrap();
     assert!(!picks.is_empty() && picks.len() <= 4);
     let mut seen = std::collections::HashSet::new();
     for p in picks {
         assert!(["trending", "newcomer", "volume", "gem"].contains(&p["label"].as_str().unwrap()));
-        assert!(ranked_set.contains(p["payTo"].as_str().unwrap()), "picks are ranked agents");
+        // Ranked: measured, and a buyer may pay it (the leaderboard's rule).
+        let (_, pre) = get(&format!("{}/preflight/{}", s.base, p["payTo"].as_str().unwrap())).await;
+        assert!(
+            pre["score"].is_u64() && ["PROCEED", "PROCEED_LOW_VALUE"].contains(&pre["decision"].as_str().unwrap()),
+            "picks are ranked agents: {pre}"
+        );
         assert!(seen.insert(p["payTo"].as_str().unwrap().to_owned()), "no agent is picked twice");
     }
 

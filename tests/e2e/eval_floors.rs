@@ -6,38 +6,17 @@ use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
 use agentrep_publish::{PublishConfig, SnapshotStore};
 
-/// Floors reached on the test world. `SCORING.md` § 8 gives the figures and the targets;
-/// where a target is missed, the floor here is the figure reached, so a change that loses ground
-/// fails.
+/// The targets of methodology 3.0.0 on the test world (`agentrep_jobs::eval::targets`), all met
+/// when this was written; a change that loses one fails.
 mod floors {
-    /// CAUTION∪BLOCK recall of every attack family not listed below (the target).
-    pub const FAMILY_RECALL: f64 = 0.9;
-    /// Families under the target, with the recall reached.
-    pub const FAMILY_RECALL_REACHED: &[(&str, f64)] =
-        &[("hub-dusting", 0.10), ("pay-then-fail", 0.50), ("sybil-feedback", 0.80), ("wash-ring", 0.70)];
-    /// False positives of each honest pattern not listed below (the target).
+    /// False positives of each honest pattern.
     pub const PATTERN_FP: f64 = 0.10;
-    /// Patterns over the target, with the false-positive rate reached.
-    pub const PATTERN_FP_REACHED: &[(&str, f64)] = &[
-        ("honest", 0.10),
-        ("cron-buyers", 0.20),
-        ("flapping", 0.20),
-        ("multi-price", 0.20),
-        ("new-honest", 0.65),
-        ("smart-account-buyers", 0.50),
-        ("treasury-fleet", 0.65),
-        ("young", 0.35),
-    ];
-    /// Honest false positives overall (target 0.03).
-    pub const HONEST_FP: f64 = 0.17;
-    /// Griefing success at 100 USDC (the target).
+    /// Honest false positives overall.
+    pub const HONEST_FP: f64 = 0.03;
+    /// Griefing success at 100 USDC.
     pub const GRIEF_AT_100: f64 = 0.01;
-    /// Cheapest non-recoverable spend that reached PROCEED, for every recipe (the target).
+    /// Cheapest non-recoverable spend that reached PROCEED, for every recipe.
     pub const COST_TO_FAKE: f64 = 100.0;
-}
-
-fn reached(table: &[(&str, f64)], kind: &str, default: f64) -> f64 {
-    table.iter().find(|(k, _)| *k == kind).map_or(default, |(_, v)| *v)
 }
 
 #[test]
@@ -52,17 +31,16 @@ fn test_world_meets_the_evaluation_floors() {
     let report = agentrep_jobs::eval::evaluate(&lake_dir, store.root()).unwrap();
     eprintln!("{}", report.render());
     assert_eq!(report.missing, 0);
+    use agentrep_jobs::eval::targets;
     for k in &report.kinds {
-        if let Some(r) = k.flagged {
-            let floor = reached(floors::FAMILY_RECALL_REACHED, &k.kind, floors::FAMILY_RECALL);
-            assert!(r.rate >= floor, "{}: recall {:?} under {floor}", k.kind, r);
+        if let Some(r) = k.flagged.filter(|_| targets::EVIDENCE_FAMILIES.contains(&k.kind.as_str())) {
+            assert!(r.rate >= targets::FAMILY_RECALL, "{}: recall {:?} under {}", k.kind, r, targets::FAMILY_RECALL);
         }
         if let Some(fp) = k.false_positive {
-            let ceiling = reached(floors::PATTERN_FP_REACHED, &k.kind, floors::PATTERN_FP);
-            assert!(fp.rate <= ceiling, "{}: false positives {:?} over {ceiling}", k.kind, fp);
+            assert!(fp.rate <= floors::PATTERN_FP, "{}: false positives {:?} over {}", k.kind, fp, floors::PATTERN_FP);
         }
         if let Some(p) = k.proceed {
-            assert_eq!(p.k, 0, "{}: ghosts never PROCEED", k.kind);
+            assert!(p.rate <= targets::FAMILY_PROCEED, "{}: PROCEED {:?} over {}", k.kind, p, targets::FAMILY_PROCEED);
         }
         if k.kind == "denylisted" {
             assert_eq!(k.decisions.keys().collect::<Vec<_>>(), vec!["BLOCK"], "denylisted sellers are always blocked");

@@ -99,6 +99,7 @@ async fn run(settlements: u64, rescores: u64) -> anyhow::Result<()> {
         .map(|(i, p)| KnownPayer {
             address: alloy::hex::encode_prefixed(p.address()),
             standing: if i < 10 { PayerStanding::Trusted } else { PayerStanding::Untrusted },
+            entity: Some((i as u32, day_end / 86_400 - 30)),
         })
         .collect();
     known.sort_by(|a, b| a.address.cmp(&b.address));
@@ -129,6 +130,10 @@ async fn run(settlements: u64, rescores: u64) -> anyhow::Result<()> {
             exact_settlements: 5_000,
             trusted_days: (0..30).map(|d| day_end / 86_400 - 30 + d).collect(),
             last_trusted_at: Some(day_end - 3_600),
+            active_days: (0..30).map(|d| day_end / 86_400 - 30 + d).collect(),
+            last_at: Some(day_end - 3_600),
+            repeating_entities: Vec::new(),
+            domain_resources: Vec::new(),
             probes,
         },
         sources: vec!["marketplace".into()],

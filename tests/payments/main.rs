@@ -22,6 +22,7 @@
 mod attestations;
 mod live;
 mod mcp;
+mod paid_probes;
 mod smart_wallet;
 
 use std::path::Path;

@@ -5,6 +5,7 @@ mod bazaar;
 mod card;
 mod hub;
 mod probe;
+mod ranks;
 
 use std::time::Duration;
 

@@ -34,8 +34,59 @@ pub struct IngestConfig {
     pub proofs: ProofConfig,
     /// The operator's own labels and lists.
     pub labels: LabelConfig,
+    /// A public ranked-domain list (the standing of the sellers' web domains).
+    pub domain_ranks: DomainRanksConfig,
+    /// agentrep's own paid calls to sellers (evidence of delivery).
+    pub paid_probes: PaidProbeConfig,
     /// Cadences of `agentrep schedule`.
     pub schedule: ScheduleConfig,
+}
+
+/// A public ranked-domain list: its rows for the registrable domains the listings use become the
+/// `domain_ranks` dataset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DomainRanksConfig {
+    /// Where the list is downloaded from, as CSV `rank,domain` (plain or gzipped), e.g. Tranco's
+    /// `https://tranco-list.eu/download/<list id>/1000000`. None: no list is read, and no seller
+    /// is proven by its domain.
+    pub url: Option<Url>,
+    /// The list's name, recorded with every row (`tranco`).
+    pub list: String,
+    /// The list's id as its publisher names it, recorded with every row (empty: the fetch day).
+    pub list_id: String,
+    /// Days between two fetches.
+    pub refresh_days: u32,
+}
+
+impl Default for DomainRanksConfig {
+    fn default() -> Self {
+        Self { url: None, list: "tranco".to_owned(), list_id: String::new(), refresh_days: 7 }
+    }
+}
+
+/// agentrep's paid probe: one paid call to each seller's cheapest listed resource on a cadence and
+/// a budget, with the key in `AGENTREP_PROBE_KEY` (never in this file).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PaidProbeConfig {
+    /// Off by default: it spends the operator's money.
+    pub enabled: bool,
+    /// The most one call may cost, micro-USDC.
+    pub max_price: u64,
+    /// The most all calls of one day may cost together, micro-USDC.
+    pub budget_per_day: u64,
+    /// Days between two paid calls to one seller.
+    pub every_days: u32,
+    /// Seconds a signed authorization stays valid; the run waits for it to expire before it
+    /// records whether the money moved (so an unused one can never settle later).
+    pub authorization_secs: u64,
+}
+
+impl Default for PaidProbeConfig {
+    fn default() -> Self {
+        Self { enabled: false, max_price: 50_000, budget_per_day: 1_000_000, every_days: 7, authorization_secs: 120 }
+    }
 }
 
 /// How to read the chain.
@@ -350,7 +401,7 @@ pub struct ScheduleConfig {
     pub marketplace_every_secs: u64,
     /// Probes.
     pub probes_every_secs: u64,
-    /// Identity proofs, registration files and labels.
+    /// Identity proofs, registration files, labels, the ranked-domain list and the paid probe.
     pub proofs_every_secs: u64,
     /// Snapshots kept by the rebuild.
     pub retain: usize,

@@ -398,6 +398,58 @@ datasets! {
     }
 
     /// Derived: the rebuild's daily scores (history, movers, sparklines), one partition per day.
+    /// Public ranked-domain lists (Tranco by default): the ranks of the registrable domains the
+    /// lake's listings use, one partition per fetch day.
+    DomainRanks => "domain_ranks", DomainRankRow {
+        /// Registrable domain, lowercase (public suffix plus one label; private suffixes count,
+        /// so `api.x.vercel.app` is `x.vercel.app`).
+        domain: String,
+        /// Rank in the list (1 = most visited).
+        rank: u32,
+        /// The list's name (`tranco`).
+        list: String,
+        /// The list's own id or date, as its publisher names it.
+        list_id: String,
+        /// Where the list was fetched from.
+        source: String,
+        /// When it was fetched.
+        fetched_at: Timestamp,
+    }
+
+    /// agentrep's own paid calls to sellers (the paid probe, made with the operator's funds on a
+    /// budget): what was paid, whether the money moved and whether an answer came; one partition
+    /// per day of the calls.
+    PaidProbes => "paid_probes", PaidProbeRow {
+        /// The endpoint called (a current listing's resource).
+        resource: String,
+        /// The seller paid (the listing's payTo, lowercase).
+        pay_to: String,
+        /// When the paid call started.
+        probed_at: Timestamp,
+        /// agentrep's paying wallet, lowercase.
+        payer: String,
+        /// Network paid on, `eip155:<id>`.
+        network: String,
+        /// Asset contract, lowercase.
+        asset: String,
+        /// Amount authorized, atomic units (micro-USDC).
+        amount: u64,
+        /// The EIP-3009 authorization nonce, 0x-hex.
+        nonce: String,
+        /// Final HTTP status of the paid call, null when nothing answered.
+        status: Option<u32>,
+        /// Bytes of the answer's body.
+        body_bytes: u64,
+        /// The answer was a 2xx with a body.
+        delivered: bool,
+        /// The authorization was used on chain (true), expired unused (false), or not known yet.
+        settled: Option<bool>,
+        /// The settlement transaction a `PAYMENT-RESPONSE` named, when one did.
+        tx_hash: Option<String>,
+        /// Why nothing was paid or delivered, when so (`offer-mismatch`, `too-expensive`, `http-500`, …).
+        error: Option<String>,
+    }
+
     DailyScores => "daily_scores", DailyScoreRow {
         /// Wallet.
         address: String,

@@ -7,6 +7,7 @@
 
 mod column;
 pub mod datasets;
+pub mod domain;
 mod store;
 
 pub use column::{Column, Timestamp};

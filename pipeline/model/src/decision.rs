@@ -9,22 +9,17 @@ use crate::score::{ScoreBreakdown, score_seller, success_rate};
 
 /// Decision thresholds; `SCORING.md` cites them by these names.
 pub mod params {
-    /// Below this score the decision is at best `CAUTION`.
-    pub const CAUTION_BELOW: u8 = 30;
-    /// From this score, with no medium or worse flag, the decision is `PROCEED`.
-    pub const PROCEED_FROM: u8 = 50;
-    /// Below this score the shield is red.
-    pub const RED_BELOW: u8 = 20;
-    /// Below this score the shield is at best yellow.
-    pub const YELLOW_BELOW: u8 = 40;
+    /// From this score, proven, with no medium or worse flag, the decision is `PROCEED`.
+    pub const PROCEED_FROM: u8 = 45;
     /// External verifiers needed for `gold-verified`.
     pub const GOLD_VERIFIERS: u32 = 10;
-    /// Below this confidence the decision is at best `PROCEED_LOW_VALUE`.
-    pub const PROCEED_MIN_CONFIDENCE: f64 = 0.5;
-    /// Below this trust-weighted count of paying entities the decision is at best
-    /// `PROCEED_LOW_VALUE`: full `PROCEED` needs several independent customers that trust
-    /// reaches in full (the cost-to-fake floor rests on it, `SCORING.md` § 6).
+    /// Trust-weighted paying entities that prove demand: several independent customers that
+    /// trust reaches in full (the cost-to-fake floor of this proof rests on it, `SCORING.md` § 7).
     pub const PROCEED_MIN_WEIGHTED_ENTITIES: f64 = 3.0;
+    /// A ranked domain proves standing up to this rank (1 = most visited).
+    pub const DOMAIN_PROVEN_RANK: u32 = 100_000;
+    /// Probes a `PROCEED` needs behind it (the endpoint is seen to answer).
+    pub const PROCEED_MIN_PROBES: u32 = 3;
 }
 
 use params as p;
@@ -104,7 +99,8 @@ pub enum ScoreBasis {
     Measured,
     /// The address is in no snapshot: `score: null`, not a low score.
     NotIndexed,
-    /// A source failed: `score: null`, and the decision fails closed.
+    /// A source failed: `score: null`, and the decision is at most `PROCEED_LOW_VALUE` unless
+    /// evidence of risk says worse.
     Degraded,
 }
 
@@ -139,15 +135,16 @@ pub struct Assessment {
     pub success_rate: Option<f64>,
     /// Label of the allowlist entry, when allowlisted.
     pub allowlist_label: Option<String>,
+    /// What proves the seller; empty when its evidence is unproven.
+    #[serde(default)]
+    pub proven_by: Vec<Proof>,
 }
 
-fn color_of_score(score: u8) -> ShieldColor {
-    if score < p::RED_BELOW {
-        ShieldColor::Red
-    } else if score < p::YELLOW_BELOW {
-        ShieldColor::Yellow
-    } else {
-        ShieldColor::Green
+impl Assessment {
+    /// Whether something proves the seller (the leaderboard and `/match` rank proven sellers
+    /// first, and only they can `PROCEED`).
+    pub fn proven(&self) -> bool {
+        !self.proven_by.is_empty()
     }
 }
 
@@ -159,41 +156,107 @@ fn color_of_flags(flags: &[FlagHit]) -> ShieldColor {
     }
 }
 
+/// Evidence that a seller is what it claims, each piece costing more to fake than a `PROCEED`
+/// earns (`SCORING.md` § 5 and § 7). A seller's own Coinbase verification is not one: a verified
+/// account can be bought for less than that; it makes the seller established for its payers'
+/// histories and counts toward its tier.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Proof {
+    /// At least [`params::PROCEED_MIN_WEIGHTED_ENTITIES`] trust-weighted paying entities.
+    TrustedDemand {
+        /// Weighted entities, two decimals.
+        weighted_entities_hundredths: u32,
+    },
+    /// The wallet's offers are served from a domain ranked within [`params::DOMAIN_PROVEN_RANK`].
+    RankedDomain {
+        /// The registrable domain.
+        domain: String,
+        /// Its rank.
+        rank: u32,
+    },
+    /// A curated allowlist entry.
+    Allowlisted,
+}
+
+impl Proof {
+    /// In words, for payloads (`provenBy`).
+    pub fn describe(&self) -> String {
+        match self {
+            Proof::TrustedDemand { weighted_entities_hundredths } => {
+                format!(
+                    "trusted-demand: {:.2} weighted paying entities",
+                    f64::from(*weighted_entities_hundredths) / 100.0
+                )
+            }
+            Proof::RankedDomain { domain, rank } => format!("ranked-domain: {domain} (#{rank}) names this wallet"),
+            Proof::Allowlisted => "allowlisted".to_owned(),
+        }
+    }
+}
+
+/// What proves the seller, strongest first; empty when nothing does (its evidence is then
+/// counted but unproven, which by itself is never a warning).
+pub fn proofs(f: &SellerFeatures) -> Vec<Proof> {
+    let mut out = Vec::new();
+    if f.allowlist_label.is_some() {
+        out.push(Proof::Allowlisted);
+    }
+    if let Some(d) = f.domain.as_ref().filter(|d| d.rank <= p::DOMAIN_PROVEN_RANK && d.matching_offers > 0) {
+        out.push(Proof::RankedDomain { domain: d.domain.clone(), rank: d.rank });
+    }
+    if f.demand.weighted_entities >= p::PROCEED_MIN_WEIGHTED_ENTITIES {
+        out.push(Proof::TrustedDemand {
+            weighted_entities_hundredths: (f.demand.weighted_entities * 100.0).round() as u32,
+        });
+    }
+    out
+}
+
 /// What besides the score and flags bounds the decision.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DecisionBasis {
-    /// 0..=1 confidence of the score.
-    pub confidence: f64,
-    /// Trust-weighted paying entities.
-    pub weighted_entities: f64,
+    /// Something proves the seller ([`proofs`] is not empty).
+    pub proven: bool,
+    /// Probes taken in the window.
+    pub probes: u32,
+    /// The most recent probe found the endpoint alive.
+    pub last_probe_alive: bool,
     /// A non-required source is stale.
     pub stale_sources: bool,
 }
 
-/// The decision rule, in order: a critical flag or two high flags block; a degraded score, one
-/// high flag or a score under [`params::CAUTION_BELOW`] cautions; a medium flag, a score under
-/// [`params::PROCEED_FROM`], a confidence under [`params::PROCEED_MIN_CONFIDENCE`], fewer than
-/// [`params::PROCEED_MIN_WEIGHTED_ENTITIES`] weighted paying entities or a stale source allows
-/// low-value calls only; otherwise proceed.
+/// The decision rule (`SCORING.md` § 5). A warning needs evidence; absence of proof alone gives
+/// at most `PROCEED_LOW_VALUE`:
+/// - `BLOCK`: evidence of harm: a critical flag, or two high flags;
+/// - `CAUTION`: evidence of risk: one high flag;
+/// - `PROCEED`: proven, with a score of at least [`params::PROCEED_FROM`], no medium flag,
+///   at least [`params::PROCEED_MIN_PROBES`] probes, the last of them alive, and no stale source;
+/// - `PROCEED_LOW_VALUE` otherwise (nothing wrong seen, not proven), a degraded score included.
+///
+/// Flags of origin `absence` and `outsider` are never above `low`, so they cannot move it.
 pub fn decide(score: Option<u8>, flags: &[FlagHit], basis: DecisionBasis) -> Decision {
-    let DecisionBasis { confidence, weighted_entities, stale_sources } = basis;
+    let DecisionBasis { proven, probes, last_probe_alive, stale_sources } = basis;
     let count = |s: Severity| flags.iter().filter(|h| h.severity == s).count();
     let (critical, high, medium) = (count(Severity::Critical), count(Severity::High), count(Severity::Medium));
+    if critical > 0 || high >= 2 {
+        return Decision::Block;
+    }
+    if high == 1 {
+        return Decision::Caution;
+    }
     match score {
-        _ if critical > 0 || high >= 2 => Decision::Block,
-        None => Decision::Caution,
-        _ if high == 1 => Decision::Caution,
-        Some(s) if s < p::CAUTION_BELOW => Decision::Caution,
         Some(s)
-            if medium > 0
-                || s < p::PROCEED_FROM
-                || confidence < p::PROCEED_MIN_CONFIDENCE
-                || weighted_entities < p::PROCEED_MIN_WEIGHTED_ENTITIES
-                || stale_sources =>
+            if proven
+                && s >= p::PROCEED_FROM
+                && medium == 0
+                && probes >= p::PROCEED_MIN_PROBES
+                && last_probe_alive
+                && !stale_sources =>
         {
-            Decision::ProceedLowValue
+            Decision::Proceed
         }
-        Some(_) => Decision::Proceed,
+        _ => Decision::ProceedLowValue,
     }
 }
 
@@ -230,16 +293,20 @@ pub fn assess_seller(f: &SellerFeatures) -> Assessment {
         Some(s) if f.degraded_sources.is_empty() => (Some(s), ScoreBasis::Measured),
         _ => (None, ScoreBasis::Degraded),
     };
+    let proven_by = proofs(f);
     let bounds = DecisionBasis {
-        confidence: breakdown.confidence,
-        weighted_entities: f.demand.weighted_entities,
+        proven: !proven_by.is_empty(),
+        probes: f.sla.samples,
+        last_probe_alive: f.sla.last_ok == Some(true),
         stale_sources: !f.stale_sources.is_empty(),
     };
     let decision = decide(score, &flags, bounds);
-    let color = match (decision, score) {
-        (Decision::Block, _) => ShieldColor::Red,
-        (_, Some(s)) => color_of_flags(&flags).max(color_of_score(s)),
-        (_, None) => color_of_flags(&flags).max(ShieldColor::Yellow),
+    // The colour follows the evidence, never the score alone: a low score from thin evidence is
+    // yellow (not proven), not red (a warning).
+    let color = match decision {
+        Decision::Block | Decision::Caution => ShieldColor::Red,
+        Decision::ProceedLowValue => color_of_flags(&flags).max(ShieldColor::Yellow),
+        Decision::Proceed => color_of_flags(&flags),
     };
     let verdict = match decision {
         Decision::Block => Verdict::Block,
@@ -267,6 +334,7 @@ pub fn assess_seller(f: &SellerFeatures) -> Assessment {
         verdict,
         reason_short,
         explainer,
+        proven_by,
     }
 }
 
@@ -296,12 +364,14 @@ mod tests {
     }
 
     #[test]
-    fn degraded_sources_give_no_score_and_fail_closed() {
-        let f = SellerFeatures { degraded_sources: vec!["reputation-unreadable".into()], ..healthy() };
+    fn a_degraded_score_is_unproven_not_a_warning() {
+        let f = SellerFeatures { degraded_sources: vec!["settlements-stale".into()], ..healthy() };
         let a = assess_seller(&f);
         assert_eq!(a.score, None);
         assert_eq!(a.basis, ScoreBasis::Degraded);
-        assert_eq!(a.decision, Decision::Caution);
+        assert_eq!(a.decision, Decision::ProceedLowValue);
+        let f = SellerFeatures { admin_path: true, ..f };
+        assert_eq!(assess_seller(&f).decision, Decision::Caution, "evidence of risk still warns");
     }
 
     #[test]
@@ -312,18 +382,130 @@ mod tests {
     }
 
     #[test]
-    fn no_trusted_payer_cautions_and_thin_evidence_caps_at_low_value() {
+    fn unproven_demand_is_low_value_and_a_ranked_domain_proves_it() {
         let mut f = healthy();
         f.demand.trusted_entities = 0;
+        f.demand.weighted_entities = 0.0;
+        f.demand.days_since_last_trusted = None;
+        let a = assess_seller(&f);
+        assert_eq!(a.decision, Decision::ProceedLowValue, "{a:?}");
+        assert_eq!(a.color, ShieldColor::Yellow);
+        assert!(!a.proven());
+        f.domain = Some(crate::DomainStanding {
+            domain: "example.com".into(),
+            rank: 5_000,
+            list: "tranco 2026-11-20".into(),
+            matching_offers: 4,
+        });
+        let a = assess_seller(&f);
+        assert_eq!(a.decision, Decision::Proceed, "{a:?}");
+        assert_eq!(a.proven_by, vec![Proof::RankedDomain { domain: "example.com".into(), rank: 5_000 }]);
+        // A domain whose offers never named the wallet, or ranked too low, proves nothing.
+        f.domain.as_mut().unwrap().matching_offers = 0;
+        assert_eq!(assess_seller(&f).decision, Decision::ProceedLowValue);
+        f.domain = Some(crate::DomainStanding {
+            matching_offers: 3,
+            rank: params::DOMAIN_PROVEN_RANK + 1,
+            ..f.domain.clone().unwrap()
+        });
+        assert_eq!(assess_seller(&f).decision, Decision::ProceedLowValue);
+    }
+
+    #[test]
+    fn an_undelivered_paid_call_cautions_and_two_block() {
+        let mut f = healthy();
+        f.paid_probes = crate::PaidProbeStats { paid: 3, delivered: 2, undelivered: 1, unpaid_failures: 0 };
+        assert_eq!(assess_seller(&f).decision, Decision::Proceed, "one failed call among good ones is an accident");
+        f.paid_probes = crate::PaidProbeStats { paid: 1, delivered: 0, undelivered: 1, unpaid_failures: 0 };
         assert_eq!(assess_seller(&f).decision, Decision::Caution);
-        let mut thin = healthy();
-        thin.reputation = Default::default();
-        thin.sla = Default::default();
-        thin.demand.weighted_entities = 2.0;
-        thin.demand.trusted_entities = 2;
-        let a = assess_seller(&thin);
-        assert!(a.confidence < params::PROCEED_MIN_CONFIDENCE, "{}", a.confidence);
-        assert_eq!(a.decision, Decision::ProceedLowValue);
+        f.paid_probes = crate::PaidProbeStats { paid: 5, delivered: 3, undelivered: 2, unpaid_failures: 0 };
+        assert_eq!(assess_seller(&f).decision, Decision::Caution);
+        f.paid_probes = crate::PaidProbeStats { paid: 3, delivered: 1, undelivered: 2, unpaid_failures: 0 };
+        assert_eq!(assess_seller(&f).decision, Decision::Block);
+        // A call that failed without the money moving harms nobody.
+        f.paid_probes = crate::PaidProbeStats { paid: 2, delivered: 2, undelivered: 0, unpaid_failures: 3 };
+        assert_eq!(assess_seller(&f).decision, Decision::Proceed);
+    }
+
+    /// A deterministic generator of seller features, for the absence property.
+    fn random_features(state: &mut u64) -> SellerFeatures {
+        let mut next = |n: u64| {
+            *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*state >> 33) % n.max(1)
+        };
+        let mut f =
+            SellerFeatures { listing_count: 1 + next(3) as u32, age_days: next(90) as u32, ..Default::default() };
+        let d = &mut f.demand;
+        d.settlements = next(500);
+        d.payers = next(60) as u32;
+        d.entities = d.payers.min(next(60) as u32);
+        d.repeat_entities = d.entities.min(next(20) as u32);
+        d.trusted_entities = d.entities.min(next(8) as u32);
+        d.weighted_entities = f64::from(d.trusted_entities) * (next(100) as f64 / 100.0);
+        d.trust_mass = next(20) as f64;
+        d.repeat_ratio = next(100) as f64 / 100.0;
+        d.active_days_30d_all = next(31) as u32;
+        d.active_days_30d = d.active_days_30d_all.min(next(31) as u32);
+        d.days_since_last = (next(2) == 1).then(|| next(40) as u32);
+        d.days_since_last_trusted = (d.trusted_entities > 0).then(|| next(40) as u32);
+        d.volume = next(100_000_000);
+        f.sla.samples = next(20) as u32;
+        f.sla.ok = f.sla.samples.min(next(20) as u32);
+        f.reputation.review_weight = next(5) as f64;
+        f.reputation.review_sum = f.reputation.review_weight * (next(100) as f64 / 100.0);
+        f.reputation.reviewing_entities = next(6) as u32;
+        if next(3) == 0 {
+            f.proofs.push(ProofType::Cb1Verified);
+        }
+        if next(3) == 0 {
+            f.domain = Some(crate::DomainStanding {
+                domain: "d.com".into(),
+                rank: next(300_000) as u32 + 1,
+                list: "l".into(),
+                matching_offers: next(5) as u32,
+            });
+        }
+        f
+    }
+
+    /// The absence rule as a property: take away any positive evidence from a seller with no
+    /// evidence of risk, and its decision never falls below `PROCEED_LOW_VALUE`.
+    #[test]
+    fn removing_positive_evidence_never_warns() {
+        let mut state = 0x5eed;
+        let strip: [fn(&mut SellerFeatures); 8] = [
+            |f| f.demand = Default::default(),
+            |f| {
+                f.demand.trusted_entities = 0;
+                f.demand.weighted_entities = 0.0;
+                f.demand.days_since_last_trusted = None;
+            },
+            |f| f.sla = Default::default(),
+            |f| f.reputation = Default::default(),
+            |f| f.proofs.clear(),
+            |f| f.domain = None,
+            |f| f.age_days = 0,
+            |f| f.listing_count = 1,
+        ];
+        for _ in 0..2_000 {
+            let f = random_features(&mut state);
+            let evidence_of_risk = evaluate_flags(&f).iter().any(|h| h.severity >= Severity::High);
+            let before = assess_seller(&f).decision;
+            assert_eq!(evidence_of_risk, before < Decision::ProceedLowValue, "{f:?}");
+            let mut g = f.clone();
+            for (i, cut) in strip.iter().enumerate() {
+                let mut h = f.clone();
+                cut(&mut h);
+                cut(&mut g);
+                for stripped in [&h, &g] {
+                    let risk = evaluate_flags(stripped).iter().any(|x| x.severity >= Severity::High);
+                    if !risk {
+                        let after = assess_seller(stripped).decision;
+                        assert!(after >= Decision::ProceedLowValue, "cut {i} warned: {stripped:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -129,6 +129,47 @@ pub struct DemandStats {
     pub seller_funded_payers: u32,
     /// Qualifying settlements made by those payers.
     pub seller_funded_settlements: u64,
+    /// Paying entities (trusted or not) that paid on two or more distinct days: customers who
+    /// came back.
+    #[serde(default)]
+    pub repeat_entities: u32,
+    /// Days since the last qualifying settlement of any paying entity (the seller's own and
+    /// seller-funded payers left out).
+    #[serde(default)]
+    pub days_since_last: Option<u32>,
+    /// Days with a qualifying settlement of any paying entity, in the last 30.
+    #[serde(default)]
+    pub active_days_30d_all: u32,
+}
+
+/// A listing host's registrable domain with a public rank, whose live 402 offers name the
+/// seller's wallet: the seller controls a domain with an established standing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DomainStanding {
+    /// The registrable domain (public suffix plus one label, private suffixes included, so a
+    /// `*.vercel.app` host is its own domain).
+    pub domain: String,
+    /// Its rank in the ranked-domain list (1 = most visited).
+    pub rank: u32,
+    /// The list (`tranco`) and its date, as the `domain_ranks` dataset records them.
+    pub list: String,
+    /// Well-formed offers from that domain's hosts in the probe window that name the wallet.
+    pub matching_offers: u32,
+}
+
+/// agentrep's own paid calls to the seller (the `paid_probes` dataset): only the operator can
+/// create them, so they may lower a decision.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaidProbeStats {
+    /// Paid calls whose authorization was used on chain (the seller took the money), in the last
+    /// 30 days.
+    pub paid: u32,
+    /// Of those, the calls answered with a 2xx and a body.
+    pub delivered: u32,
+    /// Of those, the calls answered with nothing (an error status, or an empty body).
+    pub undelivered: u32,
+    /// Calls that failed without the money moving (the authorization expired unused): no harm.
+    pub unpaid_failures: u32,
 }
 
 /// Reviews and receipts that count: from an entity that paid the seller at least the price before
@@ -194,6 +235,13 @@ pub struct SellerFeatures {
 
     /// Probe statistics over the probe window.
     pub sla: SlaStats,
+
+    /// The best-ranked listing domain the wallet is proven to control, when one is ranked.
+    #[serde(default)]
+    pub domain: Option<DomainStanding>,
+    /// agentrep's own paid calls.
+    #[serde(default)]
+    pub paid_probes: PaidProbeStats,
 
     /// The wallet is the `agentWallet` of a registered ERC-8004 agent.
     pub erc8004_registered: bool,

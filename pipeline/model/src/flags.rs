@@ -46,8 +46,12 @@ pub enum FlagKey {
     Denylisted,
     /// On the allowlist.
     AutoAllowlisted,
-    /// Paying, trusted buyers report failed paid calls.
+    /// Served from a ranked domain whose offers name the wallet.
+    RankedDomain,
+    /// Paying, trusted buyers, or agentrep's own paid calls, report failed paid calls.
     PayThenFail,
+    /// agentrep paid for a call and got nothing back.
+    PaidCallUndelivered,
     /// The endpoint's 402 offer differs from its listing.
     OfferMismatch,
     /// The seller pays itself or funds its own payers.
@@ -104,6 +108,8 @@ pub enum Origin {
     Probe,
     /// Paying entities with trust (costly to create; weighed by trust).
     TrustedPayers,
+    /// agentrep's own paid calls, made with the operator's funds (only the operator creates them).
+    Oracle,
     /// The absence of trusted evidence (an outsider can only add evidence, never remove it).
     Absence,
     /// Anyone: transfers, reviews, timing and funding of wallets the seller does not control.
@@ -118,6 +124,7 @@ impl Origin {
             Origin::Seller => "seller",
             Origin::Probe => "probe",
             Origin::TrustedPayers => "trusted-payers",
+            Origin::Oracle => "oracle",
             Origin::Absence => "absence",
             Origin::Outsider => "outsider",
         }
@@ -185,8 +192,13 @@ pub mod thresholds {
     pub const FLAPPING_OK_RATE: (f64, f64) = (0.2, 0.8);
     /// `pay-then-fail`: trusted paying entities reporting failures.
     pub const PAY_THEN_FAIL_ENTITIES: u32 = 2;
-    /// `pay-then-fail`: trust-weighted share of failed matched receipts.
-    pub const PAY_THEN_FAIL_SHARE: f64 = 0.5;
+    /// `pay-then-fail`: trust-weighted share of failed matched receipts (buyers' word, so most of
+    /// them must report failures).
+    pub const PAY_THEN_FAIL_SHARE: f64 = 0.75;
+    /// `pay-then-fail`: share of agentrep's settled paid calls that delivered nothing.
+    pub const PAY_THEN_FAIL_PROBE_SHARE: f64 = 0.5;
+    /// `pay-then-fail`: agentrep's settled paid calls that delivered nothing.
+    pub const PAY_THEN_FAIL_PAID_PROBES: u32 = 2;
     /// `offer-mismatch`: mismatching offers needed to judge.
     pub const OFFER_MISMATCH_MIN: u32 = 2;
     /// `offer-mismatch`: share of offers that mismatch.
@@ -244,14 +256,40 @@ pub const FLAGS: &[FlagDef] = &[
         check: |f| f.allowlist_label.as_ref().map(|l| format!("allowlisted as {l}")),
     },
     FlagDef {
+        key: FlagKey::RankedDomain,
+        name: "ranked-domain",
+        severity: Severity::Positive,
+        penalty: 0,
+        origin: Origin::Probe,
+        condition: "a listing host's registrable domain is in the ranked-domain list and the 402 offers served from it in the probe window name the wallet",
+        explainer: "Its paid endpoints are served from an established, publicly ranked domain, and that domain's offers name this wallet.",
+        check: |f| {
+            f.domain.as_ref().map(|d| {
+                format!(
+                    "{} is #{} in {}; {} offers there name this wallet",
+                    d.domain, d.rank, d.list, d.matching_offers
+                )
+            })
+        },
+    },
+    FlagDef {
         key: FlagKey::PayThenFail,
         name: "pay-then-fail",
         severity: Severity::Critical,
         penalty: 60,
         origin: Origin::TrustedPayers,
-        condition: "trusted paying entities reporting failed paid calls >= PAY_THEN_FAIL_ENTITIES (2) and the trust-weighted failed share of matched receipts >= PAY_THEN_FAIL_SHARE (50%)",
-        explainer: "Buyers who paid report that the paid call failed: payments are taken without delivery.",
+        condition: "agentrep's own settled paid calls that delivered nothing >= PAY_THEN_FAIL_PAID_PROBES (2) and >= PAY_THEN_FAIL_PROBE_SHARE (50%) of them; or trusted paying entities reporting failed paid calls >= PAY_THEN_FAIL_ENTITIES (2) and the trust-weighted failed share of matched receipts >= PAY_THEN_FAIL_SHARE (75%)",
+        explainer: "Buyers who paid, or agentrep paying with its own funds, got nothing back: payments are taken without delivery.",
         check: |f| {
+            let pp = &f.paid_probes;
+            if pp.undelivered >= t::PAY_THEN_FAIL_PAID_PROBES
+                && f64::from(pp.undelivered) >= t::PAY_THEN_FAIL_PROBE_SHARE * f64::from(pp.paid)
+            {
+                return Some(format!(
+                    "{} of agentrep's {} settled paid calls delivered nothing",
+                    pp.undelivered, pp.paid
+                ));
+            }
             let r = &f.reputation;
             if r.failed_entities < t::PAY_THEN_FAIL_ENTITIES || r.receipt_weight <= 0.0 {
                 return None;
@@ -264,6 +302,20 @@ pub const FLAGS: &[FlagDef] = &[
                     pct(failed)
                 )
             })
+        },
+    },
+    FlagDef {
+        key: FlagKey::PaidCallUndelivered,
+        name: "paid-call-undelivered",
+        severity: Severity::High,
+        penalty: 30,
+        origin: Origin::Oracle,
+        condition: "agentrep paid for calls with its own funds (the authorization was used on chain) in the last 30 days and got an error or an empty answer on every one, or on two or more",
+        explainer: "agentrep paid this seller and got nothing back: the money was taken without delivery.",
+        check: |f| {
+            let pp = &f.paid_probes;
+            (pp.undelivered >= 2 || (pp.undelivered >= 1 && pp.delivered == 0))
+                .then(|| format!("{} of agentrep's {} settled paid calls delivered nothing", pp.undelivered, pp.paid))
         },
     },
     FlagDef {
@@ -306,18 +358,18 @@ pub const FLAGS: &[FlagDef] = &[
         severity: Severity::High,
         penalty: 30,
         origin: Origin::Seller,
-        condition: "the wallet's first funders (up to TAINT_HOPS, 2) include a denylisted address or a deployer whose verdict is AVOID, and it was funded before it was first listed",
+        condition: "the wallet's first funders (up to TAINT_HOPS, 4) include a denylisted address or a deployer whose verdict is AVOID, and it was funded before it was first listed",
         explainer: "The wallet was bankrolled by a known-bad address: not a clean slate.",
         check: |f| f.tainted_by.as_ref().map(|by| format!("first funded by {by}")),
     },
     FlagDef {
         key: FlagKey::UnprovenDemand,
         name: "unproven-demand",
-        severity: Severity::High,
+        severity: Severity::Info,
         penalty: 0,
         origin: Origin::Absence,
         condition: "no paying entity reaches TRUSTED_ENTITY_MIN (0.01) trust",
-        explainer: "Nobody with an independent history has paid this seller: its demand is unproven.",
+        explainer: "No buyer with an independent, costly history has paid this seller yet: its demand is counted, but not proven. Not a sign of harm.",
         check: |f| {
             let d = &f.demand;
             (d.trusted_entities == 0).then(|| {
@@ -348,8 +400,8 @@ pub const FLAGS: &[FlagDef] = &[
         severity: Severity::High,
         penalty: 20,
         origin: Origin::Seller,
-        condition: "an endpoint path contains an admin or secrets segment (admin, wp-admin, .env, phpmyadmin, debug, .git)",
-        explainer: "Endpoint path looks like an admin or secrets route, not a public API.",
+        condition: "an endpoint path has a segment that only a web server's secrets or admin panel has (wp-admin, wp-login.php, phpmyadmin, .env, .git, .aws, .ssh, server-status)",
+        explainer: "A listed paid endpoint is a path of a web server's secrets or admin panel, never a public API.",
         check: |f| f.admin_path.then(|| "endpoint path looks like an admin route".to_owned()),
     },
     FlagDef {
@@ -365,8 +417,8 @@ pub const FLAGS: &[FlagDef] = &[
     FlagDef {
         key: FlagKey::SinglePayer,
         name: "single-payer",
-        severity: Severity::Medium,
-        penalty: 10,
+        severity: Severity::Low,
+        penalty: 0,
         origin: Origin::Absence,
         condition: "qualifying settlements >= 1 and distinct qualifying payers == 1",
         explainer: "Every payment comes from one wallet: no independent demand is proven.",
@@ -378,8 +430,8 @@ pub const FLAGS: &[FlagDef] = &[
     FlagDef {
         key: FlagKey::SingleEntity,
         name: "single-entity",
-        severity: Severity::Medium,
-        penalty: 5,
+        severity: Severity::Low,
+        penalty: 0,
         origin: Origin::Absence,
         condition: "distinct qualifying payers >= 2 and exactly one trusted paying entity",
         explainer: "Several wallets pay, but they belong to one funding entity: one customer at most.",
@@ -392,8 +444,8 @@ pub const FLAGS: &[FlagDef] = &[
     FlagDef {
         key: FlagKey::Dormant,
         name: "dormant",
-        severity: Severity::Medium,
-        penalty: 10,
+        severity: Severity::Low,
+        penalty: 0,
         origin: Origin::Absence,
         condition: "trusted demand exists and none in the last DORMANT_DAYS (30) days",
         explainer: "No trusted buyer has paid this seller for a month.",
@@ -482,7 +534,7 @@ pub const FLAGS: &[FlagDef] = &[
     FlagDef {
         key: FlagKey::NoIdentityProofs,
         name: "no-identity-proofs",
-        severity: Severity::Low,
+        severity: Severity::Info,
         penalty: 0,
         origin: Origin::Absence,
         condition: "no identity proof of any type",
@@ -615,6 +667,8 @@ mod tests {
         };
         quoted("PAY_THEN_FAIL_ENTITIES", t::PAY_THEN_FAIL_ENTITIES.to_string());
         quoted("PAY_THEN_FAIL_SHARE", pct(t::PAY_THEN_FAIL_SHARE));
+        quoted("PAY_THEN_FAIL_PROBE_SHARE", pct(t::PAY_THEN_FAIL_PROBE_SHARE));
+        quoted("PAY_THEN_FAIL_PAID_PROBES", t::PAY_THEN_FAIL_PAID_PROBES.to_string());
         quoted("OFFER_MISMATCH_MIN", t::OFFER_MISMATCH_MIN.to_string());
         quoted("OFFER_MISMATCH_SHARE", pct(t::OFFER_MISMATCH_SHARE));
         quoted("SELF_DEALING_SHARE", pct(t::SELF_DEALING_SHARE));
@@ -642,6 +696,15 @@ mod tests {
     fn outsider_evidence_never_weighs_on_the_decision() {
         for d in FLAGS.iter().filter(|d| d.origin == Origin::Outsider) {
             assert!(d.severity <= Severity::Low && d.penalty == 0, "{} breaks the griefing rule", d.name);
+        }
+    }
+
+    /// The absence rule (`SCORING.md` § 4): a flag that fires on missing evidence never weighs on
+    /// the decision; a warning needs evidence.
+    #[test]
+    fn absence_of_evidence_never_weighs_on_the_decision() {
+        for d in FLAGS.iter().filter(|d| d.origin == Origin::Absence) {
+            assert!(d.severity <= Severity::Low && d.penalty == 0, "{} breaks the absence rule", d.name);
         }
     }
 

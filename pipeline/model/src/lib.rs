@@ -23,14 +23,14 @@ pub use buyers::{
     assess_buyer_base, assess_buyers, classify_buyer,
 };
 pub use decision::{
-    Assessment, Decision, DecisionBasis, ScoreBasis, ShieldColor, Tier, Verdict, assess_seller, decide,
-    external_verifiers,
+    Assessment, Decision, DecisionBasis, Proof, ScoreBasis, ShieldColor, Tier, Verdict, assess_seller, decide,
+    external_verifiers, proofs,
 };
 pub use deployer::{
     DeployerAssessment, DeployerBasis, DeployerFeatures, DeployerVerdict, LaunchObservation, LaunchOutcome,
     LaunchSummary, OutcomeCounts, assess_deployer, classify_launch,
 };
-pub use features::{DemandStats, ProofType, ReputationStats, SellerFeatures, SlaStats};
+pub use features::{DemandStats, DomainStanding, PaidProbeStats, ProofType, ReputationStats, SellerFeatures, SlaStats};
 pub use flags::{FLAGS, FlagDef, FlagHit, FlagKey, Origin, Severity, evaluate_flags};
 pub use records::{
     AgentIdentity, Counterparty, CrawlerRecord, DeployerRecord, FundingRecord, HistoryPoint, ListedAddress,
@@ -39,7 +39,7 @@ pub use records::{
 pub use score::{Component, ComponentScore, ScoreBreakdown, score_seller, success_rate};
 
 /// Version of the methodology in `SCORING.md`; every published payload carries it.
-pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-2.1.0";
+pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-3.0.0";
 
 /// Micro-USDC (6 decimals), the only unit money has inside agentrep.
 pub type MicroUsdc = u64;

@@ -53,6 +53,11 @@ pub struct KnownPayer {
     pub address: String,
     /// Standing in the rebuild's graph.
     pub standing: PayerStanding,
+    /// Its paying entity's index among the seller's entities (none for the seller itself and
+    /// seller-funded payers), and the Unix day of its first qualifying payment to the seller: a
+    /// later payment makes the entity a returning one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<(u32, i64)>,
 }
 
 /// The prices a settlement on one network and asset qualifies at.
@@ -149,6 +154,19 @@ pub struct LiveBasis {
     pub trusted_days: Vec<i64>,
     /// Time of the last qualifying settlement of a trusted entity.
     pub last_trusted_at: Option<i64>,
+    /// Unix days of the demand window with a qualifying settlement of any paying entity.
+    #[serde(default)]
+    pub active_days: Vec<i64>,
+    /// Time of the last qualifying settlement of any paying entity.
+    #[serde(default)]
+    pub last_at: Option<i64>,
+    /// Entities (indices of `KnownPayer::entity`) that already paid on two or more days.
+    #[serde(default)]
+    pub repeating_entities: Vec<u32>,
+    /// The current resources served from the seller's ranked domain: the probes of these count
+    /// the offers that name the wallet there.
+    #[serde(default)]
+    pub domain_resources: Vec<String>,
     /// Probes in the probe window.
     pub probes: Vec<ProbeSample>,
 }
@@ -202,11 +220,13 @@ pub fn merge(
     let mut report = LiveMerge { day_end, days_after_snapshot: shift_days as u32, ..LiveMerge::default() };
     f.age_days = f.age_days.saturating_add(shift_days as u32);
 
-    let standing: BTreeMap<&str, PayerStanding> =
-        basis.payers.iter().map(|p| (p.address.as_str(), p.standing)).collect();
+    let known_payers: BTreeMap<&str, &KnownPayer> = basis.payers.iter().map(|p| (p.address.as_str(), p)).collect();
+    let mut repeating: BTreeSet<u32> = basis.repeating_entities.iter().copied().collect();
     let mut settled_days: BTreeMap<i64, u64> = basis.settled_days.iter().copied().collect();
     let mut trusted_days: BTreeSet<i64> = basis.trusted_days.iter().copied().collect();
     let mut last_trusted = basis.last_trusted_at;
+    let mut active_days: BTreeSet<i64> = basis.active_days.iter().copied().collect();
+    let mut last_any = basis.last_at;
     let mut exact = basis.exact_settlements;
     let fresh = evidence.transfers.iter().filter(|t| t.t >= basis.evidence_from && t.t < day_end);
     for transfer in fresh {
@@ -226,12 +246,12 @@ pub fn merge(
             f.demand.below_price += 1;
             continue;
         }
-        let payer = if transfer.payer == seller {
-            Some(PayerStanding::Seller)
+        let known = if transfer.payer == seller {
+            Some((PayerStanding::Seller, None))
         } else {
-            standing.get(transfer.payer.as_str()).copied()
+            known_payers.get(transfer.payer.as_str()).map(|p| (p.standing, p.entity))
         };
-        let Some(payer) = payer else {
+        let Some((payer, entity)) = known else {
             report.from_new_payers += 1;
             continue;
         };
@@ -244,10 +264,20 @@ pub fn merge(
         match payer {
             PayerStanding::Seller => d.self_payments += 1,
             PayerStanding::SellerFunded => d.seller_funded_settlements += 1,
-            PayerStanding::Untrusted => {}
-            PayerStanding::Trusted => {
-                trusted_days.insert(transfer.t.div_euclid(DAY));
-                last_trusted = last_trusted.max(Some(transfer.t));
+            PayerStanding::Untrusted | PayerStanding::Trusted => {
+                let day = transfer.t.div_euclid(DAY);
+                if payer == PayerStanding::Trusted {
+                    trusted_days.insert(day);
+                    last_trusted = last_trusted.max(Some(transfer.t));
+                }
+                active_days.insert(day);
+                last_any = last_any.max(Some(transfer.t));
+                if let Some((index, first_day)) = entity
+                    && day != first_day
+                    && repeating.insert(index)
+                {
+                    d.repeat_entities += 1;
+                }
             }
         }
     }
@@ -263,6 +293,10 @@ pub fn merge(
         f.demand.active_days_30d = trusted_days.iter().filter(|d| in_window(d)).count() as u32;
         f.demand.days_since_last_trusted = last_trusted.map(|t| days_since(day_end, t));
     }
+    if f.demand.entities > 0 {
+        f.demand.active_days_30d_all = active_days.iter().filter(|d| in_window(d)).count() as u32;
+        f.demand.days_since_last = last_any.map(|t| days_since(day_end, t));
+    }
 
     let probe_start = day_end - PROBE_WINDOW_DAYS * DAY;
     let current: BTreeSet<&str> = basis.listings.iter().map(|l| l.resource.as_str()).collect();
@@ -275,6 +309,21 @@ pub fn merge(
     report.probes = evidence.probes.len() as u32;
     report.probes_alive = evidence.probes.iter().filter(|p| p.alive()).count() as u32;
     f.sla = sla_stats(&window);
+    // The ranked domain stands for the seller while the window's offers there name it and none
+    // differs (the domain, its rank and whom else it serves are the snapshot's).
+    if f.domain.is_some() && !basis.domain_resources.is_empty() {
+        let on_domain = window.iter().filter(|p| basis.domain_resources.contains(&p.resource));
+        let (matching, mismatching) = on_domain.fold((0u32, 0u32), |(m, x), p| match p.offer_matches {
+            Some(true) => (m + 1, x),
+            Some(false) => (m, x + 1),
+            None => (m, x),
+        });
+        if matching == 0 || mismatching > 0 {
+            f.domain = None;
+        } else if let Some(d) = f.domain.as_mut() {
+            d.matching_offers = matching;
+        }
+    }
     (f, report)
 }
 
@@ -284,16 +333,20 @@ pub const PART_BASES: &[(&str, &str, &str)] = &[
     (
         "demand",
         "snapshot+live",
-        "trusted entities, trust mass, entity weights and repeat ratio are the snapshot's; qualifying settlements of payers the snapshot knows are counted live",
+        "trusted and paying entities, trust mass, entity weights, returning entities and repeat ratio are the snapshot's; qualifying settlements of payers the snapshot knows are counted live, with their active days",
     ),
     ("reputation", "snapshot", "reviews and receipts, weighed by the snapshot's trust"),
     ("reliability", "live", "the probe window slid to now, with the probes taken now"),
-    ("recency", "live", "days since the last qualifying settlement of a trusted entity, as of now"),
+    (
+        "recency",
+        "live",
+        "days since the last qualifying settlement of a trusted entity, and of any paying entity the snapshot knows, as of now",
+    ),
     ("longevity", "snapshot+live", "age and active days as of now; listings, tags and proofs are the snapshot's"),
     (
         "flags",
         "snapshot+live",
-        "every check re-run on the merged features; funding, lists and identity are the snapshot's",
+        "every check re-run on the merged features; funding, lists, identity, the ranked domain and agentrep's paid calls are the snapshot's",
     ),
     (
         "trust",
@@ -360,14 +413,26 @@ mod tests {
                 prices: vec![10_000, 50_000],
             }],
             payers: vec![
-                KnownPayer { address: "0x01".into(), standing: PayerStanding::Trusted },
-                KnownPayer { address: "0x02".into(), standing: PayerStanding::Untrusted },
-                KnownPayer { address: "0x03".into(), standing: PayerStanding::SellerFunded },
+                KnownPayer {
+                    address: "0x01".into(),
+                    standing: PayerStanding::Trusted,
+                    entity: Some((0, DAY_END / DAY - 2)),
+                },
+                KnownPayer {
+                    address: "0x02".into(),
+                    standing: PayerStanding::Untrusted,
+                    entity: Some((1, DAY_END / DAY - 2)),
+                },
+                KnownPayer { address: "0x03".into(), standing: PayerStanding::SellerFunded, entity: None },
             ],
             settled_days: vec![(DAY_END / DAY - 31, 4), (DAY_END / DAY - 2, 6)],
             exact_settlements: 10,
             trusted_days: vec![DAY_END / DAY - 2],
             last_trusted_at: Some(DAY_END - 2 * DAY + 10),
+            active_days: vec![DAY_END / DAY - 2],
+            last_at: Some(DAY_END - 2 * DAY + 10),
+            repeating_entities: vec![],
+            domain_resources: vec![],
             probes: vec![],
         }
     }

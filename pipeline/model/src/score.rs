@@ -1,5 +1,7 @@
-//! The seller score: five bounded components, each `None` when there is no evidence for it, summed
-//! over the available ones and rescaled to 0..=100, minus the penalties of raised flags.
+//! The seller score: five bounded components summed over the available ones and rescaled to
+//! 0..=100, minus the penalties of raised flags. Demand is observed for every listed seller (no
+//! qualifying payment is zero demand, seen); reputation, reliability and recency are `None` when
+//! there is no evidence for them.
 //!
 //! `SCORING.md` § "Seller score" is the prose form of this file.
 
@@ -32,6 +34,22 @@ pub mod params {
     pub const LATENCY_ZERO_MS: f64 = 3000.0;
     /// Recency decay constant, days.
     pub const RECENCY_DECAY_DAYS: f64 = 15.0;
+    /// Most demand points that paying entities no trust reaches can earn (of 35): they cost an
+    /// attacker little (an exchange withdrawal per wallet), so they inform the score without
+    /// ever deciding it.
+    pub const UNANCHORED_DEMAND_MAX: f64 = 14.0;
+    /// Paying entities at which the breadth of unanchored demand is full.
+    pub const UNANCHORED_FULL_ENTITIES: f64 = 25.0;
+    /// Returning entities at which the return part of unanchored demand is full.
+    pub const UNANCHORED_FULL_REPEAT: f64 = 10.0;
+    /// Active days (of 30) at which the days part of unanchored demand is full.
+    pub const UNANCHORED_FULL_DAYS: f64 = 20.0;
+    /// Qualifying volume at which the volume part of unanchored demand is full, USDC.
+    pub const UNANCHORED_FULL_VOLUME_USDC: f64 = 100.0;
+    /// Most recency points a settlement of an untrusted entity earns (of 10).
+    pub const UNANCHORED_RECENCY_MAX: f64 = 5.0;
+    /// Weight of an untrusted paying entity in demand's confidence, against a trusted one's 1.
+    pub const UNANCHORED_CONFIDENCE_WEIGHT: f64 = 0.2;
     /// Listing age at which longevity reaches full confidence, days.
     pub const AGE_FULL_CONFIDENCE_DAYS: f64 = 30.0;
 }
@@ -153,24 +171,45 @@ fn evidence(pairs: &[(&str, f64)]) -> Vec<(String, f64)> {
     pairs.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect()
 }
 
-fn demand(f: &SellerFeatures) -> ComponentScore {
-    let d = &f.demand;
-    let points = (d.trusted_entities > 0).then(|| {
+/// Demand points from trusted entities only (the part that costs real spend to fake), `None`
+/// without a trusted entity.
+fn proven_demand(d: &crate::DemandStats) -> Option<f64> {
+    (d.trusted_entities > 0).then(|| {
         let breadth = 20.0 * log_share(f64::from(d.trusted_entities), p::DEMAND_FULL_ENTITIES);
         let mass = 8.0 * log_share(d.trust_mass, p::TRUST_MASS_FULL);
         let repeat =
             if d.trusted_entities >= p::REPEAT_MIN_ENTITIES { 7.0 * d.repeat_ratio.clamp(0.0, 1.0) } else { 0.0 };
         breadth + mass + repeat
-    });
+    })
+}
+
+/// Demand points from every independent paying entity, trusted or not, bounded by
+/// [`params::UNANCHORED_DEMAND_MAX`]: how many entities paid, how many came back, on how many
+/// days, and how much.
+fn unanchored_demand(d: &crate::DemandStats) -> f64 {
+    let breadth = 6.0 * log_share(f64::from(d.entities), p::UNANCHORED_FULL_ENTITIES);
+    let returning = 3.0 * log_share(f64::from(d.repeat_entities), p::UNANCHORED_FULL_REPEAT);
+    let days = 3.0 * log_share(f64::from(d.active_days_30d_all), p::UNANCHORED_FULL_DAYS);
+    let volume = 2.0 * log_share(crate::usdc(d.volume), p::UNANCHORED_FULL_VOLUME_USDC);
+    (breadth + returning + days + volume).min(p::UNANCHORED_DEMAND_MAX)
+}
+
+fn demand(f: &SellerFeatures) -> ComponentScore {
+    let d = &f.demand;
+    let proven = proven_demand(d);
+    let points = (f.listing_count > 0).then(|| proven.unwrap_or(0.0).max(unanchored_demand(d)));
+    let weight = d.weighted_entities + p::UNANCHORED_CONFIDENCE_WEIGHT * f64::from(d.entities);
     ComponentScore {
         component: Component::Demand,
         points,
         max: Component::Demand.max(),
-        confidence: if points.is_some() { (d.weighted_entities / p::DEMAND_FULL_CONFIDENCE).min(1.0) } else { 0.0 },
+        confidence: if points.is_some() { (weight / p::DEMAND_FULL_CONFIDENCE).min(1.0) } else { 0.0 },
         evidence: evidence(&[
             ("qualifyingSettlements", d.settlements as f64),
             ("payers", f64::from(d.payers)),
             ("entities", f64::from(d.entities)),
+            ("returningEntities", f64::from(d.repeat_entities)),
+            ("activeDays30d", f64::from(d.active_days_30d_all)),
             ("trustedEntities", f64::from(d.trusted_entities)),
             ("weightedEntities", d.weighted_entities),
             ("trustMass", d.trust_mass),
@@ -220,19 +259,30 @@ fn reliability(f: &SellerFeatures) -> ComponentScore {
 }
 
 fn recency(f: &SellerFeatures) -> ComponentScore {
-    let days = f.demand.days_since_last_trusted;
+    let decay = |days: u32| (-f64::from(days) / p::RECENCY_DECAY_DAYS).exp();
+    let trusted = f.demand.days_since_last_trusted.map(|d| 10.0 * decay(d));
+    let any = f.demand.days_since_last.map(|d| p::UNANCHORED_RECENCY_MAX * decay(d));
+    let points = match (trusted, any) {
+        (Some(t), Some(a)) => Some(t.max(a)),
+        (t, a) => t.or(a),
+    };
     ComponentScore {
         component: Component::Recency,
-        points: days.map(|d| 10.0 * (-f64::from(d) / p::RECENCY_DECAY_DAYS).exp()),
+        points,
         max: Component::Recency.max(),
-        confidence: if days.is_some() { 1.0 } else { 0.0 },
-        evidence: evidence(&[("daysSinceLastTrustedSettlement", days.map_or(f64::NAN, f64::from))]),
+        confidence: if points.is_some() { 1.0 } else { 0.0 },
+        evidence: evidence(&[
+            ("daysSinceLastTrustedSettlement", f.demand.days_since_last_trusted.map_or(f64::NAN, f64::from)),
+            ("daysSinceLastSettlement", f.demand.days_since_last.map_or(f64::NAN, f64::from)),
+        ]),
     }
 }
 
 fn longevity(f: &SellerFeatures) -> ComponentScore {
+    let active = step(f.demand.active_days_30d, &[(21, 3.0), (10, 2.0), (5, 1.0)])
+        .max(step(f.demand.active_days_30d_all, &[(21, 2.0), (10, 1.0)]));
     let points = step(f.age_days, &[(30, 3.0), (14, 2.0), (7, 1.0)])
-        + step(f.demand.active_days_30d, &[(21, 3.0), (10, 2.0), (5, 1.0)])
+        + active
         + step(f.tag_count, &[(5, 2.0), (2, 1.0)])
         + (f.proofs.len() as f64).min(2.0);
     ComponentScore {
@@ -257,13 +307,15 @@ pub fn score_seller(f: &SellerFeatures, flags: &[FlagHit]) -> ScoreBreakdown {
         .iter()
         .filter(|c| c.points.is_none())
         .map(|c| match c.component {
-            Component::Demand => "trusted-demand".to_owned(),
+            Component::Demand | Component::Longevity => "listing".to_owned(),
             Component::Reputation => "paid-reviews-or-receipts".to_owned(),
             Component::Reliability => "probes".to_owned(),
-            Component::Recency => "recent-trusted-settlement".to_owned(),
-            Component::Longevity => "listing".to_owned(),
+            Component::Recency => "qualifying-settlement".to_owned(),
         })
         .collect();
+    if f.demand.trusted_entities == 0 {
+        missing_signals.push("trusted-demand".to_owned());
+    }
     if f.sla.samples > 0 && f.sla.latency_p95_ms.is_none() {
         missing_signals.push("latency".to_owned());
     }

@@ -10,8 +10,10 @@
 
 /// Funding hops followed up a wallet's chain of first funders to find its entity root.
 pub const MAX_FUNDING_HOPS: usize = 4;
-/// Funding hops within which a denylisted or rugging funder taints a wallet.
-pub const TAINT_HOPS: usize = 2;
+/// Funding hops within which a denylisted or rugging funder taints a wallet: the depth that
+/// defines entities ([`MAX_FUNDING_HOPS`]), so a chain of intermediaries that keeps a payer in
+/// its funder's entity also keeps a wallet tied to a bad funder.
+pub const TAINT_HOPS: usize = MAX_FUNDING_HOPS;
 /// A wallet that first-funded at least this many wallets with at least `HUB_MIN_AMOUNT` each, on
 /// at least `HUB_MIN_DAYS` distinct days, is a hub by behaviour (besides the labelled exchanges,
 /// bridges and facilitators). Dust fan-out does not make a hub.
@@ -45,8 +47,11 @@ pub const SEED_MIN_AGE_DAYS: u32 = 30;
 pub const SEED_MIN_SELLERS: u32 = 2;
 /// ...on at least this many distinct days of the last 30...
 pub const SEED_MIN_ACTIVE_DAYS: u32 = 2;
-/// ...and its seed weight is `min(1, spend at those sellers / SEED_FULL_SPEND)`, micro-USDC.
-pub const SEED_FULL_SPEND: u64 = 10_000_000;
+/// ...and its seed weight is `min(1, spend at those sellers / SEED_FULL_SPEND)`, micro-USDC. An
+/// entity counts fully from `ENTITY_FULL_TRUST` (half a seed), so each fully weighted entity an
+/// attacker makes costs it at least 35 USDC spent at sellers it does not control, and the
+/// trusted-demand proof (three of them) at least 105 USDC.
+pub const SEED_FULL_SPEND: u64 = 70_000_000;
 
 /// An entity whose trust reaches this (seed units) is a trusted paying entity.
 pub const TRUSTED_ENTITY_MIN: f64 = 0.01;

@@ -1,5 +1,5 @@
 -- Per-seller inputs for one day. Placeholders: {day_end} (exclusive), {day_end_epoch}, {d1}, {d30},
--- {d30_epoch}, {d7}, {listing_cutoff}, {suspicious_tlds}, {hub_min_fanout}, {hub_min_amount},
+-- {d30_epoch}, {d7}, {listing_cutoff}, {suspicious_tlds}, {admin_segments}, {hub_min_fanout}, {hub_min_amount},
 -- {hub_min_days}. Every address is lowercased here; listings keep the case they were observed with.
 -- Wherever one row is picked among several, the order is total (determinism).
 
@@ -29,7 +29,7 @@ SELECT lower(pay_to) AS address,
        arg_min(network, (first_seen, resource)) AS network,
        arg_min(asset, (first_seen, resource)) AS asset,
        bool_or(regexp_matches(lower(resource), '^https?://[^/:]+\.({suspicious_tlds})(:[0-9]+)?(/|$)')) AS suspicious_tld,
-       bool_or(regexp_matches(lower(resource), '/(admin|wp-admin|\.env|phpmyadmin|debug|\.git)(/|$)')) AS admin_path
+       bool_or(regexp_matches(lower(resource), '/({admin_segments})(/|[?#]|$)')) AS admin_path
 FROM cur GROUP BY 1;
 
 CREATE TEMP TABLE seller_tags AS

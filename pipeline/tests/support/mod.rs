@@ -55,6 +55,8 @@ pub struct LakeBuilder {
     lists: Vec<(i64, ListEntryRow)>,
     launches: Vec<(i64, LaunchRow)>,
     observations: Vec<(i64, LaunchObservationRow)>,
+    ranks: Vec<(i64, DomainRankRow)>,
+    paid: Vec<(i64, PaidProbeRow)>,
     tx: u32,
 }
 
@@ -212,6 +214,48 @@ impl LakeBuilder {
         self
     }
 
+    /// `domain` ranked `rank` in the list fetched on day `d`.
+    pub fn rank(&mut self, d: i64, domain: &str, rank: u32) -> &mut Self {
+        self.ranks.push((
+            d,
+            DomainRankRow {
+                domain: domain.into(),
+                rank,
+                list: "tranco".into(),
+                list_id: "test".into(),
+                source: "test".into(),
+                fetched_at: at(d, 60),
+            },
+        ));
+        self
+    }
+
+    /// agentrep's paid call to `resource` of `pay_to` on day `d`: `settled` (the money moved) and
+    /// `delivered`.
+    pub fn paid_probe(&mut self, d: i64, resource: &str, pay_to: &str, settled: bool, delivered: bool) -> &mut Self {
+        self.tx += 1;
+        self.paid.push((
+            d,
+            PaidProbeRow {
+                resource: resource.into(),
+                pay_to: pay_to.into(),
+                probed_at: at(d, 7_200),
+                payer: addr(0xa9e),
+                network: BASE.into(),
+                asset: USDC.into(),
+                amount: 10_000,
+                nonce: format!("0x{:064x}", self.tx),
+                status: Some(if delivered { 200 } else { 500 }),
+                body_bytes: if delivered { 100 } else { 0 },
+                delivered,
+                settled: Some(settled),
+                tx_hash: None,
+                error: (!delivered).then(|| "http-500".into()),
+            },
+        ));
+        self
+    }
+
     pub fn deny(&mut self, address: &str) -> &mut Self {
         self.lists.push((
             -1,
@@ -307,6 +351,8 @@ impl LakeBuilder {
         write_all(&lake, &self.lists);
         write_all(&lake, &self.launches);
         write_all(&lake, &self.observations);
+        write_all(&lake, &self.ranks);
+        write_all(&lake, &self.paid);
         lake
     }
 }

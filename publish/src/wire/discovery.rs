@@ -329,6 +329,8 @@ pub struct MatchV1 {
     pub erc8004_registered: bool,
     /// Preflight decision.
     pub decision: String,
+    /// `proven` or `unproven` (proven sellers rank first for the same query).
+    pub evidence_tier: String,
 }
 
 /// Filters a match applied.

@@ -24,6 +24,13 @@ pub struct AgentRowV1 {
     pub verdict: String,
     /// Attestation tier.
     pub tier: String,
+    /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
+    /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
+    /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
+    /// warning. Rankings put proven sellers first.
+    pub evidence_tier: String,
+    /// What proves it, in words (empty when unproven).
+    pub proven_by: Vec<String>,
     /// Trust shield.
     pub shield: TrustShieldV1,
     /// Leaderboard rank (1 = top), null when not ranked.

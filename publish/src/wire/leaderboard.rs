@@ -47,6 +47,13 @@ pub struct LeaderboardEntryV1 {
     pub proof_count: u32,
     /// Preflight decision (agentrep addition).
     pub decision: String,
+    /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
+    /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
+    /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
+    /// warning. Rankings put proven sellers first.
+    pub evidence_tier: String,
+    /// What proves it, in words (empty when unproven).
+    pub proven_by: Vec<String>,
     /// Last 7 daily scores, only with `sparkline=1`.
     #[serde(rename = "sparkline7d", skip_serializing_if = "Option::is_none", default)]
     pub sparkline_7d: Option<Vec<SparkPointV1>>,

@@ -15,6 +15,13 @@ pub struct PreflightV1 {
     pub address: String,
     /// `BLOCK`, `CAUTION`, `PROCEED` or `PROCEED_LOW_VALUE`.
     pub decision: String,
+    /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
+    /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
+    /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
+    /// warning. Rankings put proven sellers first.
+    pub evidence_tier: String,
+    /// What proves it, in words (empty when unproven).
+    pub proven_by: Vec<String>,
     /// Score, null when not measured.
     pub score: Option<u8>,
     /// `measured`, `not-indexed` or `degraded`.

@@ -118,6 +118,13 @@ pub struct ScorePayloadV1 {
     pub decision: String,
     /// Attestation tier.
     pub tier: String,
+    /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
+    /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
+    /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
+    /// warning. Rankings put proven sellers first.
+    pub evidence_tier: String,
+    /// What proves it, in words (empty when unproven).
+    pub proven_by: Vec<String>,
     /// Metrics.
     pub metrics: ScoreMetricsV1,
     /// EAS attestations.

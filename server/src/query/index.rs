@@ -28,6 +28,8 @@ pub struct MatchKey {
     pub registered: bool,
     /// Has an identity proof.
     pub verified: bool,
+    /// Something proves the seller (`evidenceTier: proven`): ranked before unproven matches.
+    pub proven: bool,
 }
 
 /// Every indexed seller and scored deployer, with lookups.
@@ -129,6 +131,7 @@ impl AgentIndex {
             .iter()
             .map(|r| MatchKey {
                 payable_score: if super::payable(r) { r.score } else { None },
+                proven: r.evidence_tier == "proven",
                 price: r.price.as_ref().and_then(|p| p.amount.parse().ok()),
                 registered: r.erc8004_registered,
                 verified: !r.proofs.is_empty(),

@@ -296,9 +296,12 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
         .collect();
     let rank_value = |id: AgentId, m: f64| f64::from(keys[id as usize].payable_score.unwrap_or_default()) * m;
     let best_strength = candidates.iter().map(|(_, m)| *m).fold(0.0, f64::max);
+    // Proven sellers first: cheap unanchored demand cannot buy the top of a match.
     let candidates = top_k(candidates, req.limit.get() as usize, |(a, ma), (b, mb)| {
-        rank_value(*b, *mb)
-            .total_cmp(&rank_value(*a, *ma))
+        keys[*b as usize]
+            .proven
+            .cmp(&keys[*a as usize].proven)
+            .then(rank_value(*b, *mb).total_cmp(&rank_value(*a, *ma)))
             .then_with(|| best_first(snap.index.row(*a), snap.index.row(*b)))
     });
     let matches: Vec<MatchV1> = candidates
@@ -328,6 +331,7 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
                 verified: !row.proofs.is_empty(),
                 erc8004_registered: row.erc8004_registered,
                 decision: row.decision.clone(),
+                evidence_tier: row.evidence_tier.clone(),
             }
         })
         .collect();

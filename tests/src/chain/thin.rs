@@ -18,9 +18,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use agentrep_lake::datasets::{
-    AgentCardRow, AttestationRow, CrawlRunRow, DailyScoreRow, EntityLabelRow, FeedbackRow, FundingRow,
-    LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow,
-    SettlementRow, TokenBuyRow,
+    AgentCardRow, AttestationRow, CrawlRunRow, DailyScoreRow, DomainRankRow, EntityLabelRow, FeedbackRow, FundingRow,
+    LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, PaidProbeRow, ProbeRow, ProofRow, ReceiptRow,
+    RegistrationRow, SettlementRow, TokenBuyRow,
 };
 use agentrep_lake::{Dataset, Lake, Row};
 use anyhow::Context;
@@ -124,6 +124,8 @@ pub fn thin_world(src: &Lake, dst: &Path, thinning: &Thinning) -> anyhow::Result
             Dataset::AgentCards => copy::<AgentCardRow>(src, &out)?,
             Dataset::CrawlRuns => copy::<CrawlRunRow>(src, &out)?,
             Dataset::EntityLabels => copy::<EntityLabelRow>(src, &out)?,
+            Dataset::DomainRanks => copy::<DomainRankRow>(src, &out)?,
+            Dataset::PaidProbes => copy::<PaidProbeRow>(src, &out)?,
             Dataset::DailyScores => copy::<DailyScoreRow>(src, &out)?,
         }
     }

@@ -4,12 +4,14 @@
 //! (re-running a range replaces the partitions it touched).
 
 mod agent_cards;
+mod domain_ranks;
 mod erc8004;
 mod funding;
 mod labels;
 mod launches;
 mod marketplace;
 pub(crate) mod merge;
+mod paid_probes;
 mod probes;
 mod proofs;
 pub(crate) mod range;
@@ -27,6 +29,7 @@ use crate::chain::Chain;
 use crate::config::IngestConfig;
 use crate::web::safe::SafeClient;
 
+pub use paid_probes::PROBE_KEY_ENV;
 pub use settlements::settlements_of;
 
 macro_rules! sources {
@@ -71,6 +74,8 @@ sources! {
     Labels => "labels", chain: false, required: false, datasets: [EntityLabels, AddressLists],
     /// x402 Bazaar discovery → listings and crawl runs.
     Marketplace => "marketplace", chain: false, required: true, datasets: [Listings, CrawlRuns],
+    /// A public ranked-domain list, kept for the domains the listings use.
+    DomainRanks => "domain-ranks", chain: false, required: false, datasets: [DomainRanks],
     /// USDC settlements to the listed payTos.
     Settlements => "settlements", chain: true, required: true, datasets: [Settlements],
     /// ERC-8004 registrations and feedback.
@@ -87,6 +92,8 @@ sources! {
     Proofs => "proofs", chain: true, required: false, datasets: [IdentityProofs],
     /// Unpaid probes of every listed resource.
     Probes => "probes", chain: false, required: true, datasets: [Probes],
+    /// agentrep's own paid calls (off unless configured; it reads the chain with its own reader).
+    PaidProbes => "paid-probes", chain: false, required: false, datasets: [PaidProbes],
 }
 
 impl fmt::Display for SourceName {
@@ -282,6 +289,8 @@ pub async fn run(source: SourceName, ctx: &RunContext<'_>) -> anyhow::Result<Run
         SourceName::Launches => run_one::<launches::Launches>(ctx).await,
         SourceName::Proofs => run_one::<proofs::Proofs>(ctx).await,
         SourceName::Probes => run_one::<probes::Probes>(ctx).await,
+        SourceName::DomainRanks => run_one::<domain_ranks::DomainRanks>(ctx).await,
+        SourceName::PaidProbes => run_one::<paid_probes::PaidProbes>(ctx).await,
     }
 }
 

@@ -15,6 +15,7 @@ pub mod card;
 pub mod facilitator;
 pub mod farcaster;
 pub mod offer;
+pub mod pay;
 pub mod probe;
 pub mod safe;
 

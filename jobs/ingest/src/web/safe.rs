@@ -347,7 +347,11 @@ impl SafeClient {
         let response = tokio::time::timeout_at(deadline.into(), self.follow(url))
             .await
             .map_err(|_| timeout_error(self.timeout))??;
-        Ok(SafeHead {
+        Ok(self.head(response, started, deadline))
+    }
+
+    fn head(&self, response: reqwest::Response, started: Instant, deadline: Instant) -> SafeHead {
+        SafeHead {
             url: response.url().clone(),
             status: response.status().as_u16(),
             headers: response.headers().clone(),
@@ -356,7 +360,7 @@ impl SafeClient {
             deadline,
             timeout: self.timeout,
             max_body: self.max_body,
-        })
+        }
     }
 
     /// GETs `url` and reads the whole body.
@@ -364,10 +368,24 @@ impl SafeClient {
     /// # Errors
     /// Any [`FetchError`].
     pub async fn get(&self, url: &str) -> Result<SafeResponse, FetchError> {
-        let head = self.send(url).await?;
-        let (url, status, headers, latency) = (head.url.clone(), head.status, head.headers.clone(), head.latency);
-        let body = head.body().await?;
-        Ok(SafeResponse { url, status, headers, latency, body })
+        self.send(url).await?.read().await
+    }
+
+    /// GETs `url` once with `header` (a paid retry), following no redirect (the header is for
+    /// this URL's seller only), and reads the whole body.
+    ///
+    /// # Errors
+    /// Any [`FetchError`].
+    pub async fn get_with_header(&self, url: &str, header: (&str, &str)) -> Result<SafeResponse, FetchError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let target = parse_checked(url, self.allow_private)?;
+        let send = self.http.get(target).header(header.0, header.1).send();
+        let response = tokio::time::timeout_at(deadline.into(), send)
+            .await
+            .map_err(|_| timeout_error(self.timeout))?
+            .map_err(|e| classify(e, self.timeout))?;
+        self.head(response, started, deadline).read().await
     }
 
     async fn follow(&self, url: &str) -> Result<reqwest::Response, FetchError> {
@@ -390,6 +408,16 @@ impl SafeClient {
 }
 
 impl SafeHead {
+    /// Reads the body and keeps the head with it.
+    ///
+    /// # Errors
+    /// As [`SafeHead::body`].
+    pub async fn read(self) -> Result<SafeResponse, FetchError> {
+        let (url, status, headers, latency) = (self.url.clone(), self.status, self.headers.clone(), self.latency);
+        let body = self.body().await?;
+        Ok(SafeResponse { url, status, headers, latency, body })
+    }
+
     /// Reads the body: streamed, refused past the size limit, within the request's deadline.
     ///
     /// # Errors

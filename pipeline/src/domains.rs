@@ -1,0 +1,30 @@
+//! The registrable domain of every current listing, by the Public Suffix List (computed here, in
+//! Rust, and handed to DuckDB as `listing_domains`), then `sql/domains.sql`: each seller's ranked
+//! domain and agentrep's paid calls.
+
+use agentrep_lake::domain::registrable;
+
+use crate::PipelineError;
+use crate::engine::Engine;
+
+const DOMAINS_SQL: &str = include_str!("sql/domains.sql");
+
+/// Fills `listing_domains(resource, domain)` from `cur` and runs `sql/domains.sql`.
+pub(crate) fn prepare(db: &Engine) -> Result<(), PipelineError> {
+    let err = |source| PipelineError::Duckdb { pass: "listing domains", source };
+    let resources: Vec<String> = {
+        let mut stmt = db.conn.prepare("SELECT DISTINCT resource FROM cur ORDER BY 1").map_err(err)?;
+        stmt.query_map([], |r| r.get(0)).map_err(err)?.collect::<Result<_, _>>().map_err(err)?
+    };
+    db.conn.execute_batch("CREATE TEMP TABLE listing_domains (resource VARCHAR, domain VARCHAR)").map_err(err)?;
+    {
+        let mut appender = db.conn.appender("listing_domains").map_err(err)?;
+        for resource in &resources {
+            if let Some(domain) = registrable(resource) {
+                appender.append_row(duckdb::params![resource, domain]).map_err(err)?;
+            }
+        }
+        appender.flush().map_err(err)?;
+    }
+    db.execute("seller domains", DOMAINS_SQL)
+}
