@@ -53,7 +53,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Mcp { snapshots, base_path } => {
             let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
-            agentrep_server::mcp::stdio::run(&config).context("serving MCP on stdio")
+            agentrep_server::serve_mcp_stdio(&config).context("serving MCP on stdio")
         }
         Command::Eval { lake, snapshots, json, real: true } => {
             let report = crate::eval_real::evaluate(&lake, &snapshots)?;

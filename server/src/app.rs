@@ -1,6 +1,6 @@
 //! The server's shared state: the served snapshot, swapped atomically when a new one is
-//! published, the job-run log and source status `/status` shows, and the route table compiled
-//! into a router.
+//! published, the job-run log and source status `/status` shows, and the endpoints the service
+//! describes itself with (the route table hands them in; nothing here knows a handler).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -15,10 +15,9 @@ use bytes::Bytes;
 use tracing::{info, warn};
 
 use crate::attest::Operator;
-use crate::http::Router;
+use crate::endpoints::Endpoint;
 use crate::index::{Blob, ServedSnapshot};
 use crate::payment::Payments;
-use crate::routes::ROUTES;
 use crate::{ApiError, ServerConfig, ServiceIdentity, openapi};
 
 /// Job runs `/status` lists.
@@ -43,7 +42,7 @@ pub struct App {
     loaded_at: Mutex<String>,
     pub(crate) unindexed_badge: Blob,
     pub(crate) openapi: Blob,
-    pub(crate) router: Router,
+    endpoints: &'static [&'static Endpoint],
     /// Who runs this deployment.
     pub identity: ServiceIdentity,
     /// Payments, once started; without them paid routes answer 503 with `payments_off`.
@@ -60,8 +59,8 @@ pub struct App {
 }
 
 impl App {
-    /// State for a config; no snapshot is loaded yet.
-    pub fn new(config: &ServerConfig) -> Self {
+    /// State for a config, describing the service with `endpoints`; no snapshot is loaded yet.
+    pub fn new(config: &ServerConfig, endpoints: &'static [&'static Endpoint]) -> Self {
         let badge = agentrep_publish::svg::badge("not indexed", None);
         Self {
             base_path: config.base_path.trim_end_matches('/').to_owned(),
@@ -76,10 +75,11 @@ impl App {
             loaded_at: Mutex::new(String::new()),
             unindexed_badge: Blob::new(Bytes::from(badge)),
             openapi: Blob::new(Bytes::from(openapi::document(
+                endpoints,
                 config.base_path.trim_end_matches('/'),
                 &config.payments.network.caip2,
             ))),
-            router: Router::new(ROUTES),
+            endpoints,
             identity: config.identity.clone(),
             payments: OnceLock::new(),
             payments_off: Mutex::new("payments were not started".to_owned()),
@@ -100,6 +100,11 @@ impl App {
                 }
             }),
         }
+    }
+
+    /// Every endpoint of the service, in the table's order.
+    pub fn endpoints(&self) -> &'static [&'static Endpoint] {
+        self.endpoints
     }
 
     /// The live re-score's sources, when configured.

@@ -122,7 +122,7 @@ pub async fn run(config: &ServerConfig) -> Report {
         report.configuration.push((var.name.to_owned(), shown(var, config)));
     }
 
-    let app = App::new(config);
+    let app = crate::routes::app(config);
     check_snapshot(&app, &mut report);
     let store_path = config.store_path();
     let store = tokio::task::spawn_blocking(move || agentrep_store::Store::open(&store_path)).await;
@@ -323,10 +323,10 @@ async fn check_live_sources(config: &ServerConfig, report: &mut Report) {
 
 /// With payments on: each paid route sold here, or refused before its terms and why.
 fn check_paid_routes(app: &App, report: &mut Report) {
-    for def in crate::routes::ROUTES {
+    for def in app.endpoints() {
         let Some(paid) = &def.paid else { continue };
         let route = format!("{} {}", def.method.as_str(), paid.path(def.path));
-        let missing = crate::payment::needs::unmet(app, paid);
+        let missing = crate::payment::needs::unmet(app, paid.needs);
         if missing.is_empty() {
             report.push(Outcome::Ok, "paid route", format!("{route} is sold ({} USDC)", paid.price_text()));
         } else {

@@ -130,7 +130,7 @@ pub struct ServedSnapshot {
     /// Every seller and deployer with the lookups the queries read.
     pub index: AgentIndex,
     /// Proofs, lists, identities, crawl sources, funding chains and top buyers.
-    pub directory: crate::query::directory::DirectoryIndex,
+    pub directory: crate::query::directory_index::DirectoryIndex,
     /// Filtered leaderboard views.
     pub leaderboard_views: ViewCache<LeaderboardKey>,
     /// History views shorter than the published series: (address, days).
@@ -198,7 +198,7 @@ impl ServedSnapshot {
         }
         let directory = {
             let rows: Vec<&CounterpartyCsvRowV1> = counterparties.iter().collect();
-            crate::query::directory::DirectoryIndex::build(directory, &rows)
+            crate::query::directory_index::DirectoryIndex::build(directory, &rows)
         };
         Self {
             id,

@@ -6,6 +6,7 @@
 mod app;
 pub mod attest;
 pub mod check;
+pub mod endpoints;
 pub mod env;
 mod error;
 pub mod handlers;
@@ -158,6 +159,14 @@ pub fn store_path(snapshots: &Path, explicit: Option<&Path>) -> PathBuf {
     })
 }
 
+/// Serves the MCP tools on stdin and stdout (`agentrep mcp`) until stdin ends.
+///
+/// # Errors
+/// When stdin or stdout fail.
+pub fn serve_mcp_stdio(config: &ServerConfig) -> std::io::Result<()> {
+    mcp::stdio::run(Arc::new(routes::app(config)), config)
+}
+
 /// A bound server.
 #[derive(Debug)]
 pub struct Server {
@@ -171,7 +180,7 @@ impl Server {
     /// Binds `addr` and loads the current snapshot, if any.
     pub async fn bind(addr: SocketAddr, config: ServerConfig) -> std::io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
-        let app = Arc::new(App::new(&config));
+        let app = Arc::new(routes::app(&config));
         let loader = app.clone();
         tokio::task::spawn_blocking(move || loader.reload()).await.map_err(std::io::Error::other)?;
         let store_path = config.store_path();
@@ -194,7 +203,7 @@ impl Server {
             payment::Payments::start(config.identity.pay_to.as_deref(), &config.payments, store, signer).await,
         );
         if app.takes_payments() {
-            for route in routes::paid_route_states(&app) {
+            for route in payment::needs::paid_route_states(&app) {
                 let price = route.price as f64 / 1e6;
                 match &route.off_because {
                     None => info!(target: "server::payments", route = %route.route, price, "Paid route on."),
@@ -297,7 +306,7 @@ impl Server {
                     let service = service_fn(move |req: Request<Incoming>| {
                         let req = req.map(|body| body.map_err(Into::into).boxed());
                         let app = app.clone();
-                        async move { Ok::<_, Infallible>(http::dispatch(app, req).await) }
+                        async move { Ok::<_, Infallible>(routes::dispatch(app, req).await) }
                     });
                     let conn = auto::Builder::new(TokioExecutor::new()).serve_connection(TokioIo::new(stream), service).into_owned();
                     let conn = graceful.watch(conn);

@@ -8,8 +8,8 @@ use schemars::{Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::endpoints::{Endpoint, Scope};
 use crate::http::respond::mime;
-use crate::routes::{ROUTES, RouteDef, Scope};
 
 /// Version of the machine-readable description (seed §9).
 pub const API_VERSION: &str = "0.4.0";
@@ -205,7 +205,7 @@ fn drop_null(schema: &mut Value) {
     }
 }
 
-fn query_parameters(params: &mut SchemaGenerator, def: &RouteDef) -> Vec<Parameter> {
+fn query_parameters(params: &mut SchemaGenerator, def: &Endpoint) -> Vec<Parameter> {
     let Some(query) = def.query else { return Vec::new() };
     let schema = query(params);
     let schema = resolve(params, schema);
@@ -237,7 +237,7 @@ fn json_content(schema: Value) -> BTreeMap<&'static str, MediaType> {
 fn operation(
     generator: &mut SchemaGenerator,
     params: &mut SchemaGenerator,
-    def: &RouteDef,
+    def: &Endpoint,
     network: &str,
 ) -> Operation {
     let mut parameters: Vec<Parameter> = def
@@ -322,12 +322,12 @@ fn generators() -> (SchemaGenerator, SchemaGenerator) {
     (payloads, params)
 }
 
-/// The OpenAPI document for routes under `base_path`.
-pub fn document(base_path: &str, network: &str) -> Vec<u8> {
+/// The OpenAPI document of `endpoints` under `base_path`.
+pub fn document(endpoints: &[&Endpoint], base_path: &str, network: &str) -> Vec<u8> {
     let (mut generator, mut params) = generators();
     let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     let mut groups: Vec<&'static str> = Vec::new();
-    for def in ROUTES {
+    for def in endpoints {
         if !groups.contains(&def.group) {
             groups.push(def.group);
         }

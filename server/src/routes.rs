@@ -2,208 +2,87 @@
 //! the description `/health`, `/catalog` and `/openapi.json` publish (purpose, price, parameter,
 //! body and response schemas, error statuses): a route cannot exist in one and not the others.
 
-use hyper::Method;
-use schemars::{JsonSchema, Schema, SchemaGenerator};
+use std::sync::{Arc, LazyLock};
 
+use hyper::Response;
+use schemars::JsonSchema;
+
+use crate::endpoints::{Endpoint, SchemaFn, Verb};
 use crate::handler;
 use crate::handlers::{agents, attestations, deployers, directory, exports, lists, pages, paid, ranking, service};
-use crate::http::Handler;
-use crate::http::respond::mime;
-use crate::payment::needs::{self, PaidRouteState};
+use crate::http::respond::{self, mime};
+use crate::http::{self, Body, Handler, Match, Request, RequestBody, Router};
 use crate::payment::prices::{
     AUDIT, AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, LIVE_RESCORE, PLACE_SNAPSHOT, PROOFS_EXPORT, PaidVariant,
     RISK_REPORT,
 };
-use crate::{mcp, openapi, query};
+use crate::{ApiError, App, ServerConfig, mcp, openapi, query};
 use agentrep_publish::wire;
 
-/// The methods routes use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verb {
-    /// `GET` (also answers `HEAD`).
-    Get,
-    /// `POST`.
-    Post,
-}
-
-impl Verb {
-    /// Its name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verb::Get => "GET",
-            Verb::Post => "POST",
-        }
-    }
-}
-
-impl PartialEq<Method> for Verb {
-    fn eq(&self, other: &Method) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-/// Where a route's path lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    /// Under the base path (`/api/agent`): the API.
-    Api,
-    /// At the origin: pages for people, and `/mcp` where the original service hosts it.
-    Origin,
-}
-
-/// Every paid route of the table, on or off on this deployment and why (the startup log,
-/// `/status`, `serve --check`).
-pub fn paid_route_states(app: &crate::App) -> Vec<PaidRouteState> {
-    ROUTES
-        .iter()
-        .filter_map(|def| {
-            let paid = def.paid.as_ref()?;
-            Some(PaidRouteState {
-                route: format!("{} {}", def.method.as_str(), paid.path(def.path)),
-                price: paid.price,
-                off_because: needs::check(app, paid).err().map(|e| e.to_string()),
-            })
-        })
-        .collect()
-}
-
-/// The README's table of paid routes: route, price, what it sells and what it needs besides
-/// payments (checked by `tests/e2e/docs.rs`).
-pub fn paid_routes_markdown() -> String {
-    let mut out = String::from("| route | USDC | what it sells | needs besides payments |\n|---|---|---|---|\n");
-    for def in ROUTES {
-        let Some(paid) = &def.paid else { continue };
-        let needs: Vec<&str> = paid.needs.iter().map(|n| n.variable()).collect();
-        out.push_str(&format!(
-            "| `{} {}` | {} | {} | {} |\n",
-            def.method.as_str(),
-            paid.path(def.path),
-            paid.price_text(),
-            paid.description,
-            if needs.is_empty() { "nothing".to_owned() } else { needs.join(", ") }
-        ));
-    }
-    out
-}
-
-/// Makes a schema of a type in a generator.
-pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
-
-fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<T>()
-}
-
-/// One row of the table.
+/// One row of the table: an endpoint and the handler that answers it.
 #[derive(Debug)]
 pub struct RouteDef {
-    /// Method.
-    pub method: Verb,
-    /// Path template under the base path: literal segments and `{name}` parameters, which may
-    /// carry a suffix (`{address}.svg`). `{address}` must match `^0x[a-fA-F0-9]{40}$`.
-    pub path: &'static str,
-    /// What it answers.
-    pub purpose: &'static str,
-    /// The handler.
+    /// What the route is.
+    pub endpoint: Endpoint,
+    /// The code that answers it.
     pub handler: Handler,
-    /// Resource group (the OpenAPI tag).
-    pub group: &'static str,
-    /// Query parameters, as the schema of their struct.
-    pub query: Option<SchemaFn>,
-    /// JSON body, as its schema.
-    pub body: Option<SchemaFn>,
-    /// Schema of a 200 JSON body (none for files, SVG and CSV).
-    pub response: Option<SchemaFn>,
-    /// Schema of its error bodies when they are not the `{"error": {"code", "message"}}` body.
-    pub error_body: Option<SchemaFn>,
-    /// A paid variant, if any.
-    pub paid: Option<PaidVariant>,
-    /// Content type of a 200.
-    pub content_type: &'static str,
-    /// Statuses it can answer besides 200 (and 304 for cached reads).
-    pub errors: &'static [u16],
-    /// Whether it answers 503 before the first snapshot loads.
-    pub needs_snapshot: bool,
-    /// Under the base path, or at the origin.
-    pub scope: Scope,
+}
+
+/// Builders that pass through to [`Endpoint`]'s, so a row reads as one chain.
+macro_rules! endpoint_builders {
+    ($($name:ident $(<$t:ident>)? ($($arg:ident: $ty:ty),*)),* $(,)?) => {
+        $(
+            const fn $name$(<$t: JsonSchema>)?(self, $($arg: $ty),*) -> Self {
+                Self { endpoint: self.endpoint.$name$(::<$t>)?($($arg),*), handler: self.handler }
+            }
+        )*
+    };
 }
 
 impl RouteDef {
-    const fn new(
-        method: Verb,
-        path: &'static str,
-        group: &'static str,
-        handler: Handler,
-        purpose: &'static str,
-    ) -> Self {
-        Self {
-            method,
-            path,
-            purpose,
-            handler,
-            group,
-            query: None,
-            body: None,
-            response: None,
-            error_body: None,
-            paid: None,
-            content_type: mime::JSON,
-            errors: &[],
-            needs_snapshot: true,
-            scope: Scope::Api,
-        }
-    }
-
     const fn get(path: &'static str, group: &'static str, handler: Handler, purpose: &'static str) -> Self {
-        Self::new(Verb::Get, path, group, handler, purpose)
+        Self { endpoint: Endpoint::new(Verb::Get, path, group, purpose), handler }
     }
 
     const fn post(path: &'static str, group: &'static str, handler: Handler, purpose: &'static str) -> Self {
-        Self::new(Verb::Post, path, group, handler, purpose)
+        Self { endpoint: Endpoint::new(Verb::Post, path, group, purpose), handler }
     }
 
-    const fn query<T: JsonSchema>(self) -> Self {
-        Self { query: Some(schema_of::<T>), ..self }
+    endpoint_builders! {
+        query<T>(), body<T>(), returns<T>(),
+        body_with(schema: SchemaFn), errors_with(schema: SchemaFn), returns_with(schema: SchemaFn),
+        serves(content_type: &'static str), errors(errors: &'static [u16]), paid(paid: PaidVariant),
+        without_snapshot(), at_origin(),
     }
+}
 
-    const fn body<T: JsonSchema>(self) -> Self {
-        Self { body: Some(schema_of::<T>), ..self }
-    }
+/// Every endpoint of the table, in its order: what [`crate::App`] describes the service with.
+pub fn endpoints() -> &'static [&'static Endpoint] {
+    static ENDPOINTS: LazyLock<Vec<&'static Endpoint>> = LazyLock::new(|| ROUTES.iter().map(|r| &r.endpoint).collect());
+    &ENDPOINTS
+}
 
-    const fn returns<T: JsonSchema>(self) -> Self {
-        Self { response: Some(schema_of::<T>), ..self }
-    }
+/// The state a server or an MCP process answers from: a new [`App`] described by this table.
+pub fn app(config: &ServerConfig) -> App {
+    App::new(config, endpoints())
+}
 
-    const fn body_with(self, schema: SchemaFn) -> Self {
-        Self { body: Some(schema), ..self }
-    }
-
-    const fn errors_with(self, schema: SchemaFn) -> Self {
-        Self { error_body: Some(schema), ..self }
-    }
-
-    const fn returns_with(self, schema: SchemaFn) -> Self {
-        Self { response: Some(schema), ..self }
-    }
-
-    const fn serves(self, content_type: &'static str) -> Self {
-        Self { content_type, ..self }
-    }
-
-    const fn errors(self, errors: &'static [u16]) -> Self {
-        Self { errors, ..self }
-    }
-
-    const fn paid(self, paid: PaidVariant) -> Self {
-        Self { paid: Some(paid), ..self }
-    }
-
-    const fn without_snapshot(self) -> Self {
-        Self { needs_snapshot: false, ..self }
-    }
-
-    const fn at_origin(self) -> Self {
-        Self { scope: Scope::Origin, ..self }
-    }
+/// Answers one request: route it through the table, run its handler, map errors to their JSON
+/// body, add CORS.
+pub async fn dispatch(app: Arc<App>, req: hyper::Request<RequestBody>) -> Response<Body> {
+    static ROUTER: LazyLock<Router> = LazyLock::new(|| Router::new(endpoints()));
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path();
+    let rest = path.strip_prefix(app.base_path()).filter(|r| r.starts_with('/'));
+    let (route, params) = match ROUTER.route(&parts.method, rest, path) {
+        Match::Found(route, params) => (route, params),
+        Match::Options(allowed) => return http::preflight(&allowed),
+        Match::WrongMethod(allowed) => return respond::error(&ApiError::MethodNotAllowed(allowed)),
+        Match::NotFound => return respond::error(&ApiError::NotFound(path.to_owned())),
+    };
+    let def = &ROUTES[route];
+    let request = Request::new(parts, params, &def.endpoint, body);
+    http::run(app, def.handler, request).await
 }
 
 /// What `POST /mcp` answers (under the base path, and at the origin where the original serves it).
@@ -701,11 +580,35 @@ mod tests {
         );
     }
 
+    /// The table composes the handlers: below it (handlers, queries, payments, MCP, HTTP) no
+    /// module names it, so a new route is a row plus a handler and nothing depends back on it.
+    #[test]
+    fn only_the_composition_names_the_table() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![src.clone()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let rel = path.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+                if ["lib.rs", "routes.rs", "check.rs"].contains(&rel.as_str()) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                assert!(!code.contains("routes::"), "{rel} names the route table");
+            }
+        }
+    }
+
     #[test]
     fn paths_are_unique_per_method() {
         let mut seen = std::collections::HashSet::new();
-        for r in ROUTES {
-            let key = (r.method.as_str(), r.scope == Scope::Origin, r.path);
+        for r in endpoints() {
+            let key = (r.method.as_str(), r.scope == crate::endpoints::Scope::Origin, r.path);
             assert!(seen.insert(key), "{} {} twice", r.method.as_str(), r.path);
         }
     }

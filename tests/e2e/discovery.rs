@@ -305,7 +305,7 @@ async fn service_routes_badges_and_cors() {
     let s = server();
     let (_, v) = get(&format!("{}/catalog", s.base)).await;
     assert_eq!(v["version"], "agentrep-catalog-v1");
-    assert_eq!(v["free"].as_array().unwrap().len(), agentrep_server::routes::ROUTES.len());
+    assert_eq!(v["free"].as_array().unwrap().len(), agentrep_server::routes::endpoints().len());
     assert!(v["paid"].as_array().unwrap().iter().any(|p| p["price"] == json!(0.05)));
     assert_eq!(v["tierExplanation"].as_object().unwrap().len(), 4);
     assert_eq!(v["agent"]["asset"], "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
@@ -351,7 +351,7 @@ async fn every_route_of_the_table_answers() {
     let (_, profile) = get(&format!("{}/deployer/{deployer}", s.base)).await;
     let token = profile["launches"][0]["token"].as_str().unwrap().to_owned();
     let client = reqwest::Client::new();
-    for def in agentrep_server::routes::ROUTES {
+    for def in agentrep_server::routes::endpoints() {
         let wallet = match def.path {
             p if p.starts_with("/deployer/") || p.starts_with("/clawd/creator-audit/") => &deployer,
             p if p.starts_with("/token/") => &token,
@@ -366,8 +366,8 @@ async fn every_route_of_the_table_answers() {
             .replace("{cat}", "other")
             .replace("{tokenAddress}", &token);
         let url = match def.scope {
-            agentrep_server::routes::Scope::Api => format!("{}{path}", s.base),
-            agentrep_server::routes::Scope::Origin => format!("http://{}{path}", s.addr),
+            agentrep_server::endpoints::Scope::Api => format!("{}{path}", s.base),
+            agentrep_server::endpoints::Scope::Origin => format!("http://{}{path}", s.addr),
         };
         let resp = match def.method.as_str() {
             _ if def.path == "/mcp" => {

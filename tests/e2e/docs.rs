@@ -29,7 +29,7 @@ fn architecture_md_tool_table_matches_the_code() {
         "ARCHITECTURE.md",
         "mcp-tools",
         "server/src/mcp/tools.rs",
-        &agentrep_server::mcp::tools::markdown_table(),
+        &agentrep_server::mcp::tools::markdown_table(agentrep_server::routes::endpoints()),
     );
 }
 
@@ -59,7 +59,7 @@ fn readme_paid_route_table_matches_the_code() {
         "README.md",
         "paid-routes",
         "server/src/payment/prices.rs",
-        &agentrep_server::routes::paid_routes_markdown(),
+        &agentrep_server::endpoints::paid_routes_markdown(agentrep_server::routes::endpoints()),
     );
 }
 

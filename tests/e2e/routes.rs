@@ -246,7 +246,7 @@ async fn exports_health_status_and_errors() {
 
     let (_, health) = json(&format!("{}/health", s.base)).await;
     let endpoints = health["endpoints"].as_array().unwrap();
-    let table = agentrep_server::routes::ROUTES;
+    let table = agentrep_server::routes::endpoints();
     assert_eq!(
         endpoints.len(),
         table.len() + table.iter().filter(|r| r.paid.is_some_and(|p| p.query.is_some())).count(),

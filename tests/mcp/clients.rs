@@ -5,8 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use agentrep_server::mcp::tools::{TOOLS, Tool};
-use agentrep_server::routes::{ROUTES, Verb};
+use agentrep_server::endpoints::Verb;
+use agentrep_server::mcp::tool::Tool;
+use agentrep_server::mcp::tools::TOOLS;
+use agentrep_server::routes::endpoints;
 use agentrep_tests::{RunningServer, shared_world};
 use serde_json::{Map, Value, json};
 
@@ -91,7 +93,7 @@ fn args_for(tool: &Tool, f: &Fixture) -> Value {
 /// What the HTTP read an `agentrep_*` tool mirrors answers for the same arguments.
 async fn http_answer(f: &Fixture, tool: &Tool, args: &Value) -> Value {
     let path = tool.route.expect("agentrep tools mirror a route");
-    let def = ROUTES.iter().find(|r| r.path == path).unwrap();
+    let def = endpoints().iter().find(|r| r.path == path).unwrap();
     let mut rest = args.as_object().unwrap().clone();
     let mut url_path = path.to_owned();
     for param in ["address", "tag", "cat", "tokenAddress"] {

@@ -17,9 +17,9 @@ use hyper::{Method, Response, StatusCode, Uri};
 use serde::de::DeserializeOwned;
 
 use crate::App;
+use crate::endpoints::Endpoint;
 use crate::error::ApiError;
 use crate::index::ServedSnapshot;
-use crate::routes::{ROUTES, RouteDef};
 pub use respond::Body;
 pub use router::{Match, PathParams, Router};
 
@@ -59,12 +59,22 @@ pub struct Request {
     pub headers: HeaderMap,
     /// Path parameters of the matched template.
     pub params: PathParams,
-    /// The matched row.
-    pub route: &'static RouteDef,
+    /// The matched endpoint.
+    pub route: &'static Endpoint,
     body: Option<RequestBody>,
 }
 
 impl Request {
+    /// A routed request: its head, the path parameters and the endpoint they matched.
+    pub fn new(
+        parts: hyper::http::request::Parts,
+        params: PathParams,
+        route: &'static Endpoint,
+        body: RequestBody,
+    ) -> Self {
+        Self { method: parts.method, uri: parts.uri, headers: parts.headers, params, route, body: Some(body) }
+    }
+
     /// Whether only headers are wanted.
     pub fn is_head(&self) -> bool {
         self.method == Method::HEAD
@@ -160,7 +170,8 @@ impl App {
 /// Headers a browser may send on a cross-origin call.
 const CORS_ALLOW_HEADERS: &str = "content-type, accept, authorization, if-none-match, payment-signature, x-payment, x-agentrep-receipt, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id";
 
-fn preflight(allowed: &str) -> Response<Body> {
+/// The answer to a CORS preflight (`OPTIONS`) of a known path.
+pub fn preflight(allowed: &str) -> Response<Body> {
     Response::builder()
         .status(StatusCode::NO_CONTENT)
         .header(header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")
@@ -186,23 +197,12 @@ fn log_refusal(path: &str, err: &ApiError) {
     }
 }
 
-/// Answers one request: route, run the handler, map errors to their JSON body.
-pub async fn dispatch(app: Arc<App>, req: hyper::Request<RequestBody>) -> Response<Body> {
-    let (parts, body) = req.into_parts();
-    let path = parts.uri.path();
-    let rest = path.strip_prefix(app.base_path.as_str()).filter(|r| r.starts_with('/'));
-    let (route, params) = match app.router.route(&parts.method, rest, path) {
-        Match::Found(route, params) => (route, params),
-        Match::Options(allowed) => return preflight(&allowed),
-        Match::WrongMethod(allowed) => return respond::error(&ApiError::MethodNotAllowed(allowed)),
-        Match::NotFound => return respond::error(&ApiError::NotFound(path.to_owned())),
-    };
-    let def = &ROUTES[route];
-    let request =
-        Request { method: parts.method, uri: parts.uri, headers: parts.headers, params, route: def, body: Some(body) };
+/// Runs a routed request's handler: its error becomes its JSON body, a `HEAD` loses the body,
+/// and every answer allows any origin.
+pub async fn run(app: Arc<App>, handler: Handler, request: Request) -> Response<Body> {
     let path = request.uri.path().to_owned();
     let head = request.is_head();
-    let mut response = (def.handler)(app, request).await.unwrap_or_else(|err| {
+    let mut response = handler(app, request).await.unwrap_or_else(|err| {
         log_refusal(&path, &err);
         respond::error(&err)
     });

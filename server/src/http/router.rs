@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use hyper::Method;
 
-use crate::routes::{RouteDef, Scope};
+use crate::endpoints::{Endpoint, Scope};
 
 #[derive(Debug)]
 enum Segment {
@@ -24,6 +24,11 @@ struct Compiled {
 pub struct PathParams(Vec<(&'static str, String)>);
 
 impl PathParams {
+    /// One parameter, as a route with a single `{name}` would have matched it.
+    pub fn one(name: &'static str, value: String) -> Self {
+        Self(vec![(name, value)])
+    }
+
     /// The value of `{name}`.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
@@ -47,7 +52,7 @@ pub enum Match {
 /// bucketed by segment count for a short scan.
 #[derive(Debug)]
 pub struct Router {
-    table: &'static [RouteDef],
+    table: &'static [&'static Endpoint],
     api: HashMap<usize, Vec<Compiled>>,
     origin: HashMap<usize, Vec<Compiled>>,
 }
@@ -64,8 +69,8 @@ fn compile(template: &'static str) -> Vec<Segment> {
 }
 
 impl Router {
-    /// Compiles every row of `table`.
-    pub fn new(table: &'static [RouteDef]) -> Self {
+    /// Compiles every endpoint of `table`; a match names its index there.
+    pub fn new(table: &'static [&'static Endpoint]) -> Self {
         let mut api: HashMap<usize, Vec<Compiled>> = HashMap::new();
         let mut origin: HashMap<usize, Vec<Compiled>> = HashMap::new();
         for (route, def) in table.iter().enumerate() {
@@ -139,17 +144,17 @@ impl Router {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routes::ROUTES;
+    use crate::routes::endpoints;
 
     #[test]
     fn every_table_path_matches_its_own_row() {
-        let router = Router::new(ROUTES);
-        for (i, def) in ROUTES.iter().enumerate() {
+        let router = Router::new(endpoints());
+        for (i, def) in endpoints().iter().enumerate() {
             let path = def.path.replace("{address}", "0xab").replace(['{', '}'], "");
             let method: Method = def.method.as_str().parse().unwrap();
             let api = (def.scope == Scope::Api).then_some(path.as_str());
             match router.route(&method, api, &path) {
-                Match::Found(found, _) => assert_eq!(found, i, "{path} matched {}", ROUTES[found].path),
+                Match::Found(found, _) => assert_eq!(found, i, "{path} matched {}", endpoints()[found].path),
                 other => panic!("{path}: {other:?}"),
             }
         }
@@ -157,7 +162,7 @@ mod tests {
 
     #[test]
     fn methods_suffixes_and_unknown_paths() {
-        let router = Router::new(ROUTES);
+        let router = Router::new(endpoints());
         let api = |method: &Method, path: &str| router.route(method, Some(path), &format!("/api/agent{path}"));
         assert!(matches!(api(&Method::POST, "/leaderboard"), Match::WrongMethod(m) if m == "GET, HEAD"));
         assert!(matches!(api(&Method::OPTIONS, "/leaderboard"), Match::Options(_)));
@@ -169,8 +174,8 @@ mod tests {
         );
         assert_eq!(api(&Method::GET, "/badge/0xab"), Match::NotFound);
         let Match::Found(i, params) = api(&Method::GET, "/badge/0xab.svg") else { panic!() };
-        assert_eq!((ROUTES[i].path, params.get("address")), ("/badge/{address}.svg", Some("0xab")));
+        assert_eq!((endpoints()[i].path, params.get("address")), ("/badge/{address}.svg", Some("0xab")));
         let Match::Found(i, params) = api(&Method::GET, "/tags/web%20search") else { panic!() };
-        assert_eq!((ROUTES[i].path, params.get("tag")), ("/tags/{tag}", Some("web search")));
+        assert_eq!((endpoints()[i].path, params.get("tag")), ("/tags/{tag}", Some("web search")));
     }
 }

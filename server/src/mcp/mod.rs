@@ -14,10 +14,12 @@
 //! the method dispatch. `http.rs` adds the streamable HTTP rules (headers, statuses, JSON or SSE
 //! bodies), `stdio.rs` the newline-delimited transport of `agentrep mcp`, `tools.rs` the tools.
 
+pub mod args;
 pub mod http;
 pub mod paid;
 pub mod schema;
 pub mod stdio;
+pub mod tool;
 pub mod tools;
 
 use std::sync::Arc;
@@ -316,7 +318,7 @@ pub fn call(ctx: &Ctx, rev: Revision, method: &str, params: &Value) -> Result<Va
         }
         (Revision::Legacy(_), "ping") => json!({}),
         (_, "tools/list") => {
-            let mut list = tools::list(rev);
+            let mut list = tools::list(rev, ctx.app.endpoints());
             if let Some(all) = list.as_array_mut() {
                 all.extend(paid::list_entries(rev));
             }
@@ -342,7 +344,7 @@ pub fn call(ctx: &Ctx, rev: Revision, method: &str, params: &Value) -> Result<Va
                 let tool = tools::find(name).ok_or_else(|| {
                     RpcError::new(code::INVALID_PARAMS, format!("Unknown tool: {name} (tools/list names them)"))
                 })?;
-                tools::result(tool.run(ctx, arguments), rev)
+                tool::result(tool.run(ctx, arguments), rev)
             }
         }
         _ => return Err(RpcError::method_not_found(method)),

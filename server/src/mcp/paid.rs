@@ -15,8 +15,6 @@
 //! Sold over the HTTP transport, where the deployment's payments live (its `server/discover`
 //! advertises the extension when the deployment takes payments); over stdio a paid tool says so.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use agentrep_payments::wire::{decode_base64, encode_base64};
@@ -29,6 +27,9 @@ use serde_json::{Value, json};
 
 use super::Revision;
 use crate::App;
+use crate::endpoints::Verb;
+use crate::handlers::agents;
+use crate::http::{Handler, PathParams, Request};
 use crate::payment::prices::{AUDIT, LIVE_RESCORE, PaidVariant};
 
 /// Where the paid payload rides in a `tools/call`.
@@ -118,11 +119,18 @@ pub struct PaidTool {
     pub route: &'static str,
     /// The route's paid variant (price, query).
     pub variant: &'static PaidVariant,
+    /// The route's handler: the tool answers what the HTTP route answers.
+    pub handler: Handler,
     /// The JSON Schema of a paid answer.
     pub output: fn() -> Value,
 }
 
 impl PaidTool {
+    /// The name of the route's one path parameter (`address`, `agentAddress`).
+    fn parameter(&self) -> &'static str {
+        self.route.split_once('{').and_then(|(_, rest)| rest.split_once('}')).map_or("", |(name, _)| name)
+    }
+
     /// The paid route's path and query for `address` (an address already parsed, so nothing a
     /// caller writes reaches the URI but 0x and 40 hex digits).
     fn path(&self, address: &Address) -> String {
@@ -141,7 +149,8 @@ pub const PAID_TOOLS: [PaidTool; 2] = [
         description: "Re-scores a seller now from evidence newer than the snapshot (its settlements read from the chain, a probe of its endpoints), with the rebuild's model: GET /score/{address}?live=1. Paid with x402 over MCP",
         route: "/score/{address}",
         variant: &LIVE_RESCORE,
-        output: super::tools::output_schema::<agentrep_publish::wire::ScorePayloadV1>,
+        handler: crate::handler!(agents::score),
+        output: super::tool::output_schema::<agentrep_publish::wire::ScorePayloadV1>,
     },
     PaidTool {
         name: "agentrep_audit",
@@ -149,7 +158,8 @@ pub const PAID_TOOLS: [PaidTool; 2] = [
         description: "Every published document of an indexed wallet, unlocked: score, preflight, trust shield, history, deployer record: GET /audit/{agentAddress}. Paid with x402 over MCP",
         route: "/audit/{agentAddress}",
         variant: &AUDIT,
-        output: super::tools::output_schema::<agentrep_publish::wire::AuditV1>,
+        handler: crate::handler!(agents::audit),
+        output: super::tool::output_schema::<agentrep_publish::wire::AuditV1>,
     },
 ];
 
@@ -214,15 +224,6 @@ pub fn not_over_stdio(tool: &PaidTool) -> Value {
     ))
 }
 
-/// The route dispatch, behind a named boxed future: the MCP handler is itself a route, and an
-/// opaque future that contains the dispatcher would make the route table's type depend on itself.
-fn dispatch(
-    app: Arc<App>,
-    request: hyper::Request<crate::http::RequestBody>,
-) -> Pin<Box<dyn Future<Output = hyper::Response<crate::Body>> + Send>> {
-    Box::pin(crate::http::dispatch(app, request))
-}
-
 fn decoded(headers: &HeaderMap, name: &str) -> Option<Value> {
     let text = headers.get(name)?.to_str().ok()?;
     serde_json::from_slice(&decode_base64(text)?).ok()
@@ -250,8 +251,13 @@ pub async fn call(app: &Arc<App>, host: Option<&str>, tool: &PaidTool, params: &
         request = request.header(name, encoded);
     }
     let body = Empty::<Bytes>::new().map_err(|never| match never {}).boxed();
-    let request = request.body(body).expect("a path of a route template and a parsed address is a URI");
-    let response = dispatch(app.clone(), request).await;
+    let (parts, body) =
+        request.body(body).expect("a path of a route template and a parsed address is a URI").into_parts();
+    let Some(endpoint) = app.endpoints().iter().find(|e| e.path == tool.route && e.method == Verb::Get) else {
+        return PaidOutcome::Failed(format!("{} is not served by this deployment", tool.route));
+    };
+    let params = PathParams::one(tool.parameter(), alloy::hex::encode_prefixed(address));
+    let response = crate::http::run(app.clone(), tool.handler, Request::new(parts, params, endpoint, body)).await;
     let (parts, body) = response.into_parts();
     let bytes = body.collect().await.map(|c| c.to_bytes()).unwrap_or_default();
     let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -278,6 +284,7 @@ mod tests {
         let parsed: Address = a.parse().unwrap();
         assert_eq!(PAID_TOOLS[0].path(&parsed), format!("/score/{a}?live=1"));
         assert_eq!(PAID_TOOLS[1].path(&parsed), format!("/audit/{a}"));
+        assert_eq!((PAID_TOOLS[0].parameter(), PAID_TOOLS[1].parameter()), ("address", "agentAddress"));
         assert_eq!(
             (PAID_TOOLS[0].variant.price_text(), PAID_TOOLS[1].variant.price_text()),
             ("0.05".to_owned(), "0.25".to_owned())

@@ -13,9 +13,8 @@ use serde_json::Value;
 use super::{Ctx, LEGACY, Message, Revision};
 use crate::{App, ServerConfig};
 
-/// Serves stdin and stdout until stdin ends.
-pub fn run(config: &ServerConfig) -> io::Result<()> {
-    let app = Arc::new(App::new(config));
+/// Serves stdin and stdout with `app` until stdin ends.
+pub fn run(app: Arc<App>, config: &ServerConfig) -> io::Result<()> {
     app.reload();
     match app.snapshot() {
         Some(snap) => tracing::info!(target: "server::mcp", snapshot = %snap.id, "MCP server on stdio."),
@@ -88,7 +87,7 @@ mod tests {
     use serde_json::json;
 
     fn run_lines(lines: &[Value]) -> Vec<Value> {
-        let app = App::new(&ServerConfig { snapshots: "/nonexistent".into(), ..Default::default() });
+        let app = crate::routes::app(&ServerConfig { snapshots: "/nonexistent".into(), ..Default::default() });
         let mut input = Vec::new();
         for l in lines {
             input.extend_from_slice(l.to_string().as_bytes());

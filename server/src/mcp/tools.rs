@@ -10,114 +10,31 @@
 //! - `agentrep_*`: one per JSON read of the route table, with the route's parameters as arguments
 //!   and its purpose as description (`tools_mirror_the_json_reads` keeps the two in step).
 
-use std::marker::PhantomData;
 use std::sync::OnceLock;
 
 use agentrep_publish::wire::{self, version};
-use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
-use serde::de::{self, DeserializeOwned, Deserializer};
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::args::*;
+use super::tool::{OneOf, Out, Tool, ToolError, args, input_schema, output_schema};
 use super::{Ctx, Revision};
-use crate::http::params::{Bounded, NetworkFilter, Text, UsdcAmount, address};
-use crate::index::Blob;
+use crate::endpoints::Endpoint;
+use crate::http::params::{Bounded, address};
 use crate::query::agents::{self as aq, WalletRead};
 use crate::query::{deployers as dq, directory as dirq, lists as lq, ranking as rq, search as sq, service as svc};
-use crate::routes::ROUTES;
 use crate::{ApiError, ServedSnapshot};
 
-/// Why a tool could not answer: returned as a result with `isError: true` and this text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolError(pub String);
-
-impl From<ApiError> for ToolError {
-    fn from(err: ApiError) -> Self {
-        ToolError(format!("{}: {err}", err.code()))
-    }
+/// The tool named `name`.
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
 }
 
-/// A tool's answer, typed by the wire type its `outputSchema` describes.
-#[derive(Debug)]
-pub struct Out<T> {
-    value: Value,
-    _type: PhantomData<fn() -> T>,
-}
-
-impl<T: Serialize> Out<T> {
-    /// A payload computed now.
-    fn of(payload: &T) -> Self {
-        Self { value: serde_json::to_value(payload).expect("payload serialises"), _type: PhantomData }
-    }
-}
-
-impl<T> Out<T> {
-    /// A document published from a `T` (the snapshot writer serialised it).
-    fn published(blob: &Blob) -> Self {
-        Self { value: serde_json::from_slice(&blob.body).expect("published documents are JSON"), _type: PhantomData }
-    }
-}
-
-/// One of two payloads, as a schema: an object that is either.
-#[derive(Debug)]
-pub struct OneOf<A, B>(PhantomData<(A, B)>);
-
-impl<A, B> OneOf<A, B> {
-    fn left(out: Out<A>) -> Out<Self> {
-        Out { value: out.value, _type: PhantomData }
-    }
-
-    fn right(out: Out<B>) -> Out<Self> {
-        Out { value: out.value, _type: PhantomData }
-    }
-}
-
-impl<A: JsonSchema, B: JsonSchema> JsonSchema for OneOf<A, B> {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        format!("OneOf_{}_{}", A::schema_name(), B::schema_name()).into()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let (a, b) = (generator.subschema_for::<A>(), generator.subschema_for::<B>());
-        json_schema!({ "type": "object", "anyOf": [a, b] })
-    }
-}
-
-type Run = fn(&Ctx, Value) -> Result<Value, ToolError>;
-
-/// One row of the table.
-#[derive(Debug)]
-pub struct Tool {
-    /// Name.
-    pub name: &'static str,
-    /// Title, for people.
-    pub title: &'static str,
-    /// What it answers; `None` takes the purpose of the route it mirrors.
-    about: Option<&'static str>,
-    /// Path of the HTTP read it mirrors (under the base path), if any.
-    pub route: Option<&'static str>,
-    input: fn() -> Value,
-    output: fn() -> Value,
-    run: Run,
+fn schemas() -> &'static [(Value, Value)] {
+    static SCHEMAS: OnceLock<Vec<(Value, Value)>> = OnceLock::new();
+    SCHEMAS.get_or_init(|| TOOLS.iter().map(|t| ((t.input)(), (t.output)())).collect())
 }
 
 impl Tool {
-    /// The description tools/list shows.
-    pub fn description(&self) -> String {
-        let purpose = self.about.map(str::to_owned).or_else(|| {
-            let path = self.route?;
-            let def = ROUTES.iter().find(|r| r.path == path)?;
-            Some(format!("{} (the read of {} {path})", capitalise(def.purpose), def.method.as_str()))
-        });
-        purpose.unwrap_or_default()
-    }
-
-    /// Runs it on raw arguments.
-    pub fn run(&self, ctx: &Ctx, arguments: Value) -> Result<Value, ToolError> {
-        (self.run)(ctx, arguments)
-    }
-
     /// Its `inputSchema`.
     pub fn input_schema(&self) -> &'static Value {
         &schemas()[self.index()].0
@@ -133,72 +50,9 @@ impl Tool {
     }
 }
 
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
-
-/// The tool named `name`.
-pub fn find(name: &str) -> Option<&'static Tool> {
-    TOOLS.iter().find(|t| t.name == name)
-}
-
-fn schemas() -> &'static [(Value, Value)] {
-    static SCHEMAS: OnceLock<Vec<(Value, Value)>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| TOOLS.iter().map(|t| ((t.input)(), (t.output)())).collect())
-}
-
-/// Formats JSON Schema defines beyond its standard set that schemars emits for Rust integers
-/// and floats; validators in strict modes reject unknown ones, so they are dropped.
-const RUST_FORMATS: [&str; 12] =
-    ["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float", "double"];
-
-/// A self-contained object schema: definitions in `$defs` (every `$ref` is local), no `$schema`
-/// (the 2020-12 default dialect of MCP), no Rust-only formats, `type: "object"` at the top.
-fn tidy(schema: Schema) -> Value {
-    fn walk(v: &mut Value) {
-        match v {
-            Value::Object(obj) => {
-                if obj.get("format").and_then(Value::as_str).is_some_and(|f| RUST_FORMATS.contains(&f)) {
-                    obj.remove("format");
-                }
-                // A tuple: draft-07 validators read `items: false` as "no items at all".
-                if obj.contains_key("prefixItems") && obj.get("items") == Some(&Value::Bool(false)) {
-                    obj.remove("items");
-                }
-                obj.values_mut().for_each(walk);
-            }
-            Value::Array(items) => items.iter_mut().for_each(walk),
-            _ => {}
-        }
-    }
-    let mut value = schema.to_value();
-    walk(&mut value);
-    let obj = value.as_object_mut().expect("a schema object");
-    obj.remove("$schema");
-    obj.entry("type").or_insert(json!("object"));
-    value
-}
-
-fn input_schema<T: JsonSchema>() -> Value {
-    tidy(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
-}
-
-pub(super) fn output_schema<T: JsonSchema>() -> Value {
-    tidy(SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>())
-}
-
-/// Reads the arguments into `A`; an error names the argument.
-fn args<A: DeserializeOwned>(raw: Value) -> Result<A, ToolError> {
-    serde_path_to_error::deserialize(raw).map_err(|e| {
-        let path = e.path().to_string();
-        let at = if path == "." { String::new() } else { format!("{path}: ") };
-        ToolError(format!("invalid arguments: {at}{}", e.inner()))
-    })
-}
-
-/// The tools/list entries for a revision: built once per kind of revision.
-pub fn list(rev: Revision) -> Value {
+/// The tools/list entries for a revision: built once per kind of revision (the endpoints are
+/// the process's one table).
+pub fn list(rev: Revision, endpoints: &[&Endpoint]) -> Value {
     static LISTS: [OnceLock<Value>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let kind = match (rev.structured(), rev.annotations()) {
         (true, _) => 0,
@@ -213,7 +67,7 @@ pub fn list(rev: Revision) -> Value {
                     .map(|t| {
                         let mut entry = json!({
                             "name": t.name,
-                            "description": t.description(),
+                            "description": t.description(endpoints),
                             "inputSchema": t.input_schema(),
                         });
                         if rev.structured() {
@@ -237,21 +91,6 @@ pub fn list(rev: Revision) -> Value {
         .clone()
 }
 
-/// A `CallToolResult`: the answer as JSON text (and as `structuredContent` where the revision
-/// defines it), or the error text with `isError`.
-pub fn result(outcome: Result<Value, ToolError>, rev: Revision) -> Value {
-    match outcome {
-        Ok(value) => {
-            let mut r = json!({ "content": [{ "type": "text", "text": value.to_string() }], "isError": false });
-            if rev.structured() {
-                r["structuredContent"] = value;
-            }
-            r
-        }
-        Err(ToolError(text)) => json!({ "content": [{ "type": "text", "text": text }], "isError": true }),
-    }
-}
-
 impl Ctx<'_> {
     fn snap(&self) -> Result<&ServedSnapshot, ToolError> {
         self.snap.as_deref().ok_or_else(|| ApiError::NoSnapshot.into())
@@ -260,183 +99,6 @@ impl Ctx<'_> {
     fn base(&self) -> &str {
         self.app.base_path()
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Arguments.
-
-/// No arguments.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoArgs {}
-
-/// One wallet.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct AddressArgs {
-    /// Wallet address: 0x and 40 hex characters, any letter case.
-    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
-    pub address: String,
-}
-
-/// One token.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TokenArgs {
-    /// Token contract address: 0x and 40 hex characters, any letter case.
-    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
-    pub token_address: String,
-}
-
-/// One launched token, by the route's `address`.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct TokenAddressArgs {
-    /// Token contract address: 0x and 40 hex characters, any letter case.
-    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
-    pub address: String,
-}
-
-/// One wallet and a read's parameters.
-#[derive(Debug, JsonSchema)]
-pub struct At<Q> {
-    /// Wallet address: 0x and 40 hex characters, any letter case.
-    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
-    pub address: String,
-    /// The read's parameters.
-    #[serde(flatten)]
-    pub query: Q,
-}
-
-/// `agentrep_tag`.
-#[derive(Debug, JsonSchema)]
-pub struct TagArgs {
-    /// The tag, any letter case (at least 2 characters).
-    pub tag: String,
-    /// Parameters.
-    #[serde(flatten)]
-    pub query: sq::TagQuery,
-}
-
-/// `agentrep_by_category`.
-#[derive(Debug, JsonSchema)]
-pub struct CategoryArgs {
-    /// Category slug (`agentrep_categories` lists the 30).
-    pub cat: String,
-    /// Parameters.
-    #[serde(flatten)]
-    pub query: lq::ByCategoryQuery,
-}
-
-/// Splits an object into the text of `key` and the read's parameters `Q`, naming the argument
-/// an error is about (serde's `flatten` would lose it).
-fn keyed<'de, D: Deserializer<'de>, Q: DeserializeOwned>(d: D, key: &'static str) -> Result<(String, Q), D::Error> {
-    let mut map = serde_json::Map::<String, Value>::deserialize(d)?;
-    let text = match map.remove(key) {
-        Some(Value::String(s)) => s,
-        Some(other) => return Err(de::Error::custom(format!("{key}: must be a string, got {other}"))),
-        None => return Err(de::Error::missing_field(key)),
-    };
-    let query = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
-        let path = e.path().to_string();
-        de::Error::custom(if path == "." { e.inner().to_string() } else { format!("{path}: {}", e.inner()) })
-    })?;
-    Ok((text, query))
-}
-
-impl<'de, Q: DeserializeOwned> Deserialize<'de> for At<Q> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        keyed(d, "address").map(|(address, query)| Self { address, query })
-    }
-}
-
-impl<'de> Deserialize<'de> for TagArgs {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        keyed(d, "tag").map(|(tag, query)| Self { tag, query })
-    }
-}
-
-impl<'de> Deserialize<'de> for CategoryArgs {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        keyed(d, "cat").map(|(cat, query)| Self { cat, query })
-    }
-}
-
-fn base_network() -> NetworkFilter {
-    NetworkFilter { given: "base".to_owned(), prefix: Some(agentrep_model::chain::BASE_CAIP2) }
-}
-
-/// `mainstreet_leaderboard` (the original's defaults: 10 entries, Base).
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct MsLeaderboardArgs {
-    /// Entries to return.
-    #[serde(default)]
-    pub limit: Bounded<10, 1, 100>,
-    /// The network (`base` unless given).
-    #[serde(default = "base_network")]
-    pub network: NetworkFilter,
-}
-
-/// `mainstreet_search` (the original's default: 10 results).
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct MsSearchArgs {
-    /// An address or its prefix, a tag, or words of a description (at least 2 characters).
-    pub q: Text<2>,
-    /// Results to return.
-    #[serde(default)]
-    pub limit: Bounded<10, 1, 100>,
-}
-
-pub use crate::query::directory::InterestFilter;
-
-/// `mainstreet_agents_of_interest`.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct MsInterestArgs {
-    /// Which shortlist.
-    #[serde(default)]
-    pub filter: InterestFilter,
-    /// Agents to return.
-    #[serde(default)]
-    pub limit: Bounded<20, 1, 100>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// `mainstreet_pick`: `mainstreet_match`'s filters, the best match only.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PickArgs {
-    /// What the caller wants done, in words (at least 3 characters).
-    pub intent: Text<3>,
-    /// Highest price per call.
-    pub max_price: Option<UsdcAmount>,
-    /// Lowest score.
-    #[serde(default)]
-    pub min_score: Bounded<0, 0, 100>,
-    /// Only ERC-8004 registered agents.
-    #[serde(default)]
-    pub only_registered: bool,
-    /// Only agents with an identity proof.
-    #[serde(default)]
-    pub only_verified: bool,
-    /// Accept a weak match (one covering less than half of the intent).
-    #[serde(default)]
-    pub allow_weak: bool,
-}
-
-/// `mainstreet_vet`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct VetArgs {
-    /// Wallet address: 0x and 40 hex characters, any letter case.
-    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
-    pub address: String,
-    /// Lowest acceptable score.
-    #[serde(default)]
-    pub min_score: Bounded<30, 0, 100>,
-    /// Require an endpoint whose last probe answered.
-    #[serde(default = "yes")]
-    pub require_alive: bool,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -602,7 +264,7 @@ macro_rules! tool {
             output: output_schema::<$out>,
             run: |ctx, raw| {
                 let run: fn(&Ctx, $args) -> Result<Out<$out>, ToolError> = $run;
-                Ok(run(ctx, args(raw)?)?.value)
+                Ok(run(ctx, args(raw)?)?.into_value())
             },
         }
     };
@@ -1017,7 +679,7 @@ pub const NOT_MIRRORED: [(&str, &str); 17] = [
 ];
 
 /// The tool table as Markdown (ARCHITECTURE.md prints it; a test keeps it current).
-pub fn markdown_table() -> String {
+pub fn markdown_table(endpoints: &[&Endpoint]) -> String {
     let mut out = String::from("| tool | arguments (`*` required) | answers | HTTP read |\n|---|---|---|---|\n");
     for t in TOOLS {
         let input = t.input_schema();
@@ -1044,7 +706,7 @@ pub fn markdown_table() -> String {
         let route = t.route.map_or_else(
             || "none".to_owned(),
             |p| {
-                let def = ROUTES.iter().find(|r| r.path == p).expect("mirrored routes exist");
+                let def = endpoints.iter().find(|r| r.path == p).expect("mirrored routes exist");
                 format!("`{} {p}`", def.method.as_str())
             },
         );
@@ -1060,8 +722,10 @@ pub fn markdown_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::endpoints::Scope;
     use crate::http::respond::mime;
-    use crate::routes::Scope;
+    use crate::mcp::tool::{RUST_FORMATS, result};
+    use crate::routes::endpoints;
 
     #[test]
     fn names_are_unique_and_well_formed() {
@@ -1069,7 +733,7 @@ mod tests {
         for t in TOOLS {
             assert!(seen.insert(t.name), "{} twice", t.name);
             assert!(t.name.len() <= 128 && t.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
-            assert!(!t.description().is_empty(), "{} has a description", t.name);
+            assert!(!t.description(endpoints()).is_empty(), "{} has a description", t.name);
         }
         let original = [
             "score",
@@ -1096,7 +760,7 @@ mod tests {
 
     #[test]
     fn tools_mirror_the_json_reads() {
-        for def in ROUTES.iter().filter(|r| r.scope == Scope::Api && r.content_type == mime::JSON) {
+        for def in endpoints().iter().filter(|r| r.scope == Scope::Api && r.content_type == mime::JSON) {
             let mirrored = TOOLS.iter().any(|t| t.name.starts_with("agentrep_") && t.route == Some(def.path))
                 || super::super::paid::PAID_TOOLS.iter().any(|t| t.route == def.path);
             let exempt = NOT_MIRRORED.iter().any(|(p, _)| *p == def.path);
@@ -1104,7 +768,7 @@ mod tests {
         }
         for t in TOOLS {
             if let Some(path) = t.route {
-                assert!(ROUTES.iter().any(|r| r.path == path), "{} mirrors {path}, which is not a route", t.name);
+                assert!(endpoints().iter().any(|r| r.path == path), "{} mirrors {path}, which is not a route", t.name);
             }
         }
     }
@@ -1180,8 +844,8 @@ mod tests {
         assert!(old.get("structuredContent").is_none());
         let err = result(Err(ToolError("bad".into())), Revision::Modern);
         assert_eq!((err["isError"].clone(), err["content"][0]["text"].clone()), (json!(true), json!("bad")));
-        let tools = list(Revision::legacy("2024-11-05").unwrap());
+        let tools = list(Revision::legacy("2024-11-05").unwrap(), endpoints());
         assert!(tools[0].get("outputSchema").is_none() && tools[0].get("annotations").is_none());
-        assert!(list(Revision::Modern)[0]["outputSchema"].is_object());
+        assert!(list(Revision::Modern, endpoints())[0]["outputSchema"].is_object());
     }
 }

@@ -102,7 +102,7 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = HandlerResult>,
 {
-    super::needs::check(app, sale)?;
+    super::needs::check(app, sale.needs)?;
     let payments = app.payments()?;
     let terms = terms_of(payments, req, sale);
     let retry = match PaidRetry::from_headers(header(req, "payment-signature"), header(req, "x-payment")) {

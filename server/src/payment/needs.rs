@@ -3,60 +3,22 @@
 //! no buyer signs an authorization for an answer (a signed receipt, a live read) the deployment
 //! cannot produce (DESIGN invariant 10).
 
-use super::prices::PaidVariant;
 use crate::{ApiError, App};
 
-/// One thing a paid route's answer depends on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Need {
-    /// The operator's signing key (`AGENTREP_SIGNING_KEY`): signed receipts and attestations.
-    SigningKey,
-    /// The live sources (`AGENTREP_LIVE_SOURCES`): the chain and probe rules a live read uses.
-    LiveSources,
-    /// A source of real-world business reviews. This build has none, so no deployment meets it.
-    BusinessReviews,
-}
+pub use super::prices::Need;
 
-impl Need {
-    /// What it is, for a refusal or a log line.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Need::SigningKey => {
-                "the operator's signing key (AGENTREP_SIGNING_KEY), which signs what the answer promises"
-            }
-            Need::LiveSources => {
-                "live sources (AGENTREP_LIVE_SOURCES, an agentrep.toml whose chain is the seller's network)"
-            }
-            Need::BusinessReviews => "a source of real-world business reviews, which this build does not have",
-        }
-    }
-
-    /// What provides it, in a word (the README's table).
-    pub fn variable(self) -> &'static str {
-        match self {
-            Need::SigningKey => "`AGENTREP_SIGNING_KEY`",
-            Need::LiveSources => "`AGENTREP_LIVE_SOURCES`",
-            Need::BusinessReviews => "a business-review source (none in this build: 503 `no_business_source`)",
-        }
-    }
-
-    /// Whether an operator can provide it by configuration.
-    pub fn configurable(self) -> bool {
-        !matches!(self, Need::BusinessReviews)
-    }
-
-    fn met_by(self, app: &App) -> bool {
-        match self {
-            Need::SigningKey => app.operator().is_some(),
-            Need::LiveSources => app.live().is_some(),
-            Need::BusinessReviews => false,
-        }
+/// Whether this deployment has `need`.
+fn met_by(need: Need, app: &App) -> bool {
+    match need {
+        Need::SigningKey => app.operator().is_some(),
+        Need::LiveSources => app.live().is_some(),
+        Need::BusinessReviews => false,
     }
 }
 
-/// What `paid` needs that this deployment lacks (payments aside).
-pub fn unmet(app: &App, paid: &PaidVariant) -> Vec<Need> {
-    paid.needs.iter().copied().filter(|n| !n.met_by(app)).collect()
+/// What of `needs` this deployment lacks (payments aside).
+pub fn unmet(app: &App, needs: &[Need]) -> Vec<Need> {
+    needs.iter().copied().filter(|n| !met_by(*n, app)).collect()
 }
 
 /// Why a paid route cannot be sold here, or `Ok` when it can.
@@ -65,8 +27,8 @@ pub fn unmet(app: &App, paid: &PaidVariant) -> Vec<Need> {
 /// 503 before any terms: `no_business_source` when the route needs what no configuration
 /// provides, `payments_not_configured` when the deployment takes no payments,
 /// `paid_route_unavailable` naming every other missing need.
-pub fn check(app: &App, paid: &PaidVariant) -> Result<(), ApiError> {
-    let missing = unmet(app, paid);
+pub fn check(app: &App, needs: &[Need]) -> Result<(), ApiError> {
+    let missing = unmet(app, needs);
     if let Some(unconfigurable) = missing.iter().find(|n| !n.configurable()) {
         return Err(ApiError::PaidRouteUnavailable {
             code: "no_business_source",
@@ -92,6 +54,22 @@ pub fn check(app: &App, paid: &PaidVariant) -> Result<(), ApiError> {
 /// What is missing, in words.
 pub fn join(needs: &[Need]) -> String {
     needs.iter().map(|n| n.describe()).collect::<Vec<_>>().join(", and ")
+}
+
+/// Every paid endpoint, on or off on this deployment and why (the startup log, `/status`,
+/// `serve --check`).
+pub fn paid_route_states(app: &App) -> Vec<PaidRouteState> {
+    app.endpoints()
+        .iter()
+        .filter_map(|def| {
+            let paid = def.paid.as_ref()?;
+            Some(PaidRouteState {
+                route: format!("{} {}", def.method.as_str(), paid.path(def.path)),
+                price: paid.price,
+                off_because: check(app, paid.needs).err().map(|e| e.to_string()),
+            })
+        })
+        .collect()
 }
 
 /// One paid route's state on this deployment.

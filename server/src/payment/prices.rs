@@ -2,8 +2,6 @@
 //! payments to deliver it. The route table names these rows; handlers, MCP tools and the paid
 //! flow read them from here, never from the route table.
 
-use super::needs::Need;
-
 /// The paid answer of a route: the whole route, or a variant of a free one selected by a query
 /// flag.
 #[derive(Debug, Clone, Copy)]
@@ -111,3 +109,43 @@ pub const PLACE_SNAPSHOT: PaidVariant = PaidVariant {
     purpose: "review snapshot of a real-world business: this build has no source of business reviews, so it answers 503 no_business_source and quotes no terms",
     needs: &[Need::BusinessReviews],
 };
+
+/// One thing a paid route's answer depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// The operator's signing key (`AGENTREP_SIGNING_KEY`): signed receipts and attestations.
+    SigningKey,
+    /// The live sources (`AGENTREP_LIVE_SOURCES`): the chain and probe rules a live read uses.
+    LiveSources,
+    /// A source of real-world business reviews. This build has none, so no deployment meets it.
+    BusinessReviews,
+}
+
+impl Need {
+    /// What it is, for a refusal or a log line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Need::SigningKey => {
+                "the operator's signing key (AGENTREP_SIGNING_KEY), which signs what the answer promises"
+            }
+            Need::LiveSources => {
+                "live sources (AGENTREP_LIVE_SOURCES, an agentrep.toml whose chain is the seller's network)"
+            }
+            Need::BusinessReviews => "a source of real-world business reviews, which this build does not have",
+        }
+    }
+
+    /// What provides it, in a word (the README's table).
+    pub fn variable(self) -> &'static str {
+        match self {
+            Need::SigningKey => "`AGENTREP_SIGNING_KEY`",
+            Need::LiveSources => "`AGENTREP_LIVE_SOURCES`",
+            Need::BusinessReviews => "a business-review source (none in this build: 503 `no_business_source`)",
+        }
+    }
+
+    /// Whether an operator can provide it by configuration.
+    pub fn configurable(self) -> bool {
+        !matches!(self, Need::BusinessReviews)
+    }
+}

@@ -1,106 +1,19 @@
 //! Directory reads: proofs, the denylist, top buyers, agents of interest, funding chains,
 //! recent activity, canonical identities, back-links, snippets and crawl sources.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use agentrep_model::{Address, ProofType, usdc};
-use agentrep_publish::reader::DirectoryRows;
 use agentrep_publish::wire::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+pub use super::directory_index::{DirectoryIndex, TOP_BUYERS};
 use crate::http::params::{Bounded, ProofTypeParam};
 use crate::{ApiError, ServedSnapshot};
 
-/// Buyers `/top-buyers` can list.
-pub const TOP_BUYERS: usize = 100;
 /// Hops `/funded-by` follows (the model's funding horizon).
 pub const FUNDING_HOPS: usize = agentrep_model::trust::MAX_FUNDING_HOPS;
-
-/// The directory rows with their lookups, built once per snapshot.
-#[derive(Debug, Default)]
-pub struct DirectoryIndex {
-    /// Rows as published.
-    pub rows: DirectoryRows,
-    proofs_by_type: BTreeMap<String, Vec<u32>>,
-    proofs_by_address: HashMap<String, Vec<u32>>,
-    denylist: Vec<u32>,
-    identity_by_wallet: HashMap<String, u32>,
-    funding_by_funded: HashMap<String, u32>,
-    fan_out: HashMap<String, u32>,
-    /// The biggest buyers, by qualifying spend.
-    pub top_buyers: Vec<BuyerV1>,
-}
-
-impl DirectoryIndex {
-    /// Builds the lookups; `counterparties` give the buyers.
-    pub fn build(rows: DirectoryRows, counterparties: &[&CounterpartyCsvRowV1]) -> Self {
-        let mut proofs_by_type: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-        for (i, p) in rows.proofs.iter().enumerate() {
-            proofs_by_type.entry(p.kind.clone()).or_default().push(i as u32);
-        }
-        let mut proofs_by_address: HashMap<String, Vec<u32>> = HashMap::new();
-        for (i, p) in rows.proofs.iter().enumerate() {
-            proofs_by_address.entry(p.address.clone()).or_default().push(i as u32);
-        }
-        for ids in proofs_by_type.values_mut() {
-            ids.sort_by(|a, b| rows.proofs[*a as usize].address.cmp(&rows.proofs[*b as usize].address));
-        }
-        let mut denylist: Vec<u32> =
-            rows.lists.iter().enumerate().filter(|(_, l)| l.list == "deny").map(|(i, _)| i as u32).collect();
-        denylist.sort_by(|a, b| rows.lists[*a as usize].address.cmp(&rows.lists[*b as usize].address));
-        let mut identity_by_wallet = HashMap::new();
-        for (i, id) in rows.identities.iter().enumerate() {
-            if let Some(w) = &id.agent_wallet {
-                identity_by_wallet.entry(w.clone()).or_insert(i as u32);
-            }
-        }
-        let funding_by_funded = rows.funding.iter().enumerate().map(|(i, f)| (f.funded.clone(), i as u32)).collect();
-        let mut fan_out: HashMap<String, u32> = HashMap::new();
-        for f in &rows.funding {
-            *fan_out.entry(f.funder.clone()).or_default() += 1;
-        }
-        let mut buyers: Vec<&&CounterpartyCsvRowV1> = counterparties.iter().filter(|c| c.spent > 0).collect();
-        buyers.sort_by(|a, b| b.spent.cmp(&a.spent).then_with(|| a.address.cmp(&b.address)));
-        let top_buyers = buyers
-            .into_iter()
-            .take(TOP_BUYERS)
-            .map(|c| BuyerV1 {
-                address: c.address.clone(),
-                spent_usdc: usdc(c.spent),
-                payments: c.payments,
-                sellers_paid: c.sellers_paid,
-                spent_7d_usdc: usdc(c.spent_7d),
-                denylisted: c.denylisted,
-            })
-            .collect();
-        Self {
-            rows,
-            proofs_by_type,
-            proofs_by_address,
-            denylist,
-            identity_by_wallet,
-            funding_by_funded,
-            fan_out,
-            top_buyers,
-        }
-    }
-
-    /// The ERC-8004 agent whose agentWallet is `address`.
-    pub fn identity(&self, address: &str) -> Option<&IdentityRowV1> {
-        self.identity_by_wallet.get(address).map(|i| &self.rows.identities[*i as usize])
-    }
-
-    /// Proof types of an address.
-    pub fn proofs_of(&self, address: &str) -> Vec<String> {
-        self.proofs_by_address
-            .get(address)
-            .into_iter()
-            .flatten()
-            .map(|i| self.rows.proofs[*i as usize].kind.clone())
-            .collect()
-    }
-}
 
 /// `GET /proofs` query.
 #[derive(Debug, Default, Deserialize, JsonSchema)]

@@ -6,6 +6,7 @@ pub mod attestations;
 pub mod audit;
 pub mod deployers;
 pub mod directory;
+pub mod directory_index;
 pub mod index;
 pub mod lists;
 pub mod pages;

@@ -7,20 +7,17 @@ use agentrep_model::METHODOLOGY_VERSION;
 use agentrep_model::chain::{BASE_CAIP2, ERC8004_IDENTITY_REGISTRY, ERC8004_REPUTATION_REGISTRY, USDC_BASE};
 use agentrep_publish::wire::*;
 
-use crate::routes::{ROUTES, RouteDef, Scope};
+use crate::endpoints::Endpoint;
 use crate::{App, ServedSnapshot};
 
 /// The path a client calls: under the base path, or at the origin.
-pub fn route_path(app: &App, def: &RouteDef) -> String {
-    match def.scope {
-        Scope::Api => format!("{}{}", app.base_path(), def.path),
-        Scope::Origin => def.path.to_owned(),
-    }
+pub fn route_path(app: &App, def: &Endpoint) -> String {
+    def.url_path(app.base_path())
 }
 
 /// The URL of a table route, if the table has it.
 fn served(app: &App, path: &str) -> Option<String> {
-    ROUTES.iter().find(|r| r.path == path).map(|r| route_path(app, r))
+    app.endpoints().iter().find(|r| r.path == path).map(|r| route_path(app, r))
 }
 
 /// `/health`: every endpoint of the table, free and paid.
@@ -31,7 +28,8 @@ pub fn health(app: &App, snap: Option<&ServedSnapshot>) -> HealthPayloadV1 {
         server_version: env!("CARGO_PKG_VERSION").to_owned(),
         status: if snap.is_some() { "ok" } else { "no-snapshot" }.to_owned(),
         snapshot_id: snap.map(|s| s.id.clone()),
-        endpoints: ROUTES
+        endpoints: app
+            .endpoints()
             .iter()
             .flat_map(|r| {
                 let free = EndpointV1 {
@@ -92,7 +90,7 @@ pub fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
             x402_enabled: app.takes_payments(),
             pay_to: app.identity.pay_to.clone(),
             note: app.payments_note(),
-            routes: crate::routes::paid_route_states(app)
+            routes: crate::payment::needs::paid_route_states(app)
                 .into_iter()
                 .map(|r| PaidRouteStatusV1 {
                     route: r.route,
@@ -119,14 +117,16 @@ pub const TIERS: [(&str, &str); 4] = [
 
 /// `/catalog` (seed §2.7): free and paid routes from the table.
 pub fn catalog(app: &App) -> CatalogV1 {
-    let free = ROUTES
+    let free = app
+        .endpoints()
         .iter()
         .map(|r| CatalogFreeV1 {
             route: format!("{} {}", r.method.as_str(), route_path(app, r)),
             purpose: r.purpose.to_owned(),
         })
         .collect();
-    let paid = ROUTES
+    let paid = app
+        .endpoints()
         .iter()
         .filter_map(|r| {
             let p = r.paid?;

@@ -1,0 +1,181 @@
+//! What a tool is: a row of the tool table (`tools.rs`), its typed answer (`Out<T>`, which can
+//! only be made from the type its `outputSchema` describes), the error a tool answers with, and
+//! the JSON Schema rules every MCP client accepts (self-contained, no Rust-only formats).
+
+use std::marker::PhantomData;
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::{Ctx, Revision};
+use crate::ApiError;
+use crate::endpoints::Endpoint;
+use crate::index::Blob;
+
+/// Why a tool could not answer: returned as a result with `isError: true` and this text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError(pub String);
+
+impl From<ApiError> for ToolError {
+    fn from(err: ApiError) -> Self {
+        ToolError(format!("{}: {err}", err.code()))
+    }
+}
+
+/// A tool's answer, typed by the wire type its `outputSchema` describes.
+#[derive(Debug)]
+pub struct Out<T> {
+    value: Value,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Out<T> {
+    /// A payload computed now.
+    pub(super) fn of(payload: &T) -> Self {
+        Self { value: serde_json::to_value(payload).expect("payload serialises"), _type: PhantomData }
+    }
+}
+
+impl<T> Out<T> {
+    /// The answer as JSON.
+    pub(super) fn into_value(self) -> Value {
+        self.value
+    }
+
+    /// A document published from a `T` (the snapshot writer serialised it).
+    pub(super) fn published(blob: &Blob) -> Self {
+        Self { value: serde_json::from_slice(&blob.body).expect("published documents are JSON"), _type: PhantomData }
+    }
+}
+
+/// One of two payloads, as a schema: an object that is either.
+#[derive(Debug)]
+pub struct OneOf<A, B>(PhantomData<(A, B)>);
+
+impl<A, B> OneOf<A, B> {
+    pub(super) fn left(out: Out<A>) -> Out<Self> {
+        Out { value: out.value, _type: PhantomData }
+    }
+
+    pub(super) fn right(out: Out<B>) -> Out<Self> {
+        Out { value: out.value, _type: PhantomData }
+    }
+}
+
+impl<A: JsonSchema, B: JsonSchema> JsonSchema for OneOf<A, B> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("OneOf_{}_{}", A::schema_name(), B::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let (a, b) = (generator.subschema_for::<A>(), generator.subschema_for::<B>());
+        json_schema!({ "type": "object", "anyOf": [a, b] })
+    }
+}
+
+pub(super) type Run = fn(&Ctx, Value) -> Result<Value, ToolError>;
+
+/// One row of the table.
+#[derive(Debug)]
+pub struct Tool {
+    /// Name.
+    pub name: &'static str,
+    /// Title, for people.
+    pub title: &'static str,
+    /// What it answers; `None` takes the purpose of the route it mirrors.
+    pub(super) about: Option<&'static str>,
+    /// Path of the HTTP read it mirrors (under the base path), if any.
+    pub route: Option<&'static str>,
+    pub(super) input: fn() -> Value,
+    pub(super) output: fn() -> Value,
+    pub(super) run: Run,
+}
+
+impl Tool {
+    /// The description tools/list shows (a mirror takes its purpose from `endpoints`).
+    pub fn description(&self, endpoints: &[&Endpoint]) -> String {
+        let purpose = self.about.map(str::to_owned).or_else(|| {
+            let path = self.route?;
+            let def = endpoints.iter().find(|r| r.path == path)?;
+            Some(format!("{} (the read of {} {path})", capitalise(def.purpose), def.method.as_str()))
+        });
+        purpose.unwrap_or_default()
+    }
+
+    /// Runs it on raw arguments.
+    pub fn run(&self, ctx: &Ctx, arguments: Value) -> Result<Value, ToolError> {
+        (self.run)(ctx, arguments)
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// Formats JSON Schema defines beyond its standard set that schemars emits for Rust integers
+/// and floats; validators in strict modes reject unknown ones, so they are dropped.
+pub(super) const RUST_FORMATS: [&str; 12] =
+    ["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float", "double"];
+
+/// A self-contained object schema: definitions in `$defs` (every `$ref` is local), no `$schema`
+/// (the 2020-12 default dialect of MCP), no Rust-only formats, `type: "object"` at the top.
+fn tidy(schema: Schema) -> Value {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(obj) => {
+                if obj.get("format").and_then(Value::as_str).is_some_and(|f| RUST_FORMATS.contains(&f)) {
+                    obj.remove("format");
+                }
+                // A tuple: draft-07 validators read `items: false` as "no items at all".
+                if obj.contains_key("prefixItems") && obj.get("items") == Some(&Value::Bool(false)) {
+                    obj.remove("items");
+                }
+                obj.values_mut().for_each(walk);
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut value = schema.to_value();
+    walk(&mut value);
+    let obj = value.as_object_mut().expect("a schema object");
+    obj.remove("$schema");
+    obj.entry("type").or_insert(json!("object"));
+    value
+}
+
+pub(super) fn input_schema<T: JsonSchema>() -> Value {
+    tidy(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
+}
+
+pub(super) fn output_schema<T: JsonSchema>() -> Value {
+    tidy(SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>())
+}
+
+/// Reads the arguments into `A`; an error names the argument.
+pub(super) fn args<A: DeserializeOwned>(raw: Value) -> Result<A, ToolError> {
+    serde_path_to_error::deserialize(raw).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." { String::new() } else { format!("{path}: ") };
+        ToolError(format!("invalid arguments: {at}{}", e.inner()))
+    })
+}
+
+/// A `CallToolResult`: the answer as JSON text (and as `structuredContent` where the revision
+/// defines it), or the error text with `isError`.
+pub fn result(outcome: Result<Value, ToolError>, rev: Revision) -> Value {
+    match outcome {
+        Ok(value) => {
+            let mut r = json!({ "content": [{ "type": "text", "text": value.to_string() }], "isError": false });
+            if rev.structured() {
+                r["structuredContent"] = value;
+            }
+            r
+        }
+        Err(ToolError(text)) => json!({ "content": [{ "type": "text", "text": text }], "isError": true }),
+    }
+}
