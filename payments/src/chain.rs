@@ -105,6 +105,16 @@ pub fn counterfactual_call(deployment: &WalletDeployment, target: Address, data:
     [COUNTERFACTUAL_CALL.as_slice(), &args].concat().into()
 }
 
+/// `contracts/src/SignatureCheck.sol`'s creation code (never deployed: run as a deployless
+/// `eth_call` that answers whether a smart wallet accepts a signature).
+static SIGNATURE_CHECK: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let artifact: serde_json::Value =
+        serde_json::from_str(include_str!("../../contracts/artifacts/SignatureCheck.json"))
+            .expect("the committed artifact is JSON");
+    let hex = artifact["bytecode"].as_str().expect("the artifact has bytecode");
+    alloy::hex::decode(hex).expect("the artifact's bytecode is hex")
+});
+
 /// How a settlement transaction ended, judged from its receipt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirmation {
@@ -277,6 +287,26 @@ impl ChainReader {
     pub async fn is_contract(&self, account: Address) -> Result<bool, RpcError> {
         let code = self.provider.get_code_at(account).await.map_err(rpc("eth_getCode"))?;
         Ok(!code.is_empty())
+    }
+
+    /// Whether smart wallet `wallet` accepts `signature` over `hash` (ERC-1271
+    /// `isValidSignature`), deploying it first in the simulation when `deployment` is given and
+    /// the wallet has no code yet (ERC-6492). One deployless `eth_call` of `SignatureCheck.sol`;
+    /// nothing is deployed. A wallet with no code and no deployment accepts nothing.
+    ///
+    /// # Errors
+    /// When the node cannot be asked.
+    pub async fn wallet_accepts(
+        &self,
+        wallet: Address,
+        hash: B256,
+        signature: &[u8],
+        deployment: Option<&WalletDeployment>,
+    ) -> Result<bool, RpcError> {
+        let (factory, calldata) = deployment.map_or((Address::ZERO, Bytes::new()), |d| (d.factory, d.calldata.clone()));
+        let args = (wallet, hash, Bytes::copy_from_slice(signature), factory, calldata).abi_encode_params();
+        let out = self.call("isValidSignature", None, [SIGNATURE_CHECK.as_slice(), &args].concat().into()).await?;
+        Ok(out.len() == 32 && out[31] == 1)
     }
 
     /// The chain's checks of a locally verified payment: nonce unused, balance enough, and for a

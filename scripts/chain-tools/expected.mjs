@@ -44,6 +44,7 @@ export const EVENTS = {
   ScoreVerifier: [],
   // agentrep's ERC-6492 simulator: never deployed, no events.
   CounterfactualCall: [],
+  SignatureCheck: [],
   // The smart-wallet test doubles (ERC-1271 wallet, CREATE2 factory): no events.
   OwnedWallet: [],
   WalletFactory: [],

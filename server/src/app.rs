@@ -56,6 +56,14 @@ pub struct App {
     fetches: Mutex<HashMap<String, (u64, i64)>>,
     /// The live re-score's sources, when configured.
     live: Option<crate::live::LiveSources>,
+    /// How writes are taken and webhooks delivered.
+    pub(crate) writes: crate::writes::WriteSettings,
+    /// The in-memory write limits.
+    pub(crate) limits: crate::writes::limits::WriteLimits,
+    /// Raised when a new snapshot is served: its events are due.
+    pub(crate) snapshot_changed: tokio::sync::Notify,
+    /// Raised when a delivery was enqueued.
+    pub(crate) deliveries_due: tokio::sync::Notify,
 }
 
 impl App {
@@ -92,6 +100,10 @@ impl App {
             }),
             write_store: OnceLock::new(),
             fetches: Mutex::new(HashMap::new()),
+            limits: crate::writes::limits::WriteLimits::new(config.writes.per_hour),
+            writes: config.writes.clone(),
+            snapshot_changed: tokio::sync::Notify::new(),
+            deliveries_due: tokio::sync::Notify::new(),
             live: config.live_sources.clone().and_then(|sources| match crate::live::LiveSources::new(sources) {
                 Ok(live) => Some(live),
                 Err(why) => {
@@ -269,6 +281,7 @@ impl App {
                 let served = ServedSnapshot::build(loaded, retained);
                 info!(target: "server::reload", snapshot = %served.id, sellers = served.index.rows.len(), "Snapshot loaded.");
                 self.current.store(Some(Arc::new(served)));
+                self.snapshot_changed.notify_one();
                 *self.loaded_dir.lock().expect("loaded_dir lock") = Some(key);
                 *self.loaded_at.lock().expect("loaded_at lock") =
                     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);

@@ -63,7 +63,7 @@ pub const SETTLE_TIMEOUT_SECS: EnvVar =
 pub const STORE: EnvVar = EnvVar::plain(
     "AGENTREP_STORE",
     "`agentrep-store.sqlite` beside the snapshots folder",
-    "the write store (payment ledger, attestations); `export-store` reads it",
+    "the write store (payment ledger, attestations, receipts, badges, watchlists, webhooks and their deliveries, paid slots, discovery submissions); `export-store` reads it",
 );
 /// `AGENTREP_WALLET_FACTORIES`.
 pub const WALLET_FACTORIES: EnvVar = EnvVar::plain(
@@ -102,6 +102,34 @@ pub const TOKEN_VERIFIED: EnvVar =
 pub const ERC8004_AGENT_ID: EnvVar =
     EnvVar::plain("AGENTREP_ERC8004_AGENT_ID", "null", "the service's own ERC-8004 agent id in `/catalog` and `/me`");
 
+/// `AGENTREP_TRUSTED_PROXIES`.
+pub const TRUSTED_PROXIES: EnvVar = EnvVar::plain(
+    "AGENTREP_TRUSTED_PROXIES",
+    "none: the connection's address is the client",
+    "comma-separated proxy addresses or CIDRs (`127.0.0.1,10.0.0.0/8`) whose `X-Forwarded-For` names the client for rate limits; from anyone else the header is ignored",
+);
+/// `AGENTREP_WRITE_LIMIT_PER_HOUR`.
+pub const WRITE_LIMIT_PER_HOUR: EnvVar = EnvVar::plain(
+    "AGENTREP_WRITE_LIMIT_PER_HOUR",
+    "120",
+    "signed writes, discovery submissions and webhook listings per client address an hour (and half of it per signer); webhook subscriptions are 5 an hour per client, kept across restarts",
+);
+/// `AGENTREP_WEBHOOK_TIMEOUT_SECS`.
+pub const WEBHOOK_TIMEOUT_SECS: EnvVar = EnvVar::plain(
+    "AGENTREP_WEBHOOK_TIMEOUT_SECS",
+    "10",
+    "the longest a webhook receiver may take to answer one delivery, seconds",
+);
+/// `AGENTREP_WEBHOOK_CONCURRENCY`.
+pub const WEBHOOK_CONCURRENCY: EnvVar =
+    EnvVar::plain("AGENTREP_WEBHOOK_CONCURRENCY", "64", "webhook deliveries in flight at once");
+/// `AGENTREP_WEBHOOK_ALLOW_PRIVATE`.
+pub const WEBHOOK_ALLOW_PRIVATE: EnvVar = EnvVar::plain(
+    "AGENTREP_WEBHOOK_ALLOW_PRIVATE",
+    "off: private, loopback, link-local and metadata targets are refused at subscription and at delivery",
+    "`1`: webhook and discovery URLs may name private targets (tests on loopback, a closed network); never on a public deployment",
+);
+
 /// Every variable the server reads (`serve`, `demo`, `schedule --serve`, `mcp`), in the order the
 /// README lists them.
 pub const SERVER_ENV: &[&EnvVar] = &[
@@ -122,4 +150,9 @@ pub const SERVER_ENV: &[&EnvVar] = &[
     &TOKEN,
     &TOKEN_VERIFIED,
     &ERC8004_AGENT_ID,
+    &TRUSTED_PROXIES,
+    &WRITE_LIMIT_PER_HOUR,
+    &WEBHOOK_TIMEOUT_SECS,
+    &WEBHOOK_CONCURRENCY,
+    &WEBHOOK_ALLOW_PRIVATE,
 ];

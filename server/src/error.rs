@@ -81,6 +81,40 @@ pub enum ApiError {
         /// What failed.
         message: String,
     },
+    /// A signed write whose signature is not the named signer's (or whose message does not say
+    /// what the body says): nothing is stored.
+    #[error("{message}")]
+    Unauthorized {
+        /// Stable code (`signature_mismatch`, `message_mismatch`, `stale_message`).
+        code: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// Too many writes from one client or signer; retry after the given seconds.
+    #[error("{message}")]
+    RateLimited {
+        /// Seconds until a retry is counted again (`Retry-After`).
+        retry_after: u64,
+        /// Which limit, and its numbers.
+        message: String,
+    },
+    /// A thing a write names does not exist (a subscription, an indexed wallet or token).
+    #[error("{message}")]
+    Missing {
+        /// Stable code.
+        code: &'static str,
+        /// What is missing.
+        message: String,
+    },
+    /// A write that conflicts with what is known (a token already rugged, a wallet that may not
+    /// buy a slot): refused before any payment.
+    #[error("{message}")]
+    Conflict {
+        /// Stable code.
+        code: &'static str,
+        /// Why.
+        message: String,
+    },
     /// A paid answer this deployment cannot produce; refused before any payment is taken.
     #[error("{message}")]
     NotAvailable {
@@ -95,6 +129,11 @@ impl ApiError {
     /// A bad parameter.
     pub fn param(param: &str, message: impl Into<String>) -> Self {
         Self::InvalidParam { param: param.to_owned(), message: message.into() }
+    }
+
+    /// The write store failed a write or read: 503, nothing was stored.
+    pub fn store(message: impl Into<String>) -> Self {
+        Self::SourceUnavailable { code: "store_unavailable", message: message.into() }
     }
 
     /// HTTP status.
@@ -115,6 +154,10 @@ impl ApiError {
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::SourceUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotAvailable { .. } => StatusCode::NOT_IMPLEMENTED,
+            ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Conflict { .. } => StatusCode::CONFLICT,
+            ApiError::Missing { .. } => StatusCode::NOT_FOUND,
         }
     }
 
@@ -137,7 +180,11 @@ impl ApiError {
             | ApiError::PaidRouteUnavailable { code, .. }
             | ApiError::NotAvailable { code, .. }
             | ApiError::Forbidden { code, .. }
+            | ApiError::Unauthorized { code, .. }
+            | ApiError::Conflict { code, .. }
+            | ApiError::Missing { code, .. }
             | ApiError::SourceUnavailable { code, .. } => (*code).to_owned(),
+            ApiError::RateLimited { .. } => "rate_limited".to_owned(),
         }
     }
 

@@ -9,6 +9,7 @@ pub mod check;
 pub mod endpoints;
 pub mod env;
 mod error;
+pub mod events;
 pub mod handlers;
 pub mod http;
 mod index;
@@ -20,6 +21,7 @@ pub mod payment;
 pub mod query;
 pub mod routes;
 mod store_task;
+pub mod writes;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -113,6 +115,8 @@ pub struct ServerConfig {
     /// The live re-score's sources: the ingest jobs' configuration (`AGENTREP_LIVE_SOURCES` names
     /// its file). Without them `?live=1` quotes its terms and refuses a paid retry.
     pub live_sources: Option<agentrep_ingest::config::IngestConfig>,
+    /// How writes are taken and webhooks delivered.
+    pub writes: writes::WriteSettings,
 }
 
 /// The live sources `AGENTREP_LIVE_SOURCES` names (the jobs' `agentrep.toml`, with its
@@ -139,6 +143,7 @@ impl Default for ServerConfig {
             operator_key: env::SIGNING_KEY.get().map(SecretKey::new),
             operator_key_is_demo: false,
             live_sources: live_sources_from_env(),
+            writes: writes::WriteSettings::from_env(),
         }
     }
 }
@@ -280,6 +285,16 @@ impl Server {
                 payments.reconcile_open().await;
             }
         });
+        let events_task = tokio::spawn(events::run(self.app.clone()));
+        let delivery_task = tokio::spawn(events::deliver::run(self.app.clone()));
+        let limits = self.app.clone();
+        let shrink_task = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(600));
+            loop {
+                tick.tick().await;
+                limits.limits.shrink();
+            }
+        });
         let counter = self.app.clone();
         let flush_task = tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(10));
@@ -294,7 +309,7 @@ impl Server {
         loop {
             tokio::select! {
                 accepted = self.listener.accept() => {
-                    let (stream, _) = match accepted {
+                    let (stream, peer) = match accepted {
                         Ok(conn) => conn,
                         Err(err) => {
                             warn!(target: "server::http", %err, "Accept failed.");
@@ -303,7 +318,8 @@ impl Server {
                     };
                     let _ = stream.set_nodelay(true);
                     let app = self.app.clone();
-                    let service = service_fn(move |req: Request<Incoming>| {
+                    let service = service_fn(move |mut req: Request<Incoming>| {
+                        req.extensions_mut().insert(peer);
                         let req = req.map(|body| body.map_err(Into::into).boxed());
                         let app = app.clone();
                         async move { Ok::<_, Infallible>(routes::dispatch(app, req).await) }
@@ -319,6 +335,9 @@ impl Server {
         }
         reload_task.abort();
         reconcile_task.abort();
+        events_task.abort();
+        delivery_task.abort();
+        shrink_task.abort();
         flush_task.abort();
         let app = self.app.clone();
         let _ = tokio::task::spawn_blocking(move || app.flush_fetches()).await;

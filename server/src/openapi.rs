@@ -156,7 +156,7 @@ fn payment_required_schema() -> Value {
 
 fn path_parameter(name: &str) -> Parameter {
     let (description, schema) = match name {
-        "address" | "tokenAddress" | "agentAddress" => (
+        "address" | "tokenAddress" | "agentAddress" | "tokenAddr" | "creator" => (
             "wallet address, any letter case (normalised to lowercase)",
             json!({ "type": "string", "pattern": "^0x[a-fA-F0-9]{40}$" }),
         ),

@@ -9,12 +9,14 @@ use schemars::JsonSchema;
 
 use crate::endpoints::{Endpoint, SchemaFn, Verb};
 use crate::handler;
-use crate::handlers::{agents, attestations, deployers, directory, exports, lists, pages, paid, ranking, service};
+use crate::handlers::{
+    agents, attestations, deployers, directory, exports, lists, pages, paid, ranking, service, slots, webhooks, writes,
+};
 use crate::http::respond::{self, mime};
 use crate::http::{self, Body, Handler, Match, Request, RequestBody, Router};
 use crate::payment::prices::{
     AUDIT, AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, LIVE_RESCORE, PLACE_SNAPSHOT, PROOFS_EXPORT, PaidVariant,
-    RISK_REPORT,
+    RISK_REPORT, RUG_ALERT, SPONSOR_AGENT, SPONSOR_CREATOR, TRADER_ATTESTATION, WEBHOOK_EXTEND,
 };
 use crate::{ApiError, App, ServerConfig, mcp, openapi, query};
 use agentrep_publish::wire;
@@ -87,6 +89,10 @@ pub async fn dispatch(app: Arc<App>, req: hyper::Request<RequestBody>) -> Respon
 
 /// What `POST /mcp` answers (under the base path, and at the origin where the original serves it).
 const MCP_PURPOSE: &str = "MCP server, streamable HTTP (JSON or SSE by Accept): protocol 2026-07-28 (stateless) and the initialize-based 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 (a notification gets 202); the mainstreet_* tools and one agentrep_* tool per read";
+
+/// Statuses of a signed write besides 200: a bad body (400), a signature or message that is not
+/// the signer's (401), the body's size and type (413, 415), the rate limits (429), the store (503).
+const WRITE_ERRORS: &[u16] = &[400, 401, 413, 415, 429, 503];
 
 /// Statuses of `POST /mcp` besides 200, all with a JSON-RPC body but 202 (a notification, no
 /// body): 400 and 404 (JSON-RPC errors of 2026-07-28 requests), 403 (an invalid `Origin`), 406 (an
@@ -558,6 +564,78 @@ pub const ROUTES: &[RouteDef] = &[
         .errors_with(mcp::schema::response)
         .without_snapshot()
         .at_origin(),
+    // What users write (the write store), and the paid slots.
+    RouteDef::post("/receipt", "writes", handler!(writes::receipt), "store a buyer's EIP-191 signed receipt (marker `mainstreet receipt`); its fields are the message's, and it counts in a score only once the rebuild finds its payment")
+        .body::<wire::ReceiptRequestV1>()
+        .returns::<wire::ReceiptAcceptedV1>()
+        .errors(WRITE_ERRORS)
+        .without_snapshot(),
+    RouteDef::get("/receipts", "writes", handler!(writes::receipts), "a seller's signed receipts with their aggregate (total, successRate, avgRating, avgLatency)")
+        .query::<writes::ForQuery>()
+        .returns::<wire::ReceiptsV1>()
+        .errors(&[400, 503])
+        .without_snapshot(),
+    RouteDef::post("/badge/claim", "writes", handler!(writes::claim_badge), "claim a wallet's badge with its EIP-191 signature: the badge URL and an embed snippet")
+        .body::<wire::BadgeClaimRequestV1>()
+        .returns::<wire::BadgeClaimedV1>()
+        .errors(WRITE_ERRORS)
+        .without_snapshot(),
+    RouteDef::get("/badges", "writes", handler!(writes::badges), "wallets that claimed their badge, newest first")
+        .returns::<wire::BadgesV1>()
+        .errors(&[503])
+        .without_snapshot(),
+    RouteDef::post("/watchlist", "writes", handler!(writes::watch), "add a wallet to a subscriber's watchlist with the subscriber's EIP-191 signature; moves are digested daily")
+        .body::<wire::WatchRequestV1>()
+        .returns::<wire::WatchAddedV1>()
+        .errors(WRITE_ERRORS)
+        .without_snapshot(),
+    RouteDef::get("/watchlist", "writes", handler!(writes::watchlist), "a subscriber's watched wallets with their current scores and the last digest's")
+        .query::<writes::ForQuery>()
+        .returns::<wire::WatchlistV1>()
+        .errors(&[400, 503])
+        .without_snapshot(),
+    RouteDef::post("/webhook/subscribe", "writes", handler!(webhooks::subscribe), "subscribe a URL to a wallet's score changes (threshold 1-100, default 5; free for 30 days; 5 an hour per client); deliveries are signed with Standard Webhooks")
+        .body::<wire::WebhookSubscribeRequestV1>()
+        .returns::<wire::WebhookSubscribedV1>()
+        .errors(&[400, 413, 415, 429, 503])
+        .without_snapshot(),
+    RouteDef::get("/webhook/list", "writes", handler!(webhooks::list), "a subscriber's webhook subscriptions and the state of their newest deliveries")
+        .query::<writes::ForQuery>()
+        .returns::<wire::WebhookListV1>()
+        .errors(&[400, 429, 503])
+        .without_snapshot(),
+    RouteDef::post("/webhook/extend", "paid", handler!(webhooks::extend), WEBHOOK_EXTEND.purpose)
+        .body::<wire::WebhookExtendRequestV1>()
+        .returns::<wire::WebhookExtendedV1>()
+        .errors(&[400, 402, 404, 409, 413, 415, 503])
+        .paid(WEBHOOK_EXTEND)
+        .without_snapshot(),
+    RouteDef::post("/sponsor/{agentAddress}", "paid", handler!(slots::sponsor_agent), SPONSOR_AGENT.purpose)
+        .returns::<wire::SponsorV1>()
+        .errors(&[400, 402, 404, 409, 503])
+        .paid(SPONSOR_AGENT),
+    RouteDef::post("/clawd/sponsor/{creator}", "paid", handler!(slots::sponsor_creator), SPONSOR_CREATOR.purpose)
+        .returns::<wire::SponsorV1>()
+        .errors(&[400, 402, 404, 409, 503])
+        .paid(SPONSOR_CREATOR),
+    RouteDef::get("/sponsored", "writes", handler!(slots::sponsored), "active sponsored slots (paid placement, apart from every ranking; they change no score)")
+        .returns::<wire::SponsoredV1>()
+        .errors(&[503])
+        .without_snapshot(),
+    RouteDef::post("/clawd/rug-alert/{tokenAddr}", "paid", handler!(slots::rug_alert), RUG_ALERT.purpose)
+        .body::<wire::RugAlertRequestV1>()
+        .returns::<wire::RugAlertV1>()
+        .errors(&[400, 402, 404, 409, 413, 415, 503])
+        .paid(RUG_ALERT),
+    RouteDef::post("/clawd/trader-attestation/{address}", "paid", handler!(slots::trader_attestation), TRADER_ATTESTATION.purpose)
+        .returns::<wire::TraderAttestationV1>()
+        .errors(&[400, 402, 404, 409, 503])
+        .paid(TRADER_ATTESTATION),
+    RouteDef::post("/discover", "writes", handler!(writes::submit), "submit the URL of an agent description file: checked (http(s), no private target), queued for the agent-card job's next daily run")
+        .body::<wire::DiscoverRequestV1>()
+        .returns::<wire::DiscoverSubmittedV1>()
+        .errors(&[400, 413, 415, 429, 503])
+        .without_snapshot(),
     RouteDef::get(
         "/openapi.json",
         "service",

@@ -552,10 +552,20 @@ fn record(r: &Row<'_>) -> rusqlite::Result<PaymentRecord> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
 
     use super::*;
+
+    /// A payment row (nonce `nonce`) that is settled, or still reserved; its id.
+    pub(crate) fn settled_payment(store: &Store, nonce: &str, settled: bool) -> i64 {
+        let Claim::New(id) = store.claim(&claim(nonce), 1).unwrap() else { panic!("a new claim") };
+        if settled {
+            store.begin_settlement(id, &answer(), 2).unwrap();
+            store.finish_settlement(id, &Settlement::Settled { tx_hash: "0xt".into() }, None, 3).unwrap();
+        }
+        id
+    }
 
     fn claim(nonce: &str) -> PaymentClaim {
         PaymentClaim {

@@ -1,6 +1,8 @@
 //! The write store: everything the server itself writes, in one embedded SQLite file beside the
-//! snapshots: the payment ledger ([`ledger`]) and the operator's signed attestations
-//! ([`attestations`]); receipts, webhooks and watchlists join it as further migrations.
+//! snapshots: the payment ledger ([`ledger`]), the operator's signed attestations
+//! ([`attestations`]), what users sign ([`signed`]: receipts, badge claims, watchlists), webhook
+//! subscriptions and their events ([`webhooks`]), the delivery outbox ([`outbox`]), paid slots
+//! ([`slots`]), and discovery submissions, rate-limit state and backups ([`intake`]).
 //!
 //! The file runs in WAL mode with `synchronous = FULL`: a committed write survives a crash or a
 //! power cut, and readers never block the writer. The schema is versioned with SQLite's
@@ -11,7 +13,12 @@
 //! flowing one way.
 
 pub mod attestations;
+pub mod intake;
 pub mod ledger;
+pub mod outbox;
+pub mod signed;
+pub mod slots;
+pub mod webhooks;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -21,19 +28,29 @@ use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
 
 pub use attestations::{AttestationRecord, FetchCount};
+pub use intake::Submission;
 pub use ledger::{
     Claim, PaymentClaim, PaymentRecord, PaymentState, RevenueTotals, RouteRevenue, Settlement, StoredAnswer,
 };
+pub use outbox::{Attempt, Delivery, DeliveryState, NewDelivery};
+pub use signed::{
+    BadgeClaim, NewReceipt, NewWatch, ReceiptRecord, ReceiptSummary, Signed, SignerKind, WatchRecord, Written,
+};
+pub use slots::{AlertTarget, NewSlot, Slot, SlotKind};
+pub use webhooks::{DiffReport, Digest, NewSubscription, ScoreChange, Subscribed, Subscription};
 
 /// The file name of the store, beside the snapshots folder.
 pub const FILE_NAME: &str = "agentrep-store.sqlite";
 
 /// The migrations' SQL, oldest first. Never edit one that shipped: append.
-const MIGRATION_SQL: &[&str] =
-    &[include_str!("migrations/001_payments.sql"), include_str!("migrations/002_attestations.sql")];
+const MIGRATION_SQL: &[&str] = &[
+    include_str!("migrations/001_payments.sql"),
+    include_str!("migrations/002_attestations.sql"),
+    include_str!("migrations/003_writes.sql"),
+];
 
 /// Every migration, oldest first.
-const MIGRATIONS: &[M<'static>] = &[M::up(MIGRATION_SQL[0]), M::up(MIGRATION_SQL[1])];
+const MIGRATIONS: &[M<'static>] = &[M::up(MIGRATION_SQL[0]), M::up(MIGRATION_SQL[1]), M::up(MIGRATION_SQL[2])];
 
 /// The schema as the migrations write it, in order (ARCHITECTURE.md prints it).
 pub fn schema_sql() -> String {

@@ -3,9 +3,9 @@
 //! its CLI's read commands (exit 0 with the expected output). The npm package `mainstreet-oracle`
 //! 0.9.2 is installed by `make setup` (`scripts/fetch-test-clients.sh`).
 //!
-//! The SDK's `badges`, `listWebhooks`, `receipts` and `watchlist`, and the CLI's `receipts` and
-//! `watchlist`, read the write store (badge claims, webhooks, receipts, watchlists), which comes
-//! with the write endpoints; they are not called here.
+//! Its writes (`postReceipt`, `claimBadge`, `addWatch`, `subscribeWebhook`) are made with real
+//! keys (viem) and read back with its own reads (`receipts`, `badges`, `watchlist`,
+//! `listWebhooks`) and its CLI's `receipts` and `watchlist`.
 
 mod schemathesis;
 
@@ -158,6 +158,52 @@ async fn the_original_cli_read_commands_exit_zero() {
                 assert!(stdout.contains(&e), "mainstreet {}: no {e:?} in\n{stdout}", args.join(" "));
             }
         }
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_original_sdk_writes_and_reads_back() {
+    mainstreet();
+    let store = tempfile::tempdir().unwrap();
+    let mut config = agentrep_server::ServerConfig {
+        snapshots: shared_world().snapshots(),
+        reload_interval: std::time::Duration::from_millis(100),
+        identity: agentrep_server::ServiceIdentity::default(),
+        payments: agentrep_server::PaymentSettings::default(),
+        ..agentrep_server::ServerConfig::default()
+    };
+    config.payments.store = Some(store.path().join("store.sqlite"));
+    // The webhook goes to a loopback port that nobody serves (no event fires while the snapshot stays).
+    config.writes.allow_private_targets = true;
+    let s = RunningServer::start_config(config);
+    let f = fixtures(&s.base).await;
+    let agent = f["alive"].as_str().unwrap().to_owned();
+    let args = json!({ "agent": agent, "hookUrl": "http://127.0.0.1:9/hook" });
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("clients/js/sdk_writes.mjs");
+    let origin = format!("http://{}", s.addr);
+    let (ok, stdout, stderr) = {
+        let origin = origin.clone();
+        tokio::task::spawn_blocking(move || node(&[script.to_str().unwrap(), &origin, &args.to_string()], &[]))
+            .await
+            .unwrap()
+    };
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|_| panic!("{stdout}\n{stderr}"));
+    assert!(ok && report["ok"] == true, "the SDK failed: {report}\n{stderr}");
+    // The CLI reads them back.
+    let cli = mainstreet().join("bin/mainstreet.js").to_str().unwrap().to_owned();
+    let subscriber = report["subscriber"].as_str().unwrap().to_owned();
+    tokio::task::spawn_blocking(move || {
+        let (ok, stdout, stderr) = node(&[&cli, "receipts", &agent], &[("MAINSTREET_ORIGIN", &origin)]);
+        assert!(
+            ok && stdout.contains("(1 receipt)")
+                && stdout.contains("success rate: 100%")
+                && stdout.contains("88.0/100"),
+            "{stdout}\n{stderr}"
+        );
+        let (ok, stdout, stderr) = node(&[&cli, "watchlist", &subscriber], &[("MAINSTREET_ORIGIN", &origin)]);
+        assert!(ok && stdout.contains("(1 agents)") && stdout.contains("main seller"), "{stdout}\n{stderr}");
     })
     .await
     .unwrap();

@@ -38,6 +38,13 @@ fn the_openapi_document_is_valid_and_the_server_keeps_it() {
         },
         payments: chain.direct_settings(store.path().join("store.sqlite")),
         operator_key: Some(SecretKey::new(key_hex(&chain.operator))),
+        // Webhook and discovery URLs are taken without resolving their names (a generated URL
+        // names no real host, and tests ask nothing outside loopback); no event fires while the
+        // snapshot stays, so nothing is ever sent to them.
+        writes: agentrep_server::writes::WriteSettings {
+            allow_private_targets: true,
+            ..agentrep_server::writes::WriteSettings::default()
+        },
         ..ServerConfig::default()
     });
     let url = format!("{}/openapi.json", s.base);

@@ -353,7 +353,9 @@ async fn every_route_of_the_table_answers() {
     let client = reqwest::Client::new();
     for def in agentrep_server::routes::endpoints() {
         let wallet = match def.path {
-            p if p.starts_with("/deployer/") || p.starts_with("/clawd/creator-audit/") => &deployer,
+            p if p.starts_with("/deployer/") || p.contains("{creator}") || p.starts_with("/clawd/creator-audit/") => {
+                &deployer
+            }
             p if p.starts_with("/token/") => &token,
             _ => &leader,
         };
@@ -364,7 +366,9 @@ async fn every_route_of_the_table_answers() {
             .replace("{tag}", "data")
             .replace("{placeId}", "ChIJN1t_tDeuEmsRUsoyG83frY4")
             .replace("{cat}", "other")
-            .replace("{tokenAddress}", &token);
+            .replace("{creator}", wallet)
+            .replace("{tokenAddress}", &token)
+            .replace("{tokenAddr}", &token);
         let url = match def.scope {
             agentrep_server::endpoints::Scope::Api => format!("{}{path}", s.base),
             agentrep_server::endpoints::Scope::Origin => format!("http://{}{path}", s.addr),
@@ -387,11 +391,20 @@ async fn every_route_of_the_table_answers() {
                 .unwrap(),
             _ => client.post(&url).json(&json!({ "addresses": [leader], "intent": "data feed" })).send().await.unwrap(),
         };
+        assert_eq!(resp.headers()["access-control-allow-origin"], "*", "{path}");
+        // A write answers this body, which is not its own, or a target it refuses to sell for
+        // (no trader proof, a rugged token), with a JSON refusal it documents, before any terms (tests/writes/ and tests/payments/ write each with its own body).
+        let write = def.group == "writes" || def.paid.is_some_and(|p| p.query.is_none());
+        if def.method.as_str() == "POST" && write && def.path != "/audit-batch" {
+            assert!(def.errors.contains(&resp.status().as_u16()), "{path}: {}", resp.status());
+            let refusal: Value = resp.json().await.unwrap();
+            assert!(refusal["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{path}: {refusal}");
+            continue;
+        }
         // This deployment takes no payments: a wholly paid route says so (tests/payments/ buys them).
         let expected =
             if def.paid.is_some_and(|p| p.query.is_none()) { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::OK };
         assert_eq!(resp.status(), expected, "{} {path}", def.method.as_str());
-        assert_eq!(resp.headers()["access-control-allow-origin"], "*", "{path}");
     }
 }
 

@@ -24,6 +24,7 @@ mod live;
 mod mcp;
 mod paid_probes;
 mod smart_wallet;
+mod writes;
 
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

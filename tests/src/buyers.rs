@@ -58,17 +58,42 @@ impl OfficialBuyer {
     }
 }
 
+/// Pays for a POST of `body` to `url` with the official `@x402/fetch` v2 buyer (a paid write).
+pub async fn pay_post(url: &str, body: &Value, payer: &PrivateKeySigner) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("payments/clients/x402_fetch_v2.mjs");
+    let args = [script.display().to_string(), url.to_owned(), key_hex(payer)];
+    let body = body.to_string();
+    tokio::task::spawn_blocking(move || {
+        run_buyer_with(
+            Path::new("node"),
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            &[("BUY_METHOD", "POST"), ("BUY_BODY", &body), ("BUY_MAX_USD", "30")],
+        )
+    })
+    .await
+    .expect("the buyer's thread")
+}
+
 /// Runs a buyer (at most two minutes) and parses its last line as JSON.
 ///
 /// # Panics
 /// When it fails or prints no JSON.
 pub fn run_buyer(program: &Path, args: &[&str]) -> Value {
+    run_buyer_with(program, args, &[])
+}
+
+/// [`run_buyer`] with extra environment.
+///
+/// # Panics
+/// When it fails or prints no JSON.
+pub fn run_buyer_with(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Value {
     let tools = test_clients();
     let out = Command::new("timeout")
         .arg("120")
         .arg(program)
         .args(args)
         .env("AGENTREP_CLIENTS_NODE_MODULES", tools.join("clients/node_modules"))
+        .envs(env.iter().copied())
         .output()
         .expect("the buyer runs");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -4,6 +4,7 @@
 pub mod buyers;
 pub mod chain;
 pub mod fixtures;
+pub mod process;
 pub mod replayed;
 
 use std::net::SocketAddr;

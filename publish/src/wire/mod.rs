@@ -20,6 +20,7 @@ mod score;
 mod service;
 mod snapshot;
 mod token;
+mod writes;
 
 pub use agent::*;
 pub use attestation::*;
@@ -36,6 +37,7 @@ pub use score::*;
 pub use service::*;
 pub use snapshot::*;
 pub use token::*;
+pub use writes::*;
 
 /// `agentrep-<name>-v1`.
 pub fn version(name: &str) -> String {

@@ -44,7 +44,7 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
     let snap = snapshot(app)?;
     audit::auditable(&snap, a)?;
     has_live_basis(&snap, a)?;
-    sell(app, req, &LIVE_RESCORE, || async {
+    sell(app, req, &LIVE_RESCORE, |_| async {
         let live = app.live().expect("sell refuses the route without live sources");
         let snap = snapshot(app)?;
         let (line, context) = live_basis(&snap, a)?;
@@ -148,7 +148,7 @@ fn full_profile(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResult {
 pub async fn audit(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("agentAddress")?;
     audit::auditable(&*snapshot(&app)?, &a)?;
-    sell(&app, &req, &AUDIT, || async {
+    sell(&app, &req, &AUDIT, |_| async {
         let snap = snapshot(&app)?;
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         Ok(respond::json(StatusCode::OK, &audit::audit(&snap, &a, now)?))

@@ -11,6 +11,9 @@ pub mod pages;
 pub mod paid;
 pub mod ranking;
 pub mod service;
+pub mod slots;
+pub mod webhooks;
+pub mod writes;
 
 use std::sync::Arc;
 

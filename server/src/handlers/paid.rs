@@ -29,7 +29,7 @@ fn now_iso() -> String {
 pub async fn risk_report(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     q::risk_available(&*snapshot(&app)?, &a)?;
-    sell(&app, &req, &RISK_REPORT, || async {
+    sell(&app, &req, &RISK_REPORT, |_| async {
         let snap = snapshot(&app)?;
         let attestation = match aq::attestable(&snap, &a) {
             Ok(_) => attestation_of(&app, &snap, &a, verify_url(&app, &req)).await?,
@@ -52,7 +52,7 @@ pub async fn risk_report(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn audit_batch(app: Arc<App>, mut req: Request) -> HandlerResult {
     let body: AuditBatchRequestV1 = req.json().await?;
     let wallets = q::audit_batch_wallets(&*snapshot(&app)?, &body.addresses)?;
-    sell(&app, &req, &AUDIT_BATCH, || async {
+    sell(&app, &req, &AUDIT_BATCH, |_| async {
         Ok(respond::json(StatusCode::OK, &q::audit_batch(&*snapshot(&app)?, &wallets, &now_iso())?))
     })
     .await
@@ -62,7 +62,7 @@ pub async fn audit_batch(app: Arc<App>, mut req: Request) -> HandlerResult {
 pub async fn proofs_export(app: Arc<App>, req: Request) -> HandlerResult {
     let query: ProofsQuery = req.query()?;
     snapshot(&app)?;
-    sell(&app, &req, &PROOFS_EXPORT, || async {
+    sell(&app, &req, &PROOFS_EXPORT, |_| async {
         Ok(respond::json(StatusCode::OK, &q::proofs_export(&*snapshot(&app)?, &query)))
     })
     .await
@@ -81,7 +81,7 @@ pub async fn clawd_export(app: Arc<App>, req: Request) -> HandlerResult {
     let query: ClawdExportQuery = req.query()?;
     let platform = query.platform.unwrap_or_else(|| "clanker".to_owned()).to_ascii_lowercase();
     q::clawd_export(&*snapshot(&app)?, &platform)?;
-    sell(&app, &req, &CLAWD_EXPORT, || async {
+    sell(&app, &req, &CLAWD_EXPORT, |_| async {
         Ok(respond::json(StatusCode::OK, &q::clawd_export(&*snapshot(&app)?, &platform)?))
     })
     .await
@@ -91,7 +91,7 @@ pub async fn clawd_export(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn creator_audit(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     q::creator_available(&*snapshot(&app)?, &a)?;
-    sell(&app, &req, &CREATOR_AUDIT, || async {
+    sell(&app, &req, &CREATOR_AUDIT, |_| async {
         Ok(respond::json(StatusCode::OK, &q::creator_audit(&*snapshot(&app)?, &a)?))
     })
     .await
@@ -100,7 +100,7 @@ pub async fn creator_audit(app: Arc<App>, req: Request) -> HandlerResult {
 /// `GET /snapshot/{placeId}` (paid): this build has no source of real-world business reviews,
 /// so the route is refused before any terms (503 `no_business_source`).
 pub async fn place_snapshot(app: Arc<App>, req: Request) -> HandlerResult {
-    sell(&app, &req, &PLACE_SNAPSHOT, || async { unreachable!("the route's needs are never met") }).await
+    sell(&app, &req, &PLACE_SNAPSHOT, |_| async { unreachable!("the route's needs are never met") }).await
 }
 
 async fn totals(app: &App) -> Result<(RevenueTotals, u64), ApiError> {

@@ -61,6 +61,8 @@ pub struct Request {
     pub params: PathParams,
     /// The matched endpoint.
     pub route: &'static Endpoint,
+    /// The connection's remote address, when known.
+    pub peer: Option<std::net::SocketAddr>,
     body: Option<RequestBody>,
 }
 
@@ -72,7 +74,15 @@ impl Request {
         route: &'static Endpoint,
         body: RequestBody,
     ) -> Self {
-        Self { method: parts.method, uri: parts.uri, headers: parts.headers, params, route, body: Some(body) }
+        let peer = parts.extensions.get::<std::net::SocketAddr>().copied();
+        Self { method: parts.method, uri: parts.uri, headers: parts.headers, params, route, peer, body: Some(body) }
+    }
+
+    /// The client this request comes from (a trusted proxy's `X-Forwarded-For`, else the
+    /// connection's address).
+    pub fn client_ip(&self, trusted: &[crate::writes::limits::Cidr]) -> Option<std::net::IpAddr> {
+        let forwarded = self.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
+        crate::writes::limits::client_ip(self.peer, forwarded, trusted)
     }
 
     /// Whether only headers are wanted.

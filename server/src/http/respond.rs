@@ -112,6 +112,9 @@ pub fn error(err: &ApiError) -> Response<Body> {
     {
         resp.headers_mut().insert(header::ALLOW, value);
     }
+    if let ApiError::RateLimited { retry_after, .. } = err {
+        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+    }
     resp
 }
 

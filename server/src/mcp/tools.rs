@@ -649,7 +649,7 @@ pub static TOOLS: &[Tool] = &[
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 17] = [
+pub const NOT_MIRRORED: [(&str, &str); 30] = [
     (
         "/risk-report/{address}",
         "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
@@ -676,6 +676,19 @@ pub const NOT_MIRRORED: [(&str, &str); 17] = [
     ("/health", "the endpoint list; agentrep_catalog lists the same routes"),
     ("/openapi.json", "the HTTP API's own description"),
     ("/mcp", "this server"),
+    ("/receipt", "a signed write: the buyer's wallet signs it, over HTTP"),
+    ("/receipts", "reads the write store, which the stdio server does not open"),
+    ("/badge/claim", "a signed write: the wallet signs it, over HTTP"),
+    ("/badges", "reads the write store, which the stdio server does not open"),
+    ("/watchlist", "a signed write and its read, over HTTP (the write store)"),
+    ("/webhook/subscribe", "a write whose receiver is an HTTP URL; over HTTP"),
+    ("/webhook/list", "reads the write store, which the stdio server does not open"),
+    ("/webhook/extend", "paid: bought over HTTP with x402"),
+    ("/sponsor/{agentAddress}", "paid: bought over HTTP with x402"),
+    ("/clawd/sponsor/{creator}", "paid: bought over HTTP with x402"),
+    ("/sponsored", "reads the write store, which the stdio server does not open"),
+    ("/clawd/rug-alert/{tokenAddr}", "paid: bought over HTTP with x402"),
+    ("/clawd/trader-attestation/{address}", "paid: bought over HTTP with x402"),
 ];
 
 /// The tool table as Markdown (ARCHITECTURE.md prints it; a test keeps it current).

@@ -89,6 +89,16 @@ fn terms_of(payments: &Payments, req: &Request, sale: &PaidVariant) -> Terms {
     }
 }
 
+/// The payment an answer is produced for: a paid write records what it bought against it, and
+/// what it bought counts only once this ledger row is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sale {
+    /// The ledger row.
+    pub payment_id: i64,
+    /// The payer, 0x-lowercase.
+    pub payer: String,
+}
+
 /// Answers `req` with what `produce` makes, once paid for as `sale` says. A route whose needs
 /// this deployment does not meet is refused before any terms are quoted.
 ///
@@ -99,7 +109,7 @@ fn terms_of(payments: &Payments, req: &Request, sale: &PaidVariant) -> Terms {
 /// `produce` fails with (nothing is charged then).
 pub async fn sell<F, Fut>(app: &Arc<App>, req: &Request, sale: &PaidVariant, produce: F) -> HandlerResult
 where
-    F: FnOnce() -> Fut,
+    F: FnOnce(Sale) -> Fut,
     Fut: Future<Output = HandlerResult>,
 {
     super::needs::check(app, sale.needs)?;
@@ -161,6 +171,7 @@ where
         payment_id: payment_id.clone(),
         valid_before: i64::try_from(verified.valid_before).unwrap_or(i64::MAX),
     };
+    let claim_payer = claim.payer.clone();
     let id = match blocking(store, move |s| s.claim(&claim, now())).await? {
         Claim::New(id) => id,
         Claim::Existing(rec) => return Ok(already_claimed(&terms, &rec, payment_id.is_some())),
@@ -176,7 +187,7 @@ where
         release(refusal.reason()).await?;
         return refusal.into_response(&terms);
     }
-    let answer = match produce().await {
+    let answer = match produce(Sale { payment_id: id, payer: claim_payer }).await {
         Ok(resp) if resp.status() == StatusCode::OK => resp,
         Ok(resp) => {
             release(format!("the answer failed ({})", resp.status())).await?;

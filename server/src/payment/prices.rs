@@ -110,6 +110,51 @@ pub const PLACE_SNAPSHOT: PaidVariant = PaidVariant {
     needs: &[Need::BusinessReviews],
 };
 
+/// Price of a webhook subscription's 30-day extension (seed §4.4), micro-USDC.
+pub const WEBHOOK_EXTEND: PaidVariant = PaidVariant {
+    query: None,
+    price: 5_000_000,
+    description: "agentrep webhook extension: 30 more days of score-change deliveries for one subscription",
+    purpose: "extends one score-change subscription by 30 days (from the end of its free or paid period); an unknown subscription is refused before any terms",
+    needs: &[],
+};
+
+/// Price of a sponsored agent slot (seed §4.4), micro-USDC.
+pub const SPONSOR_AGENT: PaidVariant = PaidVariant {
+    query: None,
+    price: 25_000_000,
+    description: "agentrep sponsored slot for one agent, 7 days",
+    purpose: "a 7-day sponsored slot for an indexed agent, listed at /sponsored apart from the ranking; it changes no score, decision or rank, and a BLOCK wallet cannot buy one",
+    needs: &[],
+};
+
+/// Price of a sponsored creator slot (seed §4.4), micro-USDC.
+pub const SPONSOR_CREATOR: PaidVariant = PaidVariant {
+    query: None,
+    price: 10_000_000,
+    description: "agentrep sponsored slot for one token creator, 7 days",
+    purpose: "a 7-day sponsored slot for an indexed token creator, listed at /sponsored apart from rankings; an AVOID creator cannot buy one",
+    needs: &[],
+};
+
+/// Price of a rug alert (seed §4.4), micro-USDC.
+pub const RUG_ALERT: PaidVariant = PaidVariant {
+    query: None,
+    price: 2_000_000,
+    description: "agentrep rug alert: one signed webhook if the token is flipped to rugged within 30 days",
+    purpose: "watches an indexed, not yet rugged token for 30 days; a signed webhook (Standard Webhooks) fires when a snapshot shows it rugged",
+    needs: &[],
+};
+
+/// Price of a trader attestation (seed §4.4), micro-USDC.
+pub const TRADER_ATTESTATION: PaidVariant = PaidVariant {
+    query: None,
+    price: 1_000_000,
+    description: "agentrep verified-trader attestation (EIP-712, signed by the operator)",
+    purpose: "an EIP-712 attestation of the address's clawd-trader tier, signed like the score attestations; only for an address with a clawd-trader-{tier} proof (refused before any terms otherwise)",
+    needs: &[Need::SigningKey],
+};
+
 /// One thing a paid route's answer depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Need {

@@ -15,6 +15,7 @@ pub mod reports;
 pub mod search;
 pub mod service;
 pub mod text;
+pub mod writes;
 
 pub use index::AgentIndex;
 

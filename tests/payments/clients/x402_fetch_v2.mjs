@@ -8,6 +8,10 @@
 // the factory call that deploys the wallet (ERC-6492), as smart-account SDKs sign before their
 // wallet exists.
 //
+// A paid write is a POST: BUY_METHOD and BUY_BODY (JSON) in the environment make the request one.
+// The buyer's default spend cap is $1 a payment; BUY_MAX_USD raises it (a 25 USDC sponsor slot is
+// a deliberate purchase, as a buyer would configure it).
+//
 // usage: node x402_fetch_v2.mjs <url> <private key> [<wallet> <factory> <factory calldata>]
 import { createRequire } from 'node:module';
 
@@ -29,7 +33,11 @@ const signer = wallet
     }
   : account;
 const client = new x402Client().register('eip155:*', new ExactEvmScheme(signer));
-const res = await wrapFetchWithPayment(fetch, client)(url);
+if (process.env.BUY_MAX_USD) client.setSpendControls({ maxAmountPerPayment: Number(process.env.BUY_MAX_USD) });
+const init = process.env.BUY_METHOD
+  ? { method: process.env.BUY_METHOD, headers: { 'content-type': 'application/json' }, body: process.env.BUY_BODY ?? '{}' }
+  : undefined;
+const res = await wrapFetchWithPayment(fetch, client)(url, init);
 const header = res.headers.get('PAYMENT-RESPONSE');
 const body = await res.text();
 console.log(JSON.stringify({

@@ -388,6 +388,28 @@ impl SafeClient {
         self.head(response, started, deadline).read().await
     }
 
+    /// POSTs `body` to `url` once with `headers` (a webhook delivery), following no redirect (a
+    /// 3xx is the answer), and reads at most `max_body` bytes of the answer. The target is checked
+    /// as every URL is: before the request for literal addresses, inside the resolver for names,
+    /// so the address connected to is the address checked.
+    ///
+    /// # Errors
+    /// Any [`FetchError`] but `TooLarge` (a long answer is cut, not refused).
+    pub async fn post(&self, url: &str, headers: HeaderMap, body: Vec<u8>) -> Result<SafeResponse, FetchError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let target = parse_checked(url, self.allow_private)?;
+        let send = self.http.post(target).headers(headers).body(body).send();
+        let response = tokio::time::timeout_at(deadline.into(), send)
+            .await
+            .map_err(|_| timeout_error(self.timeout))?
+            .map_err(|e| classify(e, self.timeout))?;
+        match self.head(response, started, deadline).read().await {
+            Err(FetchError::TooLarge(_)) => Err(FetchError::Http("the answer was cut off".to_owned())),
+            other => other,
+        }
+    }
+
     async fn follow(&self, url: &str) -> Result<reqwest::Response, FetchError> {
         let mut current = parse_checked(url, self.allow_private)?;
         let mut hops = 0;
@@ -766,6 +788,9 @@ mod tests {
             let e = client.get(&format!("http://{name}:{port}/ok")).await.unwrap_err();
             assert_eq!(e.class(), "dns", "{name}: {e}");
         }
+        // A POST (a webhook delivery) goes through the same resolver.
+        let e = client.post(&format!("http://rebound.example:{port}/ok"), HeaderMap::new(), b"{}".to_vec()).await;
+        assert_eq!(e.unwrap_err().class(), "refused-private");
         assert_eq!(accepted.load(Ordering::SeqCst), 0, "no connection was made");
         // With private targets allowed, the same resolver connects to what it resolved.
         let open = SafeClient::with_lookup(&cfg(true), fake).unwrap();
