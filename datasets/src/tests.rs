@@ -169,9 +169,17 @@ fn same_config_same_lake_bytes_and_a_partition_every_day() {
     assert_eq!(labels.knobs, "test");
     use agentrep_lake::Dataset;
     let lake = Lake::new(a.path());
-    // Registration files and crawl runs exist only in ingested lakes, attestations only in lakes a
-    // serving deployment's store was exported to: the world has none of them.
-    let ingest_only = [Dataset::AgentCards, Dataset::CrawlRuns, Dataset::Attestations];
+    // Registration files and crawl runs exist only in ingested lakes; attestations, badge claims
+    // and discovery submissions (and the files fetched for them) only in lakes a serving
+    // deployment's store was exported to: the world has none of them.
+    let ingest_only = [
+        Dataset::AgentCards,
+        Dataset::CrawlRuns,
+        Dataset::Attestations,
+        Dataset::BadgeClaims,
+        Dataset::DiscoverySubmissions,
+        Dataset::SubmittedCards,
+    ];
     for dataset in Dataset::ALL.iter().filter(|d| !d.is_derived() && !ingest_only.contains(d)) {
         let days: BTreeSet<_> = lake.partitions(*dataset).unwrap().into_iter().map(|p| p.date).collect();
         let expected: Vec<_> = match dataset {

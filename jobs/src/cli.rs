@@ -122,8 +122,9 @@ pub enum Command {
         #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
         verifier_contract: Option<String>,
     },
-    /// Carry the server's store records the rebuild reads (the operator's signed attestations)
-    /// into the lake; `schedule` runs it before each rebuild.
+    /// Carry the server's store records the rebuild and the ingest jobs read (signed
+    /// attestations, receipts, badge claims, discovery submissions) into the lake; `schedule`
+    /// runs it before each rebuild.
     ExportStore {
         /// Lake folder.
         #[arg(long, env = "AGENTREP_LAKE")]
@@ -132,6 +133,17 @@ pub enum Command {
         /// snapshots folder, or `AGENTREP_STORE`).
         #[arg(long, env = "AGENTREP_STORE")]
         store: PathBuf,
+    },
+    /// Write a consistent copy of the server's store while the server runs (SQLite `VACUUM
+    /// INTO`: every write acknowledged before the copy began is in it). Restore by stopping the
+    /// server and putting the copy in the store's place.
+    StoreBackup {
+        /// The server's store.
+        #[arg(long, env = "AGENTREP_STORE")]
+        store: PathBuf,
+        /// The copy to write; it must not exist.
+        #[arg(long)]
+        to: PathBuf,
     },
     /// Serve a snapshots folder, picking up new snapshots without a restart.
     Serve {

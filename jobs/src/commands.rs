@@ -36,9 +36,24 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let days = days_to_rebuild(&lake, date, all_days)?;
             rebuild_days(&lake, &store, &config, &days)
         }
+        Command::StoreBackup { store, to } => {
+            anyhow::ensure!(store.is_file(), "no store at {}", store.display());
+            let opened = agentrep_store::Store::open(&store)
+                .with_context(|| format!("opening the store {}", store.display()))?;
+            opened.backup_to(&to).with_context(|| format!("backing the store up to {}", to.display()))?;
+            println!("backed {} up to {}", store.display(), to.display());
+            Ok(())
+        }
         Command::ExportStore { lake, store } => {
             let report = crate::export::export_store(&Lake::new(lake), &store, chrono::Utc::now().timestamp())?;
-            println!("exported {} attestations into {} day partitions", report.attestations, report.days.len());
+            println!(
+                "exported {} attestations, {} receipts, {} badge claims and {} discovery submissions into {} day partitions",
+                report.attestations,
+                report.receipts,
+                report.badge_claims,
+                report.submissions,
+                report.days.len()
+            );
             Ok(())
         }
         Command::Serve { snapshots, addr, base_path, check: false } => serve(snapshots, addr, base_path),

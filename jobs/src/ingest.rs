@@ -307,14 +307,21 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
         }
         publish_status(&lake, &args.ingest.snapshots)?;
         let mut checkpoint: SchedulerCheckpoint = lake.read_checkpoint("scheduler")?.unwrap_or_default();
-        // The server's attestations reach the rebuild through the lake.
+        // The server's records (attestations, receipts, badge claims, discovery submissions) reach
+        // the rebuild and the agent-card job through the lake.
         let explicit = std::env::var_os("AGENTREP_STORE").filter(|s| !s.is_empty()).map(std::path::PathBuf::from);
         let store_file = agentrep_server::store_path(&args.ingest.snapshots, explicit.as_deref());
         if store_file.is_file() && ready_day(&lake, checkpoint.last_rebuilt)?.is_some() {
             let (l, f) = (lake.clone(), store_file.clone());
             let now = chrono::Utc::now().timestamp();
             match tokio::task::spawn_blocking(move || crate::export::export_store(&l, &f, now)).await? {
-                Ok(r) => info!(attestations = r.attestations, "Store exported into the lake."),
+                Ok(r) => info!(
+                    attestations = r.attestations,
+                    receipts = r.receipts,
+                    badge_claims = r.badge_claims,
+                    submissions = r.submissions,
+                    "Store exported into the lake."
+                ),
                 Err(e) => warn!("store export failed (the rebuild goes on without it): {e:#}"),
             }
         }

@@ -40,21 +40,20 @@ impl Store {
         Ok((submission, inserted == 1))
     }
 
-    /// Submissions after `after_id`, oldest first (the export).
+    /// Submissions made in `[from, to)` (Unix seconds), oldest first (the export).
     ///
     /// # Errors
     /// SQLite failures.
-    pub fn submissions_after(&self, after_id: i64, limit: usize) -> Result<Vec<Submission>, StoreError> {
+    pub fn submissions_between(&self, from: i64, to: i64) -> Result<Vec<Submission>, StoreError> {
         let conn = self.lock();
         let mut stmt = conn
             .prepare_cached(
-                "SELECT id, url, submitted_at FROM discovery_submissions WHERE id > ?1 ORDER BY id LIMIT ?2",
+                "SELECT id, url, submitted_at FROM discovery_submissions
+                 WHERE submitted_at >= ?1 AND submitted_at < ?2 ORDER BY submitted_at, id",
             )
             .map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map(params![after_id, limit as i64], |r| {
-                Ok(Submission { id: r.get(0)?, url: r.get(1)?, submitted_at: r.get(2)? })
-            })
+            .query_map(params![from, to], |r| Ok(Submission { id: r.get(0)?, url: r.get(1)?, submitted_at: r.get(2)? }))
             .map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
@@ -140,6 +139,6 @@ mod tests {
         store.backup_to(&copy).unwrap();
         assert!(store.backup_to(&copy).is_err(), "never overwrites");
         let restored = Store::open(&copy).unwrap();
-        assert_eq!(restored.submissions_after(0, 10).unwrap()[0].url, "https://a.example/agent.json");
+        assert_eq!(restored.submissions_between(0, 10).unwrap()[0].url, "https://a.example/agent.json");
     }
 }

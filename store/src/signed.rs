@@ -279,18 +279,19 @@ impl Store {
         .map_err(|e| self.err(e))
     }
 
-    /// Receipts after `after_id`, oldest first, at most `limit` (the export).
+    /// Receipts received in `[from, to)` (Unix seconds), oldest first (the export).
     ///
     /// # Errors
     /// SQLite failures.
-    pub fn receipts_after(&self, after_id: i64, limit: usize) -> Result<Vec<ReceiptRecord>, StoreError> {
+    pub fn receipts_between(&self, from: i64, to: i64) -> Result<Vec<ReceiptRecord>, StoreError> {
         let conn = self.lock();
         let mut stmt = conn
             .prepare_cached(&format!(
-                "SELECT {RECEIPT_COLUMNS}, {SIGNED_COLUMNS} FROM receipts WHERE id > ?1 ORDER BY id LIMIT ?2"
+                "SELECT {RECEIPT_COLUMNS}, {SIGNED_COLUMNS} FROM receipts
+                 WHERE received_at >= ?1 AND received_at < ?2 ORDER BY received_at, id"
             ))
             .map_err(|e| self.err(e))?;
-        let rows = stmt.query_map(params![after_id, limit as i64], receipt).map_err(|e| self.err(e))?;
+        let rows = stmt.query_map(params![from, to], receipt).map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
@@ -331,18 +332,19 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
-    /// Badge claims after `after_id`, oldest first (the export).
+    /// Badge claims made in `[from, to)` (Unix seconds), oldest first (the export).
     ///
     /// # Errors
     /// SQLite failures.
-    pub fn badge_claims_after(&self, after_id: i64, limit: usize) -> Result<Vec<BadgeClaim>, StoreError> {
+    pub fn badge_claims_between(&self, from: i64, to: i64) -> Result<Vec<BadgeClaim>, StoreError> {
         let conn = self.lock();
         let mut stmt = conn
             .prepare_cached(&format!(
-                "SELECT id, address, claimed_at, {SIGNED_COLUMNS} FROM badge_claims WHERE id > ?1 ORDER BY id LIMIT ?2"
+                "SELECT id, address, claimed_at, {SIGNED_COLUMNS} FROM badge_claims
+                 WHERE claimed_at >= ?1 AND claimed_at < ?2 ORDER BY claimed_at, id"
             ))
             .map_err(|e| self.err(e))?;
-        let rows = stmt.query_map(params![after_id, limit as i64], badge).map_err(|e| self.err(e))?;
+        let rows = stmt.query_map(params![from, to], badge).map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
@@ -457,7 +459,7 @@ pub(crate) mod tests {
         );
         let listed = store.receipts_for("0xa", 10).unwrap();
         assert_eq!(listed.iter().map(|r| r.receipt.rating).collect::<Vec<_>>(), vec![Some(40), Some(80)]);
-        assert_eq!(store.receipts_after(first.id, 10).unwrap().len(), 1);
+        assert_eq!(store.receipts_between(12, 13).unwrap().len(), 1);
     }
 
     #[test]

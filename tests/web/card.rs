@@ -16,7 +16,7 @@ use super::{probe_cfg, wallet};
 
 const NOW: Timestamp = Timestamp(1_760_000_000_000_000);
 
-fn document() -> Vec<u8> {
+pub(super) fn document() -> Vec<u8> {
     serde_json::to_vec(&json!({
         "type": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
         "name": "Fixture Agent",

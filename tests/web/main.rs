@@ -6,6 +6,7 @@ mod card;
 mod hub;
 mod probe;
 mod ranks;
+mod submitted;
 
 use std::time::Duration;
 

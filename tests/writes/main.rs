@@ -4,6 +4,7 @@
 //! with the official Standard Webhooks library (npm `standardwebhooks`); then the server killed
 //! with SIGKILL while it writes and while deliveries are in flight.
 
+mod backup;
 mod crash;
 mod deliveries;
 mod signed;

@@ -321,6 +321,29 @@ datasets! {
         snapshot: String,
     }
 
+    /// Wallets that claimed their badge with a signature (from the server's store, by `agentrep
+    /// export-store`), one partition per claim day. A claim is a wallet's word about itself: it
+    /// is shown, and it never raises a score.
+    BadgeClaims => "badge_claims", BadgeClaimRow {
+        /// The claiming wallet (the signer).
+        address: String,
+        /// When the claim was accepted.
+        claimed_at: Timestamp,
+        /// How the signature was checked: `eoa`, `erc1271` or `erc6492`.
+        signer_kind: String,
+    }
+
+    /// Agent description files submitted with `POST /discover` (from the server's store, by
+    /// `agentrep export-store`), one partition per submission day; the agent-card job fetches them.
+    DiscoverySubmissions => "discovery_submissions", DiscoverySubmissionRow {
+        /// The submission's id in the server's store.
+        submission_id: u64,
+        /// The file's URL (http or https, checked at submission).
+        url: String,
+        /// When it was submitted.
+        submitted_at: Timestamp,
+    }
+
     /// Denylist and allowlist entries, one partition per day they were added.
     AddressLists => "address_lists", ListEntryRow {
         /// Address.
@@ -354,6 +377,30 @@ datasets! {
         wallets: Vec<String>,
         /// Whether the document links back to this service.
         links_back: bool,
+        /// SHA-256 of the document's bytes, hex; null when it could not be fetched.
+        digest: Option<String>,
+        /// Why it could not be fetched or parsed.
+        error: Option<String>,
+    }
+
+    /// Submitted agent description files as the agent-card job fetched them (the probe's safety
+    /// rules), one partition per fetch day. What a file declares is an operator's lead for review:
+    /// nothing here reaches a score.
+    SubmittedCards => "submitted_cards", SubmittedCardRow {
+        /// The submission it answers.
+        submission_id: u64,
+        /// The URL fetched.
+        url: String,
+        /// When it was fetched.
+        fetched_at: Timestamp,
+        /// `name`.
+        name: Option<String>,
+        /// `description`.
+        description: Option<String>,
+        /// Service endpoints (`services[]`, or the older `endpoints[]`).
+        endpoints: Vec<String>,
+        /// Wallets the document declares (lowercase).
+        wallets: Vec<String>,
         /// SHA-256 of the document's bytes, hex; null when it could not be fetched.
         digest: Option<String>,
         /// Why it could not be fetched or parsed.

@@ -23,6 +23,7 @@ CREATE TABLE receipts (
     signature    TEXT    NOT NULL            -- 0x hex
 );
 CREATE INDEX receipts_agent ON receipts (agent, id);
+CREATE INDEX receipts_received ON receipts (received_at, id);
 
 CREATE TABLE badge_claims (
     id           INTEGER PRIMARY KEY,
@@ -35,6 +36,7 @@ CREATE TABLE badge_claims (
     signature    TEXT    NOT NULL
 );
 CREATE INDEX badge_claims_address ON badge_claims (address, id);
+CREATE INDEX badge_claims_claimed ON badge_claims (claimed_at, id);
 
 -- One row per (subscriber, watched wallet): a later signed message replaces the entry's label and
 -- threshold. `last_score` is the score at the last digest (the baseline the next change is measured
@@ -137,6 +139,7 @@ CREATE TABLE discovery_submissions (
     submitted_at INTEGER NOT NULL,
     client       TEXT    NOT NULL            -- SHA-256 of the client address, hex (not the address)
 );
+CREATE INDEX discovery_submitted ON discovery_submissions (submitted_at, id);
 
 -- Rate-limit hits that must survive a restart (the 5 webhook subscriptions an hour per client).
 CREATE TABLE rate_hits (

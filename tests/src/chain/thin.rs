@@ -18,9 +18,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use agentrep_lake::datasets::{
-    AgentCardRow, AttestationRow, CrawlRunRow, DailyScoreRow, DomainRankRow, EntityLabelRow, FeedbackRow, FundingRow,
-    LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, PaidProbeRow, ProbeRow, ProofRow, ReceiptRow,
-    RegistrationRow, SettlementRow, TokenBuyRow,
+    AgentCardRow, AttestationRow, BadgeClaimRow, CrawlRunRow, DailyScoreRow, DiscoverySubmissionRow, DomainRankRow,
+    EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, PaidProbeRow,
+    ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow, SubmittedCardRow, TokenBuyRow,
 };
 use agentrep_lake::{Dataset, Lake, Row};
 use anyhow::Context;
@@ -122,6 +122,9 @@ pub fn thin_world(src: &Lake, dst: &Path, thinning: &Thinning) -> anyhow::Result
             Dataset::AddressLists => copy::<ListEntryRow>(src, &out)?,
             Dataset::Attestations => copy::<AttestationRow>(src, &out)?,
             Dataset::AgentCards => copy::<AgentCardRow>(src, &out)?,
+            Dataset::BadgeClaims => copy::<BadgeClaimRow>(src, &out)?,
+            Dataset::DiscoverySubmissions => copy::<DiscoverySubmissionRow>(src, &out)?,
+            Dataset::SubmittedCards => copy::<SubmittedCardRow>(src, &out)?,
             Dataset::CrawlRuns => copy::<CrawlRunRow>(src, &out)?,
             Dataset::EntityLabels => copy::<EntityLabelRow>(src, &out)?,
             Dataset::DomainRanks => copy::<DomainRankRow>(src, &out)?,

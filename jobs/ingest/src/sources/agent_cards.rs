@@ -1,10 +1,12 @@
 //! ERC-8004 registration files: each registered agent's `agentURI` fetched with the probe's
-//! safety rules (`web::card`), at most once a day per agent and URI, into today's `agent_cards`.
+//! safety rules (`web::card`), at most once a day per agent and URI, into today's `agent_cards`;
+//! and the description files users submitted with `POST /discover` (the `discovery_submissions`
+//! the store export wrote), each fetched once the same way, into today's `submitted_cards`.
 
 use std::collections::BTreeSet;
 
 use agentrep_lake::Dataset;
-use agentrep_lake::datasets::{AgentCardRow, RegistrationRow};
+use agentrep_lake::datasets::{AgentCardRow, DiscoverySubmissionRow, RegistrationRow, SubmittedCardRow};
 use chrono::{DateTime, Duration, Utc};
 use futures::{StreamExt, stream};
 use serde::{Deserialize, Serialize};
@@ -58,10 +60,56 @@ impl Source for AgentCards {
         rows.extend(fresh);
         rows.sort_by(|a, b| (a.agent_id, a.fetched_at, &a.uri).cmp(&(b.agent_id, b.fetched_at, &b.uri)));
         ctx.lake.write_partition(today, &rows)?;
+        let submitted = fetch_submissions(ctx).await?;
+        let report = RunReport { rows: report.rows + submitted, ..report };
         Ok((CardsCheckpoint { last_round: Some(ctx.now) }, report))
     }
 
     fn coverage(checkpoint: &CardsCheckpoint) -> (Option<DateTime<Utc>>, Option<u64>) {
         (checkpoint.last_round, None)
     }
+}
+
+/// Fetches every submitted description file not fetched yet into today's `submitted_cards`;
+/// returns how many it fetched. A file is fetched once: what it declares is a lead for the
+/// operator, and a submitter cannot make the job fetch a URL again by submitting it again (the
+/// store keeps one submission per URL).
+async fn fetch_submissions(ctx: &RunContext<'_>) -> anyhow::Result<u64> {
+    let done: BTreeSet<u64> =
+        read_all::<SubmittedCardRow>(ctx.lake)?.into_iter().map(|card| card.submission_id).collect();
+    let wanted: Vec<DiscoverySubmissionRow> = read_all::<DiscoverySubmissionRow>(ctx.lake)?
+        .into_iter()
+        .filter(|s| !done.contains(&s.submission_id))
+        .collect();
+    if wanted.is_empty() {
+        return Ok(0);
+    }
+    ctx.progress.start("submitted cards", wanted.len() as u64);
+    let now = ctx.now_ts();
+    let fresh: Vec<SubmittedCardRow> = stream::iter(wanted)
+        .map(|s| async move {
+            let card = crate::web::card::fetch_card(ctx.safe_http, 0, &s.url, &ctx.config.probes, now).await;
+            SubmittedCardRow {
+                submission_id: s.submission_id,
+                url: s.url,
+                fetched_at: card.fetched_at,
+                name: card.name,
+                description: card.description,
+                endpoints: card.endpoints,
+                wallets: card.wallets,
+                digest: card.digest,
+                error: card.error,
+            }
+        })
+        .buffer_unordered(ctx.config.probes.concurrency)
+        .collect()
+        .await;
+    ctx.progress.finish();
+    let today = ctx.now.date_naive();
+    let mut rows: Vec<SubmittedCardRow> = ctx.lake.read_partition(today)?;
+    let fetched = fresh.len() as u64;
+    rows.extend(fresh);
+    rows.sort_by_key(|r| r.submission_id);
+    ctx.lake.write_partition(today, &rows)?;
+    Ok(fetched)
 }

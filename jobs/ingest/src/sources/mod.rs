@@ -81,7 +81,7 @@ sources! {
     /// ERC-8004 registrations and feedback.
     Erc8004 => "erc8004", chain: true, required: false, datasets: [Erc8004Registrations, Erc8004Feedback],
     /// ERC-8004 registration files.
-    AgentCards => "agent-cards", chain: false, required: false, datasets: [AgentCards],
+    AgentCards => "agent-cards", chain: false, required: false, datasets: [AgentCards, SubmittedCards],
     /// Token launches and their daily observations.
     Launches => "launches", chain: true, required: false, datasets: [TokenLaunches, LaunchObservations, TokenBuys],
     /// First USDC funders of every actor the sources above found (so it runs after them), and of
