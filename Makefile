@@ -43,8 +43,8 @@ fmt: ## Format the code
 
 bench: setup ## Benchmarks (release build; rebuild at bench scale, server against nginx, ingest from anvil)
 	@./scripts/install-debian.sh wrk nginx
-	$(CARGO) build --release -p agentrep-jobs -p agentrep-tests -p agentrep-payments -p agentrep-store --bin agentrep --example bench_chain --example bench_verify --example bench_ledger --example bench_live
-	AGENTREP_BIN=$(TARGET)/release/agentrep BENCH_CHAIN_BIN=$(TARGET)/release/examples/bench_chain BENCH_VERIFY_BIN=$(TARGET)/release/examples/bench_verify BENCH_LEDGER_BIN=$(TARGET)/release/examples/bench_ledger BENCH_LIVE_BIN=$(TARGET)/release/examples/bench_live ./scripts/bench.sh
+	$(CARGO) build --release -p agentrep-jobs -p agentrep-tests -p agentrep-payments -p agentrep-store --bin agentrep --example bench_chain --example bench_verify --example bench_ledger --example bench_live --example bench_writes
+	AGENTREP_BIN=$(TARGET)/release/agentrep BENCH_CHAIN_BIN=$(TARGET)/release/examples/bench_chain BENCH_VERIFY_BIN=$(TARGET)/release/examples/bench_verify BENCH_LEDGER_BIN=$(TARGET)/release/examples/bench_ledger BENCH_LIVE_BIN=$(TARGET)/release/examples/bench_live BENCH_WRITES_BIN=$(TARGET)/release/examples/bench_writes ./scripts/bench.sh
 
 clean: ## Remove build output and demo data
 	$(CARGO) clean

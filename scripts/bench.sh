@@ -5,7 +5,9 @@
 # ingest (`scripts/bench-ingest.sh`: settlements from a local node against its bare eth_getLogs
 # rate, and probes of 1,000 loopback endpoints), and local x402 payment verification against bare
 # signer recovery, the payment ledger's durable commits against bare fsyncs, and the live re-score's
-# latency against anvil against its bare I/O (BENCH_ONLY=payments runs those alone).
+# latency against anvil against its bare I/O, and the writes (signed receipts against SQLite's commit
+# floor, the subscription diff, webhook deliveries to a loopback receiver) (BENCH_ONLY=payments runs
+# those alone).
 # Every load run is bounded in time; servers started here are stopped on exit.
 # BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots),
 # BENCH_SKIP_INGEST=1 (leave the ingest out) and BENCH_ONLY=ingest (the ingest section alone) tune it.
@@ -27,6 +29,7 @@ payments_bench() { # local payment verification: decode + checks + recovery, aga
   log "payment verification (50,000 v2 payments, 5 runs, both cores): $("${BENCH_VERIFY_BIN:-$root/target/release/examples/bench_verify}" 50000 5)"
   log "payment ledger (2,000 durable payment lifecycles, 4 commits each, 5 runs, in bench-data): $("${BENCH_LEDGER_BIN:-$root/target/release/examples/bench_ledger}" 2000 5 "$root/bench-data")"
   log "live re-score against anvil, settlement excluded: $("${BENCH_LIVE_BIN:-$root/target/release/examples/bench_live}" 100 300)"
+  log "writes (2,000 signed receipts over HTTP against SQLite's commit floor, 5 runs; 1M subscriptions diffed; deliveries to a loopback receiver): $("${BENCH_WRITES_BIN:-$root/target/release/examples/bench_writes}" 2000 5 "$root/bench-data" 1000000)"
 }
 if [ "${BENCH_ONLY:-}" = payments ]; then
   payments_bench

@@ -13,6 +13,7 @@
 //! flowing one way.
 
 pub mod attestations;
+mod group;
 pub mod intake;
 pub mod ledger;
 pub mod outbox;
@@ -91,11 +92,12 @@ pub enum StoreError {
     },
 }
 
-/// The store: one connection, one writer at a time.
+/// The store: one connection, one writer at a time; receipts are group-committed.
 #[derive(Debug)]
 pub struct Store {
     conn: Mutex<Connection>,
     path: PathBuf,
+    receipts: group::Group<(NewReceipt, i64)>,
 }
 
 impl Store {
@@ -131,7 +133,7 @@ impl Store {
         Migrations::from_slice(MIGRATIONS)
             .to_latest(&mut conn)
             .map_err(|source| StoreError::Migration { path: path.display().to_string(), source })?;
-        Ok(Self { conn: Mutex::new(conn), path })
+        Ok(Self { conn: Mutex::new(conn), path, receipts: group::Group::default() })
     }
 
     /// The file.

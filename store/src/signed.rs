@@ -205,42 +205,71 @@ fn badge(r: &Row<'_>) -> rusqlite::Result<BadgeClaim> {
     Ok(BadgeClaim { id: r.get(0)?, address: r.get(1)?, claimed_at: r.get(2)?, signed: signed(r, 3)? })
 }
 
+/// Inserts one receipt (nothing when its message was accepted before) and answers its id.
+fn insert_receipt(conn: &rusqlite::Connection, r: &NewReceipt, now: i64) -> rusqlite::Result<Written> {
+    let s = &r.signed;
+    let inserted = conn
+        .prepare_cached(&format!(
+            "INSERT INTO receipts (buyer, agent, success, tx_hash, latency_ms, rating, comment, received_at, {SIGNED_COLUMNS})
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+             ON CONFLICT (message_hash) DO NOTHING"
+        ))?
+        .execute(params![
+            r.buyer,
+            r.agent,
+            r.success,
+            r.tx_hash,
+            r.latency_ms.map(|v| v as i64),
+            r.rating,
+            r.comment,
+            now,
+            s.message,
+            s.message_hash,
+            s.signature,
+            s.signer_kind.as_str(),
+            s.signed_at
+        ])?;
+    let id = conn
+        .prepare_cached("SELECT id FROM receipts WHERE message_hash = ?1")?
+        .query_row([&s.message_hash], |row| row.get(0))?;
+    Ok(Written { id, created: inserted == 1 })
+}
+
 impl Store {
-    /// Keeps a signed receipt; the same message again answers the receipt it made.
+    /// Keeps a signed receipt; the same message again answers the receipt it made. Returns once
+    /// the receipt is committed; receipts written at the same time share one commit
+    /// ([`group`](crate::group)).
     ///
     /// # Errors
     /// SQLite failures.
     pub fn add_receipt(&self, r: &NewReceipt, now: i64) -> Result<Written, StoreError> {
-        let conn = self.lock();
-        let s = &r.signed;
-        let inserted = conn
-            .execute(
-                &format!(
-                    "INSERT INTO receipts (buyer, agent, success, tx_hash, latency_ms, rating, comment, received_at, {SIGNED_COLUMNS})
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-                     ON CONFLICT (message_hash) DO NOTHING"
-                ),
-                params![
-                    r.buyer,
-                    r.agent,
-                    r.success,
-                    r.tx_hash,
-                    r.latency_ms.map(|v| v as i64),
-                    r.rating,
-                    r.comment,
-                    now,
-                    s.message,
-                    s.message_hash,
-                    s.signature,
-                    s.signer_kind.as_str(),
-                    s.signed_at
-                ],
-            )
-            .map_err(|e| self.err(e))?;
-        let id = conn
-            .query_row("SELECT id FROM receipts WHERE message_hash = ?1", [&s.message_hash], |row| row.get(0))
-            .map_err(|e| self.err(e))?;
-        Ok(Written { id, created: inserted == 1 })
+        self.receipts.submit((r.clone(), now), |batch| self.commit_receipts(&batch))
+    }
+
+    /// Writes `batch` in one transaction, one result per receipt. When the transaction fails, each
+    /// receipt is tried alone, so one receipt's failure is its own.
+    fn commit_receipts(&self, batch: &[(NewReceipt, i64)]) -> Vec<Result<Written, StoreError>> {
+        let mut conn = self.lock();
+        let together = (|| {
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let written = batch.iter().map(|(r, now)| insert_receipt(&tx, r, *now)).collect::<Result<Vec<_>, _>>()?;
+            tx.commit()?;
+            Ok::<_, rusqlite::Error>(written)
+        })();
+        match together {
+            Ok(written) => written.into_iter().map(Ok).collect(),
+            Err(_) if batch.len() > 1 => batch
+                .iter()
+                .map(|(r, now)| {
+                    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                    let written = insert_receipt(&tx, r, *now)?;
+                    tx.commit()?;
+                    Ok(written)
+                })
+                .map(|result: rusqlite::Result<Written>| result.map_err(|e| self.err(e)))
+                .collect(),
+            Err(e) => vec![Err(self.err(e))],
+        }
     }
 
     /// A seller's newest receipts, at most `limit`.
@@ -460,6 +489,38 @@ pub(crate) mod tests {
         let listed = store.receipts_for("0xa", 10).unwrap();
         assert_eq!(listed.iter().map(|r| r.receipt.rating).collect::<Vec<_>>(), vec![Some(40), Some(80)]);
         assert_eq!(store.receipts_between(12, 13).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn receipts_written_at_once_are_each_committed_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = std::sync::Arc::new(Store::open(&dir.path().join("s.sqlite")).unwrap());
+        let ids: Vec<Vec<(i64, bool)>> = std::thread::scope(|s| {
+            let writers: Vec<_> = (0..8)
+                .map(|t| {
+                    let store = store.clone();
+                    s.spawn(move || {
+                        (0..50)
+                            .map(|i| {
+                                // Every thread also posts the one message all of them share.
+                                let message = if i == 0 { "shared".to_owned() } else { format!("{t}-{i}") };
+                                let w = store.add_receipt(&receipt(&message, Some(50), None, true), 10).unwrap();
+                                (w.id, w.created)
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            writers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        let shared: std::collections::BTreeSet<(i64, bool)> = ids.iter().map(|t| t[0]).collect();
+        assert_eq!(shared.iter().map(|(id, _)| id).collect::<std::collections::BTreeSet<_>>().len(), 1);
+        assert_eq!(shared.iter().filter(|(_, created)| *created).count(), 1, "one of them created it");
+        let all: std::collections::BTreeSet<i64> = ids.iter().flatten().map(|(id, _)| *id).collect();
+        assert_eq!(all.len(), 8 * 49 + 1);
+        drop(store);
+        let reopened = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        assert_eq!(reopened.receipt_summary("0xa").unwrap().total, 8 * 49 + 1, "all committed");
     }
 
     #[test]

@@ -56,6 +56,36 @@ fn score_url(app: &App, address: &str) -> String {
     }
 }
 
+/// The `score.changed` delivery of a subscription whose watched score moved in snapshot
+/// `snapshot` (`at`: ISO 8601).
+pub fn score_changed(
+    c: &ScoreChange<'_>,
+    at: &str,
+    snapshot: &str,
+    decision: Option<String>,
+    score_url: String,
+) -> NewDelivery {
+    let s: &Subscription = c.subscription;
+    let body = ScoreChangedEventV1 {
+        kind: "score.changed".to_owned(),
+        timestamp: at.to_owned(),
+        data: ScoreChangedV1 {
+            subscription_id: s.id,
+            subscriber_addr: s.subscriber.clone(),
+            address: s.watched.clone(),
+            previous_score: c.from,
+            score: c.to,
+            delta: i16::from(c.to) - i16::from(c.from),
+            threshold_delta: s.threshold_delta,
+            decision,
+            snapshot: snapshot.to_owned(),
+            score_url,
+        },
+    };
+    let payload = serde_json::to_string(&body).expect("serialises");
+    delivery("score.changed", format!("score:{}:{snapshot}", s.id), Some(s.id), None, &s.url, &s.secret, payload)
+}
+
 /// Enqueues the events of `snap` (blocking: store transactions). Returns (score changes, digests,
 /// rug alerts) enqueued.
 pub fn enqueue_for(app: &App, snap: &ServedSnapshot) -> Result<(u64, usize, u64), agentrep_store::StoreError> {
@@ -64,25 +94,9 @@ pub fn enqueue_for(app: &App, snap: &ServedSnapshot) -> Result<(u64, usize, u64)
     let at = iso(now);
     let score_of = |a: &str| snap.index.agent(a).and_then(|r| r.score);
     let changed = |c: &ScoreChange<'_>| {
-        let s: &Subscription = c.subscription;
-        let body = ScoreChangedEventV1 {
-            kind: "score.changed".to_owned(),
-            timestamp: at.clone(),
-            data: ScoreChangedV1 {
-                subscription_id: s.id,
-                subscriber_addr: s.subscriber.clone(),
-                address: s.watched.clone(),
-                previous_score: c.from,
-                score: c.to,
-                delta: i16::from(c.to) - i16::from(c.from),
-                threshold_delta: s.threshold_delta,
-                decision: snap.index.agent(&s.watched).map(|r| r.decision.clone()),
-                snapshot: snap.id.clone(),
-                score_url: score_url(app, &s.watched),
-            },
-        };
-        let payload = serde_json::to_string(&body).expect("serialises");
-        delivery("score.changed", format!("score:{}:{}", s.id, snap.id), Some(s.id), None, &s.url, &s.secret, payload)
+        let watched = &c.subscription.watched;
+        let decision = snap.index.agent(watched).map(|r| r.decision.clone());
+        score_changed(c, &at, &snap.id, decision, score_url(app, watched))
     };
     let diff = store.diff_subscriptions(now, score_of, changed)?;
     let digest = |d: &Digest, target: &Subscription| {
