@@ -56,6 +56,8 @@ pub struct App {
     fetches: Mutex<HashMap<String, (u64, i64)>>,
     /// The live re-score's sources, when configured.
     live: Option<crate::live::LiveSources>,
+    /// The operator's Farcaster signer and hub, when configured.
+    caster: Option<crate::cast::Caster>,
     /// How writes are taken and webhooks delivered.
     pub(crate) writes: crate::writes::WriteSettings,
     /// The in-memory write limits.
@@ -104,6 +106,7 @@ impl App {
             writes: config.writes.clone(),
             snapshot_changed: tokio::sync::Notify::new(),
             deliveries_due: tokio::sync::Notify::new(),
+            caster: config.caster.clone(),
             live: config.live_sources.clone().and_then(|sources| match crate::live::LiveSources::new(sources) {
                 Ok(live) => Some(live),
                 Err(why) => {
@@ -122,6 +125,11 @@ impl App {
     /// The live re-score's sources, when configured.
     pub fn live(&self) -> Option<&crate::live::LiveSources> {
         self.live.as_ref()
+    }
+
+    /// The operator's Farcaster signer and hub, when configured.
+    pub fn caster(&self) -> Option<&crate::cast::Caster> {
+        self.caster.as_ref()
     }
 
     /// The operator's signing key.

@@ -129,6 +129,29 @@ pub const WEBHOOK_ALLOW_PRIVATE: EnvVar = EnvVar::plain(
     "off: private, loopback, link-local and metadata targets are refused at subscription and at delivery",
     "`1`: webhook and discovery URLs may name private targets (tests on loopback, a closed network); never on a public deployment",
 );
+/// `AGENTREP_FARCASTER_FID`.
+pub const FARCASTER_FID: EnvVar = EnvVar::plain(
+    "AGENTREP_FARCASTER_FID",
+    "unset: no featured casts",
+    "the operator's Farcaster account id; with the signer key and the hub, `POST /clawd/featured-cast/{tokenAddr}` is sold",
+);
+/// `AGENTREP_FARCASTER_SIGNER_KEY`.
+pub const FARCASTER_SIGNER_KEY: EnvVar = EnvVar::secret(
+    "AGENTREP_FARCASTER_SIGNER_KEY",
+    "the Ed25519 signer key (32-byte hex seed) registered for the operator's account in Farcaster's key registry; it signs featured casts",
+);
+/// `AGENTREP_FARCASTER_HUB_URL`.
+pub const FARCASTER_HUB_URL: EnvVar = EnvVar::plain(
+    "AGENTREP_FARCASTER_HUB_URL",
+    "unset: no featured casts",
+    "a Farcaster hub's HTTP API (Snapchain or Hubble, e.g. `http://127.0.0.1:3381`); casts are submitted to its `/v1/submitMessage`",
+);
+/// `AGENTREP_FARCASTER_NETWORK`.
+pub const FARCASTER_NETWORK: EnvVar = EnvVar::plain(
+    "AGENTREP_FARCASTER_NETWORK",
+    "mainnet",
+    "the Farcaster network casts are signed for: `mainnet`, `testnet` or `devnet`",
+);
 
 /// Every variable the server reads (`serve`, `demo`, `schedule --serve`, `mcp`), in the order the
 /// README lists them.
@@ -155,4 +178,8 @@ pub const SERVER_ENV: &[&EnvVar] = &[
     &WEBHOOK_TIMEOUT_SECS,
     &WEBHOOK_CONCURRENCY,
     &WEBHOOK_ALLOW_PRIVATE,
+    &FARCASTER_FID,
+    &FARCASTER_SIGNER_KEY,
+    &FARCASTER_HUB_URL,
+    &FARCASTER_NETWORK,
 ];

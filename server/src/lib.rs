@@ -5,6 +5,7 @@
 
 mod app;
 pub mod attest;
+pub mod cast;
 pub mod check;
 pub mod endpoints;
 pub mod env;
@@ -117,6 +118,8 @@ pub struct ServerConfig {
     pub live_sources: Option<agentrep_ingest::config::IngestConfig>,
     /// How writes are taken and webhooks delivered.
     pub writes: writes::WriteSettings,
+    /// The operator's Farcaster signer and hub (`AGENTREP_FARCASTER_*`), for featured casts.
+    pub caster: Option<cast::Caster>,
 }
 
 /// The live sources `AGENTREP_LIVE_SOURCES` names (the jobs' `agentrep.toml`, with its
@@ -144,6 +147,10 @@ impl Default for ServerConfig {
             operator_key_is_demo: false,
             live_sources: live_sources_from_env(),
             writes: writes::WriteSettings::from_env(),
+            caster: cast::Caster::from_env().unwrap_or_else(|why| {
+                warn!(%why, "Featured casts stay off.");
+                None
+            }),
         }
     }
 }

@@ -15,8 +15,8 @@ use crate::handlers::{
 use crate::http::respond::{self, mime};
 use crate::http::{self, Body, Handler, Match, Request, RequestBody, Router};
 use crate::payment::prices::{
-    AUDIT, AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, LIVE_RESCORE, PLACE_SNAPSHOT, PROOFS_EXPORT, PaidVariant,
-    RISK_REPORT, RUG_ALERT, SPONSOR_AGENT, SPONSOR_CREATOR, TRADER_ATTESTATION, WEBHOOK_EXTEND,
+    AUDIT, AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, FEATURED_CAST, LIVE_RESCORE, PLACE_SNAPSHOT, PROOFS_EXPORT,
+    PaidVariant, RISK_REPORT, RUG_ALERT, SPONSOR_AGENT, SPONSOR_CREATOR, TRADER_ATTESTATION, WEBHOOK_EXTEND,
 };
 use crate::{ApiError, App, ServerConfig, mcp, openapi, query};
 use agentrep_publish::wire;
@@ -631,6 +631,10 @@ pub const ROUTES: &[RouteDef] = &[
         .returns::<wire::TraderAttestationV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(TRADER_ATTESTATION),
+    RouteDef::post("/clawd/featured-cast/{tokenAddr}", "paid", handler!(slots::featured_cast), FEATURED_CAST.purpose)
+        .returns::<wire::FeaturedCastV1>()
+        .errors(&[400, 402, 404, 409, 503])
+        .paid(FEATURED_CAST),
     RouteDef::post("/discover", "writes", handler!(writes::submit), "submit the URL of an agent description file: checked (http(s), no private target), queued for the agent-card job's next daily run")
         .body::<wire::DiscoverRequestV1>()
         .returns::<wire::DiscoverSubmittedV1>()

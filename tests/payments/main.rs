@@ -20,6 +20,7 @@
 //!   once) or fails mid-settle (unknown → expired unsettled, nothing charged).
 
 mod attestations;
+mod casts;
 mod live;
 mod mcp;
 mod paid_probes;

@@ -652,3 +652,23 @@ pub struct TraderAttestationV1 {
     /// The signing key was generated for a demo.
     pub demo_key: bool,
 }
+
+/// `POST /clawd/featured-cast/{tokenAddr}` (paid): the cast as submitted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeaturedCastV1 {
+    /// `agentrep-featured-cast-v1`.
+    pub version: String,
+    /// Taken by the hub.
+    pub ok: bool,
+    /// The cast's hash (its id on Farcaster), `0x` and 40 hex digits.
+    pub cast_hash: String,
+    /// The operator's Farcaster account.
+    pub fid: u64,
+    /// The token it is about.
+    pub token: String,
+    /// The cast's text, as signed.
+    pub text: String,
+    /// The URL it embeds.
+    pub embed: String,
+}

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use agentrep_publish::wire::{RugAlertRequestV1, RugAlertV1, SponsorV1, SponsoredV1, TraderAttestationV1, version};
+use agentrep_publish::wire::{
+    FeaturedCastV1, RugAlertRequestV1, RugAlertV1, SponsorV1, SponsoredV1, TraderAttestationV1, version,
+};
 use agentrep_store::{AlertTarget, NewSlot, SlotKind};
 use hyper::StatusCode;
 
@@ -13,7 +15,9 @@ use super::snapshot;
 use super::writes::{address_field, in_store, lower, now_ms};
 use crate::http::{HandlerResult, Request, respond};
 use crate::payment::flow::{Sale, sell};
-use crate::payment::prices::{PaidVariant, RUG_ALERT, SPONSOR_AGENT, SPONSOR_CREATOR, TRADER_ATTESTATION};
+use crate::payment::prices::{
+    FEATURED_CAST, PaidVariant, RUG_ALERT, SPONSOR_AGENT, SPONSOR_CREATOR, TRADER_ATTESTATION,
+};
 use crate::query::writes as q;
 use crate::writes::{secret, target};
 use crate::{ApiError, App};
@@ -125,18 +129,7 @@ pub async fn rug_alert(app: Arc<App>, mut req: Request) -> HandlerResult {
     let subscriber = lower(&address_field("subscriberAddr", &body.subscriber_addr)?);
     {
         let snap = snapshot(&app)?;
-        let (_, launch) = snap.index.launch_of(&token).ok_or_else(|| ApiError::Missing {
-            code: "unknown_token",
-            message: format!(
-                "{token} is not an indexed launch; only indexed tokens can be watched (nothing was charged)"
-            ),
-        })?;
-        if launch.outcome == "rugged" {
-            return Err(ApiError::Conflict {
-                code: "already_rugged",
-                message: "this token is already rugged in the current snapshot: an alert would never fire (nothing was charged)".to_owned(),
-            });
-        }
+        unrugged_launch(&snap, &token, "an alert would never fire")?;
     }
     let url = target::check(&body.webhook_url, "webhookUrl", app.writes.allow_private_targets).await?.to_string();
     let seller = app.clone();
@@ -166,6 +159,26 @@ pub async fn rug_alert(app: Arc<App>, mut req: Request) -> HandlerResult {
         ))
     })
     .await
+}
+
+/// The indexed launch of `token` and its deployer, refused (before any terms) when the token is
+/// unknown or already rugged; `why` says what a rugged token would mean for the sale.
+fn unrugged_launch<'a>(
+    snap: &'a crate::ServedSnapshot,
+    token: &str,
+    why: &str,
+) -> Result<(&'a agentrep_publish::wire::DeployerRowV1, &'a agentrep_publish::wire::TokenLaunchV1), ApiError> {
+    let (deployer, launch) = snap.index.launch_of(token).ok_or_else(|| ApiError::Missing {
+        code: "unknown_token",
+        message: format!("{token} is not an indexed launch; only indexed tokens are sold for (nothing was charged)"),
+    })?;
+    if launch.outcome == "rugged" {
+        return Err(ApiError::Conflict {
+            code: "already_rugged",
+            message: format!("this token is already rugged in the current snapshot: {why} (nothing was charged)"),
+        });
+    }
+    Ok((deployer, launch))
 }
 
 /// `POST /clawd/trader-attestation/{address}` (paid 1.00): an EIP-712 attestation of the
@@ -209,4 +222,82 @@ pub async fn trader_attestation(app: Arc<App>, req: Request) -> HandlerResult {
         ))
     })
     .await
+}
+
+/// `POST /clawd/featured-cast/{tokenAddr}` (paid 5.00): a Farcaster cast about an indexed token,
+/// signed with the operator's signer and submitted to its hub now. The cast states the launch and
+/// its deployer's record as the snapshot has them and says it was paid for. A cast the hub does
+/// not take fails the sale, so nothing is charged.
+pub async fn featured_cast(app: Arc<App>, req: Request) -> HandlerResult {
+    let token = req.address("tokenAddr")?.into_string();
+    let (text, deployer_address) = {
+        let snap = snapshot(&app)?;
+        let (deployer, launch) = unrugged_launch(&snap, &token, "it is not featured")?;
+        if deployer.verdict == "AVOID" {
+            return Err(ApiError::Conflict {
+                code: "avoid_creator",
+                message: "this token's deployer's verdict is AVOID: its tokens are not featured (nothing was charged)"
+                    .to_owned(),
+            });
+        }
+        (cast_text(&token, launch, deployer), deployer.address.clone())
+    };
+    let embed = deployer_url(&app, &deployer_address);
+    let seller = app.clone();
+    sell(&seller, &req, &FEATURED_CAST, |_sale: Sale| async move {
+        let caster = app.caster().ok_or_else(|| ApiError::PaidRouteUnavailable {
+            code: "paid_route_unavailable",
+            message: "featured casts are not configured".to_owned(),
+        })?;
+        let cast = caster.sign(&text, Some(&embed), now_ms() / 1000);
+        let cast_hash = caster.submit(&cast).await.map_err(|e| ApiError::SourceUnavailable {
+            code: "cast_not_taken",
+            message: format!("{e}; nothing was charged"),
+        })?;
+        Ok(respond::json(
+            StatusCode::OK,
+            &FeaturedCastV1 {
+                version: version("featured-cast"),
+                ok: true,
+                cast_hash,
+                fid: caster.fid(),
+                token,
+                text,
+                embed,
+            },
+        ))
+    })
+    .await
+}
+
+/// Where a deployer's profile is, absolute when `AGENTREP_DOMAIN` is set.
+fn deployer_url(app: &App, deployer: &str) -> String {
+    match &app.identity.domain {
+        Some(domain) => format!("https://{domain}{}/deployer/{deployer}", app.base_path()),
+        None => format!("{}/deployer/{deployer}", app.base_path()),
+    }
+}
+
+/// The cast: the launch and its deployer's record, marked as paid, within the protocol's limit.
+fn cast_text(
+    token: &str,
+    launch: &agentrep_publish::wire::TokenLaunchV1,
+    deployer: &agentrep_publish::wire::DeployerRowV1,
+) -> String {
+    let score = deployer.score.map_or_else(|| "unscored".to_owned(), |s| format!("score {s}/100"));
+    let text = format!(
+        "Featured (paid) on agentrep: token {token} on {}, {} days old, {}. Deployer {}: {}, {score}, {} of {} launches rugged.",
+        launch.platform,
+        launch.age_days,
+        launch.outcome,
+        deployer.address,
+        deployer.verdict,
+        deployer.rugged,
+        deployer.launches
+    );
+    let mut end = text.len().min(crate::cast::MAX_CAST_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
 }

@@ -649,7 +649,7 @@ pub static TOOLS: &[Tool] = &[
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 30] = [
+pub const NOT_MIRRORED: [(&str, &str); 31] = [
     (
         "/risk-report/{address}",
         "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
@@ -689,6 +689,7 @@ pub const NOT_MIRRORED: [(&str, &str); 30] = [
     ("/sponsored", "reads the write store, which the stdio server does not open"),
     ("/clawd/rug-alert/{tokenAddr}", "paid: bought over HTTP with x402"),
     ("/clawd/trader-attestation/{address}", "paid: bought over HTTP with x402"),
+    ("/clawd/featured-cast/{tokenAddr}", "paid: bought over HTTP with x402"),
 ];
 
 /// The tool table as Markdown (ARCHITECTURE.md prints it; a test keeps it current).

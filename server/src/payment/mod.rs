@@ -45,6 +45,16 @@ impl SecretKey {
     pub fn signer(&self, name: &str) -> Result<PrivateKeySigner, String> {
         self.0.trim().parse().map_err(|_| format!("{name} is not a 32-byte hex private key"))
     }
+
+    /// As 32 raw bytes (an Ed25519 seed).
+    ///
+    /// # Errors
+    /// When it is not 32 bytes of hex (the message never echoes it).
+    pub fn bytes32(&self, name: &str) -> Result<[u8; 32], String> {
+        let text = self.0.trim();
+        let bytes = hex::decode(text.strip_prefix("0x").unwrap_or(text)).map_err(|_| format!("{name} is not hex"))?;
+        bytes.try_into().map_err(|_| format!("{name} is not 32 bytes"))
+    }
 }
 
 impl std::fmt::Debug for SecretKey {

@@ -13,6 +13,7 @@ fn met_by(need: Need, app: &App) -> bool {
         Need::SigningKey => app.operator().is_some(),
         Need::LiveSources => app.live().is_some(),
         Need::BusinessReviews => false,
+        Need::Farcaster => app.caster().is_some(),
     }
 }
 

@@ -137,6 +137,15 @@ pub const SPONSOR_CREATOR: PaidVariant = PaidVariant {
     needs: &[],
 };
 
+/// Price of a featured cast (seed §4.4), micro-USDC.
+pub const FEATURED_CAST: PaidVariant = PaidVariant {
+    query: None,
+    price: 5_000_000,
+    description: "agentrep featured cast: one Farcaster cast about an indexed token, now",
+    purpose: "a Farcaster cast about an indexed token (its launch and its deployer's record, marked as paid), signed with the operator's signer and submitted to its hub now; 200 castHash. Refused before any terms for an unknown or rugged token or an AVOID deployer",
+    needs: &[Need::Farcaster],
+};
+
 /// Price of a rug alert (seed §4.4), micro-USDC.
 pub const RUG_ALERT: PaidVariant = PaidVariant {
     query: None,
@@ -164,6 +173,8 @@ pub enum Need {
     LiveSources,
     /// A source of real-world business reviews. This build has none, so no deployment meets it.
     BusinessReviews,
+    /// A Farcaster account, its signer key and a hub (`AGENTREP_FARCASTER_*`): featured casts.
+    Farcaster,
 }
 
 impl Need {
@@ -177,6 +188,9 @@ impl Need {
                 "live sources (AGENTREP_LIVE_SOURCES, an agentrep.toml whose chain is the seller's network)"
             }
             Need::BusinessReviews => "a source of real-world business reviews, which this build does not have",
+            Need::Farcaster => {
+                "a Farcaster signer and hub (AGENTREP_FARCASTER_FID, AGENTREP_FARCASTER_SIGNER_KEY, AGENTREP_FARCASTER_HUB_URL)"
+            }
         }
     }
 
@@ -186,6 +200,9 @@ impl Need {
             Need::SigningKey => "`AGENTREP_SIGNING_KEY`",
             Need::LiveSources => "`AGENTREP_LIVE_SOURCES`",
             Need::BusinessReviews => "a business-review source (none in this build: 503 `no_business_source`)",
+            Need::Farcaster => {
+                "`AGENTREP_FARCASTER_FID`, `AGENTREP_FARCASTER_SIGNER_KEY`, `AGENTREP_FARCASTER_HUB_URL`"
+            }
         }
     }
 
