@@ -5,8 +5,11 @@ set -uo pipefail
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 # The ingest tests run the `agentrep` binary as a process (killed and restarted, scheduled):
-# `cargo test` builds a package's binaries only for that package's own tests.
-"${CARGO:-cargo}" build -p agentrep-jobs --bin agentrep || exit $?
+# `cargo test` builds a package's binaries only for that package's own tests. The binary is built
+# with the selection `make build` uses (the whole workspace, every target), so it shares every
+# compiled dependency with `make build` and `cargo test` (building one package alone resolves
+# other features and rebuilds part of the dependency tree).
+"${CARGO:-cargo}" build --workspace --all-targets || exit $?
 "${CARGO:-cargo}" test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 awk '/^test result:/ {

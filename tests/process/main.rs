@@ -159,10 +159,16 @@ async fn live_sources_and_a_signing_key_sell_the_live_rescore() {
     env.push(("AGENTREP_RELAYER_KEY", key_hex(&chain.relayer)));
     env.push(("AGENTREP_SIGNING_KEY", key_hex(&chain.operator)));
     env.push(("AGENTREP_LIVE_SOURCES", live_sources_file(dir.path(), chain.anvil.url())));
+    // A Farcaster account, signer and hub (nothing is cast here: tests/payments/casts.rs buys one).
+    env.push(("AGENTREP_FARCASTER_FID", "4242".to_owned()));
+    env.push(("AGENTREP_FARCASTER_SIGNER_KEY", "5a".repeat(32)));
+    env.push(("AGENTREP_FARCASTER_HUB_URL", "http://127.0.0.1:9/".to_owned()));
     let mut server = serve(&env);
     let base = server.serving();
     let seller = top_seller(&base).await;
-    assert!(paid_routes(&base).await.values().filter(|why| why.is_some()).count() == 1, "only /snapshot is off");
+    let off: Vec<String> =
+        paid_routes(&base).await.into_iter().filter(|(_, why)| why.is_some()).map(|(route, _)| route).collect();
+    assert_eq!(off, ["GET /snapshot/{placeId}"], "only /snapshot is off");
 
     // x402-fetch (v1) pays for a live re-score; its signed receipt unlocks ?full=1, sent back as
     // the settlement it came in.
