@@ -6,20 +6,23 @@ TARGET := $(or $(CARGO_TARGET_DIR),target)
 BIN := $(TARGET)/debug/agentrep
 ADDR ?= 127.0.0.1:8402
 
-.PHONY: help setup build run run-paid test lint fmt bench clean
+.PHONY: help setup setup-build build run run-paid test lint fmt bench clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-setup: ## Install what a fresh machine lacks: prebuilt libduckdb, anvil and solc (npm), the clients the tests drive (npm, PyPI), the mold linker and headless Chromium (Debian)
+setup-build: ## What building and `make run` need: the prebuilt libduckdb (npm) and the mold linker (Debian)
 	@./scripts/fetch-duckdb.sh
+	@./scripts/install-debian.sh mold
+
+setup: setup-build ## Everything `make test` needs besides: anvil and solc (npm), the clients the tests drive (npm, PyPI) and headless Chromium (Debian)
 	@./scripts/fetch-chain-tools.sh
 	@./scripts/fetch-test-clients.sh
-	@./scripts/install-debian.sh mold chromium fonts-dejavu-core
+	@./scripts/install-debian.sh chromium fonts-dejavu-core
 
 # The same package and target selection as `make test`, so both resolve the same features and
 # share every compiled artifact (building one package alone would rebuild serde, arrow, DuckDB…).
-build: setup ## Build the agentrep binary (dev profile: optimised dependencies)
+build: setup-build ## Build the agentrep binary (dev profile: optimised dependencies)
 	$(CARGO) build --workspace --all-targets
 
 run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
