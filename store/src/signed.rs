@@ -120,6 +120,10 @@ pub struct NewWatch {
     pub label: Option<String>,
     /// The change that counts as a move, score points.
     pub threshold_delta: u8,
+    /// The receiver the watcher signed for its digests, if any (checked, normalised). A digest
+    /// goes only to the watcher's webhook subscription to this very URL: subscriptions are not
+    /// signed, so any other one could be anybody's.
+    pub webhook_url: Option<String>,
     /// The signature.
     pub signed: Signed,
 }
@@ -182,7 +186,7 @@ fn receipt(r: &Row<'_>) -> rusqlite::Result<ReceiptRecord> {
 }
 
 const WATCH_COLUMNS: &str =
-    "id, subscriber, watched, label, threshold_delta, added_at, last_score, prev_score, last_snapshot";
+    "id, subscriber, watched, label, threshold_delta, added_at, last_score, prev_score, last_snapshot, webhook_url";
 
 fn watch(r: &Row<'_>) -> rusqlite::Result<WatchRecord> {
     Ok(WatchRecord {
@@ -192,7 +196,8 @@ fn watch(r: &Row<'_>) -> rusqlite::Result<WatchRecord> {
             watched: r.get(2)?,
             label: r.get(3)?,
             threshold_delta: r.get(4)?,
-            signed: signed(r, 9)?,
+            webhook_url: r.get(9)?,
+            signed: signed(r, 10)?,
         },
         added_at: r.get(5)?,
         last_score: r.get(6)?,
@@ -394,12 +399,13 @@ impl Store {
             return Ok(Written { id, created: false });
         }
         let s = &w.signed;
-        tx.execute(
+        let changed = tx.execute(
             &format!(
-                "INSERT INTO watchlist (subscriber, watched, label, threshold_delta, added_at, last_score, {SIGNED_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?11, ?6, ?7, ?8, ?9, ?10)
+                "INSERT INTO watchlist (subscriber, watched, label, threshold_delta, added_at, last_score, webhook_url, {SIGNED_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?11, ?12, ?6, ?7, ?8, ?9, ?10)
                  ON CONFLICT (subscriber, watched) DO UPDATE SET
                    label = excluded.label, threshold_delta = excluded.threshold_delta, added_at = excluded.added_at,
+                   webhook_url = excluded.webhook_url,
                    message = excluded.message, message_hash = excluded.message_hash, signature = excluded.signature,
                    signer_kind = excluded.signer_kind, signed_at = excluded.signed_at
                  WHERE excluded.signed_at > watchlist.signed_at"
@@ -415,7 +421,8 @@ impl Store {
                 s.signature,
                 s.signer_kind.as_str(),
                 s.signed_at,
-                score
+                score,
+                w.webhook_url
             ],
         )
         .map_err(|e| self.err(e))?;
@@ -427,7 +434,7 @@ impl Store {
             )
             .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))?;
-        Ok(Written { id, created: true })
+        Ok(Written { id, created: changed == 1 })
     }
 
     /// A subscriber's watchlist, oldest entry first.
@@ -531,6 +538,7 @@ pub(crate) mod tests {
             watched: "0xw".into(),
             label: Some(label.into()),
             threshold_delta: 5,
+            webhook_url: None,
             signed: signed_by(message, at),
         };
         let a = store.add_watch(&w("m1", 100, "first"), None, 1).unwrap();

@@ -98,8 +98,9 @@ fn slot(r: &Row<'_>) -> rusqlite::Result<Slot> {
 }
 
 impl Store {
-    /// Records a slot for a payment (one slot per payment: recorded again, it answers the first),
-    /// starting now or where the address's last settled slot of the kind ends.
+    /// Records a slot for a payment (one slot per payment: recorded again, it answers the first).
+    /// A sponsored slot starts now or where the address's last settled slot of its kind ends (one
+    /// sponsor at a time); a rug alert starts now (each buyer's watch is its own).
     ///
     /// # Errors
     /// SQLite failures.
@@ -114,7 +115,10 @@ impl Store {
                 |r| r.get(0),
             )
             .map_err(|e| self.err(e))?;
-        let starts_at = last_end.map_or(now, |end| end.max(now));
+        let starts_at = match s.kind {
+            SlotKind::RugAlert => now,
+            _ => last_end.map_or(now, |end| end.max(now)),
+        };
         let alert = s.alert.as_ref();
         tx.execute(
             "INSERT INTO paid_slots (kind, address, buyer, payment_id, starts_at, ends_at, subscriber, url, secret)

@@ -354,13 +354,27 @@ impl Store {
         }
         let paid = paid_until(&tx, None).map_err(|e| self.err(e))?;
         for digest in &digests {
+            // Only to the receiver the watcher signed for (its newest signed `webhook:`), through
+            // the first active subscription to it: subscriptions carry no signature, so anyone
+            // could have made one in the watcher's name to another URL.
+            let signed_url: Option<String> = tx
+                .query_row(
+                    "SELECT webhook_url FROM watchlist WHERE subscriber = ?1 AND webhook_url IS NOT NULL
+                     ORDER BY signed_at DESC, id DESC LIMIT 1",
+                    [&digest.subscriber],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(|e| self.err(e))?;
+            let Some(signed_url) = signed_url else { continue };
             let newest: Option<Subscription> = {
                 let mut stmt = tx
                     .prepare_cached(&format!(
-                        "SELECT {COLUMNS} FROM webhook_subscriptions WHERE subscriber = ?1 ORDER BY id DESC"
+                        "SELECT {COLUMNS} FROM webhook_subscriptions WHERE subscriber = ?1 AND url = ?2 ORDER BY id"
                     ))
                     .map_err(|e| self.err(e))?;
-                let rows = stmt.query_map([&digest.subscriber], subscription).map_err(|e| self.err(e))?;
+                let rows =
+                    stmt.query_map(params![&digest.subscriber, &signed_url], subscription).map_err(|e| self.err(e))?;
                 let mut found = None;
                 for row in rows {
                     let mut s = row.map_err(|e| self.err(e))?;
@@ -444,7 +458,7 @@ mod tests {
     }
 
     #[test]
-    fn a_digest_reports_each_move_once_and_goes_to_the_newest_active_webhook() {
+    fn a_digest_reports_each_move_once_and_goes_only_to_the_signed_webhook() {
         use crate::signed::{NewWatch, tests::signed_by};
         let store = Store::in_memory().unwrap();
         for (w, m) in [("0xw1", "m1"), ("0xw2", "m2")] {
@@ -453,6 +467,7 @@ mod tests {
                 watched: w.into(),
                 label: None,
                 threshold_delta: 5,
+                webhook_url: Some("https://a.example/h".into()),
                 signed: signed_by(m, 1),
             };
             store.add_watch(&watch, None, 0).unwrap();
@@ -470,12 +485,17 @@ mod tests {
         let score = |w: &str| Some(if w == "0xw1" { 40 } else { 70 });
         assert!(store.digest_watchlists("d1", 0, score, digest_event).unwrap().is_empty(), "baselines only");
         store.subscribe(&new("https://a.example/h", 5), Some(40), 0).unwrap();
+        // Someone else subscribes in the watcher's name to another receiver, later: no digest there.
+        let Subscribed::New(stranger) = store.subscribe(&new("https://evil.example/h", 5), Some(40), 1).unwrap() else {
+            panic!("a new subscription")
+        };
         let moved = |w: &str| Some(if w == "0xw1" { 41 } else { 70 });
         let digests = store.digest_watchlists("d2", 10, moved, digest_event).unwrap();
         assert_eq!(digests.len(), 1);
         assert_eq!(digests[0].moved, vec![("0xw1".to_owned(), None, 40, 41)]);
         assert!(store.digest_watchlists("d2", 11, moved, digest_event).unwrap().is_empty(), "same snapshot: nothing");
         assert_eq!(store.delivery_counts().unwrap().0, 1);
+        assert!(store.deliveries_of(stranger.id, 10).unwrap().is_empty(), "nothing to an unsigned receiver");
         let w = store.watchlist_of("0xs").unwrap();
         assert_eq!((w[0].prev_score, w[0].last_score), (Some(40), Some(41)));
     }

@@ -39,13 +39,17 @@ async fn a_new_snapshot_delivers_signed_score_changes_and_retries_the_failures()
         receiver.control("/_mode", json!({ "path": path, "mode": &path[1..] })).await;
         subscribe(&base, &receiver, &subscriber, wallet, path).await;
     }
-    // A watchlist whose wallet moves gets a digest, delivered to the subscriber's newest webhook.
+    // A watchlist whose wallet moves gets a digest, delivered to the webhook its watcher signed
+    // for; a subscription someone else made in the watcher's name (subscriptions are not signed)
+    // gets none.
     let key = PrivateKeySigner::random();
     let watcher = addr(&key);
-    let message = format!("agentrep watch\nwatch: {}\ntimestamp={}", moved[0].0, now_ms());
+    let message =
+        format!("agentrep watch\nwatch: {}\nwebhook: {}\ntimestamp={}", moved[0].0, receiver.url("/digest"), now_ms());
     let watch = json!({ "subscriberAddr": watcher, "watchAddr": moved[0].0, "message": message, "signature": sign(&key, &message) });
     assert_eq!(post(&format!("{base}/watchlist"), &watch).await.0, 200);
     subscribe(&base, &receiver, &watcher, &moved[1].0, "/digest").await;
+    subscribe(&base, &receiver, &watcher, &moved[1].0, "/stranger").await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(receiver.log().await.is_empty(), "nothing moves while the snapshot stays");
 
@@ -59,6 +63,10 @@ async fn a_new_snapshot_delivers_signed_score_changes_and_retries_the_failures()
         })
         .await;
     assert!(log.iter().all(|e| e["verified"] == true), "every delivery verifies with standardwebhooks: {log:#?}");
+    assert!(
+        log.iter().filter(|e| e["type"] == "watchlist.digest").all(|e| e["path"] == "/digest"),
+        "the digest goes only to the signed receiver: {log:#?}"
+    );
     for path in ["/fail-once", "/slow-once"] {
         let tries: Vec<&Value> = log.iter().filter(|e| e["path"] == path).collect();
         assert!(

@@ -125,6 +125,8 @@ pub async fn sponsored(app: Arc<App>, _req: Request) -> HandlerResult {
 /// rugged within 30 days.
 pub async fn rug_alert(app: Arc<App>, mut req: Request) -> HandlerResult {
     let token = req.address("tokenAddr")?.into_string();
+    // Its URL is resolved before any terms: counted like the free writes.
+    super::writes::limit_client(&app, &req)?;
     let body: RugAlertRequestV1 = req.json().await?;
     let subscriber = lower(&address_field("subscriberAddr", &body.subscriber_addr)?);
     {

@@ -131,7 +131,7 @@ pub async fn receipt(app: Arc<App>, mut req: Request) -> HandlerResult {
         });
     }
     let tx_hash = m.agreed("txhash", "txHash", body.tx_hash.as_deref())?.map(str::to_owned);
-    let latency_ms = number::<u64>(
+    let latency_ms = number::<u32>(
         m.agreed("latencyms", "latencyMs", body.latency_ms.map(|v| v.to_string()).as_deref())?,
         "latencyMs",
     )?;
@@ -150,7 +150,7 @@ pub async fn receipt(app: Arc<App>, mut req: Request) -> HandlerResult {
         agent: lower(&agent),
         success: body.success,
         tx_hash,
-        latency_ms,
+        latency_ms: latency_ms.map(u64::from),
         rating,
         comment,
         signed,
@@ -185,12 +185,13 @@ pub async fn claim_badge(app: Arc<App>, mut req: Request) -> HandlerResult {
     let body: BadgeClaimRequestV1 = req.json().await?;
     let address = address_field("address", &body.address)?;
     let m = Message::parse(&body.message, now_ms())?;
-    if !m.mentions("badge") || !m.mentions(&lower(&address)) {
+    if !m.mentions("badge") {
         return Err(ApiError::Unauthorized {
             code: "message_mismatch",
-            message: "the message must say `badge` and name the address (e.g. `agentrep badge claim\\naddress: 0x…\\ntimestamp=<Unix ms>`)".to_owned(),
+            message: "the message must say `badge` and name the address on an `address:` line (e.g. `agentrep badge claim\\naddress: 0x…\\ntimestamp=<Unix ms>`)".to_owned(),
         });
     }
+    same_address(&m, "address", "address (`address:`)", &address)?;
     let signed = signed_by(&app, address, &m, &body.signature).await?;
     let (key, now) = (lower(&address), now_ms() / 1000);
     let written = in_store(&app, move |s| s.add_badge_claim(&key, &signed, now)).await?;
@@ -217,12 +218,18 @@ pub async fn watch(app: Arc<App>, mut req: Request) -> HandlerResult {
         return Err(ApiError::param("thresholdDelta", "thresholdDelta is 1 to 100"));
     }
     let m = Message::parse(&body.message, now_ms())?;
-    if !m.mentions("watch") || !m.mentions(&lower(&watched)) {
+    if !m.mentions("watch") {
         return Err(ApiError::Unauthorized {
             code: "message_mismatch",
-            message: "the message must say `watch` and name the watched address (e.g. `agentrep watch\\nwatch: 0x…\\ntimestamp=<Unix ms>`)".to_owned(),
+            message: "the message must say `watch` and name the watched address on a `watch:` line (e.g. `agentrep watch\\nwatch: 0x…\\ntimestamp=<Unix ms>`)".to_owned(),
         });
     }
+    same_address(&m, "watch", "watched address (`watch:`)", &watched)?;
+    // Digests go only to a receiver the watcher signed for.
+    let webhook_url = match m.get("webhook") {
+        Some(url) => Some(target::check(url, "webhook", app.writes.allow_private_targets).await?.to_string()),
+        None => None,
+    };
     let label = m.agreed("label", "label", body.label.as_deref())?.map(|l| l.chars().take(100).collect::<String>());
     let threshold = number::<u8>(
         m.agreed("thresholddelta", "thresholdDelta", body.threshold_delta.map(|t| t.to_string()).as_deref())?,
@@ -238,6 +245,7 @@ pub async fn watch(app: Arc<App>, mut req: Request) -> HandlerResult {
         watched: lower(&watched),
         label,
         threshold_delta: threshold,
+        webhook_url,
         signed,
     };
     let now = now_ms() / 1000;

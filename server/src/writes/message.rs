@@ -31,7 +31,10 @@ fn refused(code: &'static str, message: impl Into<String>) -> ApiError {
 fn timestamp(value: &str) -> Option<i64> {
     let value = value.trim();
     if let Ok(n) = value.parse::<i64>() {
-        return Some(if n < 100_000_000_000 { n * 1000 } else { n });
+        if n < 0 {
+            return None;
+        }
+        return if n < 100_000_000_000 { n.checked_mul(1000) } else { Some(n) };
     }
     chrono::DateTime::parse_from_rfc3339(value).ok().map(|t| t.timestamp_millis())
 }

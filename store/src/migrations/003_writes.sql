@@ -56,6 +56,7 @@ CREATE TABLE watchlist (
     last_score      INTEGER,
     prev_score      INTEGER,
     last_snapshot   TEXT,                    -- the snapshot of the last digest
+    webhook_url     TEXT,                    -- the receiver the watcher signed for its digests (a `webhook:` line)
     UNIQUE (subscriber, watched)
 );
 
