@@ -81,8 +81,10 @@ impl Request {
     /// The client this request comes from (a trusted proxy's `X-Forwarded-For`, else the
     /// connection's address).
     pub fn client_ip(&self, trusted: &[crate::writes::limits::Cidr]) -> Option<std::net::IpAddr> {
-        let forwarded = self.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
-        crate::writes::limits::client_ip(self.peer, forwarded, trusted)
+        // Every header line, in order: a proxy may add its own line after the client's.
+        let lines: Vec<&str> = self.headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
+        let forwarded = (!lines.is_empty()).then(|| lines.join(","));
+        crate::writes::limits::client_ip(self.peer, forwarded.as_deref(), trusted)
     }
 
     /// Whether only headers are wanted.

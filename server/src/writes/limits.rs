@@ -49,22 +49,26 @@ impl Cidr {
     }
 }
 
-/// The client a request comes from: the connection's address, unless it is a trusted proxy, in
-/// which case the last address of `X-Forwarded-For` that is not itself a trusted proxy.
+/// The client a request comes from, as the limits key it: the connection's address, unless it is
+/// a trusted proxy, in which case the nearest `X-Forwarded-For` hop (all header lines, read from
+/// the right) that is not itself a trusted proxy. A hop that does not parse ends the walk at the
+/// last trusted address: what lies left of it is the client's own text. An IPv6 client is its
+/// /64 (one subscriber line holds a whole /64).
 pub fn client_ip(peer: Option<SocketAddr>, forwarded_for: Option<&str>, trusted: &[Cidr]) -> Option<IpAddr> {
-    let peer = peer?.ip().to_canonical();
-    if !trusted.iter().any(|c| c.contains(peer)) {
-        return Some(peer);
+    let mut client = peer?.ip().to_canonical();
+    if trusted.iter().any(|c| c.contains(client)) {
+        for hop in forwarded_for.unwrap_or_default().rsplit(',') {
+            let Ok(ip) = hop.trim().parse::<IpAddr>() else { break };
+            client = ip.to_canonical();
+            if !trusted.iter().any(|c| c.contains(client)) {
+                break;
+            }
+        }
     }
-    let hops: Vec<IpAddr> =
-        forwarded_for.unwrap_or_default().split(',').filter_map(|h| h.trim().parse::<IpAddr>().ok()).collect();
-    Some(
-        hops.into_iter()
-            .rev()
-            .map(|ip| ip.to_canonical())
-            .find(|ip| !trusted.iter().any(|c| c.contains(*ip)))
-            .unwrap_or(peer),
-    )
+    Some(match client {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+        v4 => v4,
+    })
 }
 
 /// The in-memory write limits.
@@ -135,6 +139,11 @@ mod tests {
         assert_eq!(client_ip(at("10.1.2.3"), Some("1.2.3.4, 10.9.9.9"), &trusted), ip("1.2.3.4"));
         assert_eq!(client_ip(at("::1"), Some("5.6.7.8"), &trusted), ip("5.6.7.8"));
         assert_eq!(client_ip(at("10.1.2.3"), Some("garbage"), &trusted), ip("10.1.2.3"));
+        // A forged hop left of one that does not parse is the client's own text.
+        assert_eq!(client_ip(at("10.1.2.3"), Some("9.9.9.9, 1.2.3.4:80"), &trusted), ip("10.1.2.3"));
+        // An IPv6 client is its /64: rotating within it does not get a fresh limit.
+        assert_eq!(client_ip(at("2001:db8:1:2::5"), None, &trusted), ip("2001:db8:1:2::"));
+        assert_eq!(client_ip(at("2001:db8:1:2:ffff::9"), None, &trusted), ip("2001:db8:1:2::"));
         assert!("10.0.0.0/33".parse::<Cidr>().is_err());
         assert!("0.0.0.0/0".parse::<Cidr>().unwrap().contains("8.8.8.8".parse().unwrap()));
     }
