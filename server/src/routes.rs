@@ -625,7 +625,7 @@ pub const ROUTES: &[RouteDef] = &[
     RouteDef::post("/clawd/rug-alert/{tokenAddr}", "paid", handler!(slots::rug_alert), RUG_ALERT.purpose)
         .body::<wire::RugAlertRequestV1>()
         .returns::<wire::RugAlertV1>()
-        .errors(&[400, 402, 404, 409, 413, 415, 503])
+        .errors(&[400, 402, 404, 409, 413, 415, 429, 503])
         .paid(RUG_ALERT),
     RouteDef::post("/clawd/trader-attestation/{address}", "paid", handler!(slots::trader_attestation), TRADER_ATTESTATION.purpose)
         .returns::<wire::TraderAttestationV1>()
