@@ -54,7 +54,9 @@ pub fn shared_tempdir(kind: &str) -> std::io::Result<tempfile::TempDir> {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let Some(rest) = name.strip_prefix(SHARED_PREFIX) else { continue };
-            let pid = rest.split('-').nth(1).and_then(|p| p.parse::<u32>().ok());
+            // `<kind>-<pid>-<random>`: the kind may itself hold hyphens (`process-demo`), the
+            // random suffix does not, so the pid is the second field from the right.
+            let pid = rest.rsplit('-').nth(1).and_then(|p| p.parse::<u32>().ok());
             if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
