@@ -130,7 +130,8 @@ pub struct BadgeClaimRequestV1 {
     /// The wallet claiming its badge, who signed.
     #[schemars(pattern(r"^0x[a-fA-F0-9]{40}$"))]
     pub address: String,
-    /// The signed message: contains `badge`, the address and `timestamp=<Unix ms>`.
+    /// The signed message: contains `badge`, an `address: 0x…` line equal to `address`, and
+    /// `timestamp=<Unix ms>`.
     #[schemars(length(min = 1, max = 2000))]
     pub message: String,
     /// EIP-191 signature of `message` by `address`, 0x hex.
@@ -200,8 +201,10 @@ pub struct WatchRequestV1 {
     /// The watched wallet.
     #[schemars(pattern(r"^0x[a-fA-F0-9]{40}$"))]
     pub watch_addr: String,
-    /// The signed message: contains `watch`, the watched address and `timestamp=<Unix ms>`, and
-    /// `label:` / `thresholdDelta:` lines when the body states them.
+    /// The signed message: contains `watch`, a `watch: 0x…` line equal to `watchAddr` and
+    /// `timestamp=<Unix ms>`, `label:` / `thresholdDelta:` lines when the body states them, and
+    /// optionally a `webhook: <url>` line: the receiver of this watcher's daily digests (through
+    /// its webhook subscription to that URL; no other subscription gets them).
     #[schemars(length(min = 1, max = 2000))]
     pub message: String,
     /// EIP-191 signature of `message` by `subscriberAddr`, 0x hex.
