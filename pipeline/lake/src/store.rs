@@ -1,7 +1,14 @@
 //! The lake on local disk: atomic day-partition writes, partition listing and the input digest.
+//!
+//! Each partition file has a digest sidecar beside it (`part-0.parquet.sha256`: the file's SHA-256
+//! and size, written by [`Lake::write_partition`] right after the rename), so the input digest reads
+//! a few bytes per partition instead of hashing the lake every day. A sidecar counts only while it
+//! is at least as new as its file and names the file's size; otherwise (a crash between the two
+//! renames, a file replaced by another tool, a lake copied file by file) the file is hashed again
+//! and the sidecar rewritten.
 
 use std::fs;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
@@ -76,6 +83,54 @@ pub struct Lake {
 /// File name of the one file of a day partition.
 const PART_FILE: &str = "part-0.parquet";
 
+/// File name of a partition file's digest sidecar (`<sha256 hex> <size>`).
+const PART_DIGEST_FILE: &str = "part-0.parquet.sha256";
+
+/// A writer that hashes and counts what goes through it.
+struct HashingWriter<W> {
+    inner: W,
+    hasher: Sha256,
+    len: u64,
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// What a digest sidecar holds.
+fn sidecar_text(sha256: &str, len: u64) -> String {
+    format!("{sha256} {len}\n")
+}
+
+/// The SHA-256 a valid sidecar gives for `path`, or `None` when it must be hashed again.
+fn sidecar_digest(path: &Path, sidecar: &Path) -> Option<String> {
+    let file = fs::metadata(path).ok()?;
+    let side = fs::metadata(sidecar).ok()?;
+    if side.modified().ok()? < file.modified().ok()? {
+        return None;
+    }
+    let text = fs::read_to_string(sidecar).ok()?;
+    let (sha256, len) = text.trim_end().split_once(' ')?;
+    let valid = sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit());
+    (valid && len.parse::<u64>().ok()? == file.len()).then(|| sha256.to_owned())
+}
+
+/// Writes a sidecar through a temporary file and a rename; not synced: a lost or torn sidecar
+/// only costs one more hash of its file.
+fn write_sidecar(sidecar: &Path, sha256: &str, len: u64) -> io::Result<()> {
+    let tmp = sidecar.with_extension(format!("sha256.{}.tmp", std::process::id()));
+    fs::write(&tmp, sidecar_text(sha256, len))?;
+    fs::rename(&tmp, sidecar)
+}
+
 /// Folder beside the datasets that holds the ingest jobs' checkpoints (and their lock).
 const CHECKPOINTS_DIR: &str = "_checkpoints";
 
@@ -113,14 +168,18 @@ impl Lake {
             .set_max_row_group_row_count(Some(256 * 1024))
             .build();
         let parquet_err = |source| LakeError::Parquet { path: path.clone(), source };
-        let mut writer = ArrowWriter::try_new(BufWriter::new(file), R::schema(), Some(props)).map_err(parquet_err)?;
+        let hashing = HashingWriter { inner: BufWriter::new(file), hasher: Sha256::new(), len: 0 };
+        let mut writer = ArrowWriter::try_new(hashing, R::schema(), Some(props)).map_err(parquet_err)?;
         for chunk in rows.chunks(256 * 1024) {
             writer.write(&R::to_batch(chunk)).map_err(parquet_err)?;
         }
-        let buffered = writer.into_inner().map_err(parquet_err)?;
-        let file = buffered.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?;
+        let hashing = writer.into_inner().map_err(parquet_err)?;
+        let (sha256, len) = (hex::encode(hashing.hasher.finalize()), hashing.len);
+        let file = hashing.inner.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?;
         file.sync_all().map_err(io_err(&tmp))?;
         fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        let sidecar = dir.join(PART_DIGEST_FILE);
+        write_sidecar(&sidecar, &sha256, len).map_err(io_err(&sidecar))?;
         Ok(path)
     }
 
@@ -211,29 +270,39 @@ impl Lake {
         Ok(days)
     }
 
-    /// SHA-256 over the contents of every file the given datasets hold up to `up_to` (derived
-    /// datasets only strictly before it), in a fixed order: two lakes with the same data have the
-    /// same digest whatever their paths or file times.
+    /// SHA-256 over the contents of every partition up to `up_to` (derived datasets only strictly
+    /// before it), in a fixed order: two lakes with the same data have the same digest whatever
+    /// their paths or file times. Each file's own SHA-256 comes from its digest sidecar when that
+    /// is valid (see the module's documentation), so a day's digest reads partition metadata, not
+    /// the lake's bytes.
     pub fn input_digest(&self, up_to: NaiveDate) -> Result<String, LakeError> {
         let mut hasher = Sha256::new();
-        let mut buf = vec![0u8; 1 << 20];
         for dataset in Dataset::ALL {
             for part in self.partitions_up_to(*dataset, up_to)? {
                 if dataset.is_derived() && part.date >= up_to {
                     continue;
                 }
-                hasher.update(format!("{}/{}\n", dataset.name(), part.date).as_bytes());
-                let mut file = fs::File::open(&part.path).map_err(io_err(&part.path))?;
-                loop {
-                    let n = file.read(&mut buf).map_err(io_err(&part.path))?;
-                    if n == 0 {
-                        break;
-                    }
-                    hasher.update(&buf[..n]);
-                }
+                let file_digest = self.partition_digest(&part.path)?;
+                hasher.update(format!("{}/{}\n{file_digest}\n", dataset.name(), part.date).as_bytes());
             }
         }
         Ok(hex::encode(hasher.finalize()))
+    }
+
+    /// The SHA-256 of one partition file: from its sidecar when valid, else hashed from its bytes
+    /// (and the sidecar rewritten, when the lake is writable).
+    fn partition_digest(&self, path: &Path) -> Result<String, LakeError> {
+        let sidecar = path.with_file_name(PART_DIGEST_FILE);
+        if let Some(sha256) = sidecar_digest(path, &sidecar) {
+            return Ok(sha256);
+        }
+        let mut file = fs::File::open(path).map_err(io_err(path))?;
+        let mut hashing = HashingWriter { inner: io::sink(), hasher: Sha256::new(), len: 0 };
+        io::copy(&mut file, &mut hashing).map_err(io_err(path))?;
+        let sha256 = hex::encode(hashing.hasher.finalize());
+        // A read-only lake keeps hashing; nothing else depends on the sidecar being there.
+        let _ = write_sidecar(&sidecar, &sha256, hashing.len);
+        Ok(sha256)
     }
 
     /// Writes a small sidecar file next to the lake (e.g. ground-truth labels) atomically.
@@ -281,8 +350,12 @@ mod tests {
         lake.write_partition(day, &[proof("0x03")]).unwrap();
         let parts = lake.partitions(Dataset::IdentityProofs).unwrap();
         assert_eq!(parts.len(), 1);
-        let files: Vec<_> = fs::read_dir(parts[0].path.parent().unwrap()).unwrap().collect();
-        assert_eq!(files.len(), 1, "no temporary file left behind");
+        let mut files: Vec<String> = fs::read_dir(parts[0].path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        assert_eq!(files, [PART_FILE, PART_DIGEST_FILE], "no temporary file left behind");
         assert_ne!(first, lake.input_digest(day).unwrap());
     }
 
@@ -344,6 +417,36 @@ mod tests {
         assert_eq!(fs::read_dir(lake.checkpoints_dir()).unwrap().count(), 1, "no temporary file left behind");
         fs::write(lake.checkpoints_dir().join("bad.json"), b"{").unwrap();
         assert!(matches!(lake.read_checkpoint::<u64>("bad"), Err(LakeError::Checkpoint { .. })));
+    }
+
+    #[test]
+    fn a_stale_or_missing_sidecar_is_hashed_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let lake = Lake::new(dir.path());
+        let day = NaiveDate::from_ymd_opt(2026, 11, 1).unwrap();
+        let path = lake.write_partition(day, &[proof("0x01")]).unwrap();
+        let sidecar = path.with_file_name(PART_DIGEST_FILE);
+        let written = lake.input_digest(day).unwrap();
+
+        // Another tool replaces the file: the sidecar is older than the file, so it is not used.
+        let other = tempfile::tempdir().unwrap();
+        let replacement = Lake::new(other.path()).write_partition(day, &[proof("0x02")]).unwrap();
+        let stale = fs::read(&sidecar).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        fs::copy(&replacement, &path).unwrap();
+        let replaced = lake.input_digest(day).unwrap();
+        assert_ne!(replaced, written, "a stale sidecar must not stand for a new file");
+        assert_eq!(replaced, Lake::new(other.path()).input_digest(day).unwrap());
+        assert_ne!(fs::read(&sidecar).unwrap(), stale, "the sidecar was rewritten");
+
+        // A missing or garbled sidecar: the same digest, from the bytes.
+        fs::remove_file(&sidecar).unwrap();
+        assert_eq!(lake.input_digest(day).unwrap(), replaced);
+        fs::write(&sidecar, b"not a digest").unwrap();
+        assert_eq!(lake.input_digest(day).unwrap(), replaced);
+        // A sidecar naming another size is refused even when it is newer.
+        fs::write(&sidecar, sidecar_text(&"0".repeat(64), fs::metadata(&path).unwrap().len() + 1)).unwrap();
+        assert_eq!(lake.input_digest(day).unwrap(), replaced);
     }
 
     #[test]
