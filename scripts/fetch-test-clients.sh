@@ -49,5 +49,5 @@ if ! py_ok; then
   "$python" -m venv "$py_dest"
   "$py_dest/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --only-binary=:all: -r "$src/requirements.txt"
   echo "$py_stamp" > "$py_dest/STAMP"
-  echo "fetch-test-clients: $("$py_dest/bin/python" -c 'import importlib.metadata as m; print(", ".join(p + " " + m.version(p) for p in ("mcp", "schemathesis", "openapi-spec-validator")))') in $py_dest"
+  echo "fetch-test-clients: $("$py_dest/bin/python" -c 'import importlib.metadata as m; print(", ".join(p + " " + m.version(p) for p in ("mcp", "schemathesis", "openapi-spec-validator", "duckdb", "polars")))') in $py_dest"
 fi

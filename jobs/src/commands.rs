@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
-use agentrep_publish::wire::JobRunV1;
+use agentrep_publish::wire::{JobRunV1, SnapshotWritesV1};
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
@@ -216,9 +216,9 @@ pub fn rebuild_days(
         let started = Instant::now();
         let result = rebuild_one(lake, store, config, *day);
         // Every run is logged, failures too, so `/status` shows what the scheduler actually did.
-        let (snapshot_id, outcome, passes) = match &result {
-            Ok((id, passes)) => (id.clone(), "ok".to_owned(), passes.clone()),
-            Err(err) => (String::new(), format!("error: {err:#}"), Vec::new()),
+        let (snapshot_id, outcome, passes, written) = match &result {
+            Ok(day) => (day.snapshot_id.clone(), "ok".to_owned(), day.passes.clone(), Some(day.written)),
+            Err(err) => (String::new(), format!("error: {err:#}"), Vec::new(), None),
         };
         store.record_run(&JobRunV1 {
             job: "rebuild".to_owned(),
@@ -228,6 +228,7 @@ pub fn rebuild_days(
             duration_ms: started.elapsed().as_millis() as u64,
             outcome,
             passes,
+            written,
         })?;
         result?;
         bar.inc(1);
@@ -236,22 +237,34 @@ pub fn rebuild_days(
     Ok(())
 }
 
-/// Rebuilds and publishes one day; returns the snapshot id and the passes' durations.
+/// One day rebuilt and published.
+struct PublishedDay {
+    snapshot_id: String,
+    /// Each pass's duration, milliseconds.
+    passes: Vec<(String, u64)>,
+    written: SnapshotWritesV1,
+}
+
+/// Rebuilds and publishes one day.
 fn rebuild_one(
     lake: &Lake,
     store: &SnapshotStore,
     config: &PublishConfig,
     day: NaiveDate,
-) -> anyhow::Result<(String, Vec<(String, u64)>)> {
+) -> anyhow::Result<PublishedDay> {
     let started = Instant::now();
     let (input, timings) = agentrep_pipeline::rebuild(lake, day).with_context(|| format!("rebuilding {day}"))?;
     let t = Instant::now();
     let published = store.publish(&input, config).with_context(|| format!("publishing {day}"))?;
     let mut passes: Vec<(String, u64)> = timings.passes.iter().map(|(n, ms)| ((*n).to_owned(), *ms as u64)).collect();
     passes.push(("publish".to_owned(), t.elapsed().as_millis() as u64));
+    let w = published.written;
+    let written =
+        SnapshotWritesV1 { files_written: w.files_written, bytes_written: w.bytes_written, files_kept: w.files_kept };
     info!(day = %day, snapshot = %published.id, sellers = input.sellers.len(), deployers = input.deployers.len(),
-        files = published.manifest.files.len(), ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
-    Ok((published.id, passes))
+        files = published.manifest.files.len(), files_written = w.files_written, bytes_written = w.bytes_written,
+        files_kept = w.files_kept, ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
+    Ok(PublishedDay { snapshot_id: published.id, passes, written })
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

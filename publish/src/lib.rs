@@ -5,6 +5,7 @@
 //! file server (`score/<address>.json`, `badge/<address>.svg`, `leaderboard.json`, `scores.csv`, …).
 
 pub mod categories;
+pub mod exports;
 pub mod layout;
 pub mod live;
 pub mod payloads;
@@ -37,6 +38,9 @@ pub enum PublishError {
     /// CSV encoding or decoding failed.
     #[error("snapshot CSV: {0}")]
     Csv(String),
+    /// An export's columns do not fit their declaration.
+    #[error("snapshot export: {0}")]
+    Export(String),
     /// Parquet encoding failed.
     #[error("snapshot parquet: {0}")]
     Parquet(#[source] parquet::errors::ParquetError),

@@ -59,7 +59,7 @@ impl CategoryIndex {
     }
 }
 
-fn basis_str(b: ScoreBasis) -> &'static str {
+pub(crate) fn basis_str(b: ScoreBasis) -> &'static str {
     match b {
         ScoreBasis::Measured => "measured",
         ScoreBasis::NotIndexed => "not-indexed",
@@ -67,7 +67,7 @@ fn basis_str(b: ScoreBasis) -> &'static str {
     }
 }
 
-fn lower<T: serde::Serialize>(v: T) -> String {
+pub(crate) fn lower<T: serde::Serialize>(v: T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
@@ -305,7 +305,7 @@ const SELLER_FORMULA: &str = "score = round(100 × Σ points of the components w
 const DEPLOYER_FORMULA: &str =
     "score = base + survival + rugs + graduations + proofs + age, clamped to 0..=100; null without a decided launch";
 
-fn round4(x: f64) -> f64 {
+pub(crate) fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 

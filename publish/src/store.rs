@@ -14,6 +14,7 @@ use chrono::{Duration, NaiveDate};
 
 use crate::payloads::PayloadContext;
 use crate::wire::{JobRunV1, ManifestV1};
+use crate::writer::{RetiredFiles, WriteStats};
 use crate::{PublishError, writer};
 
 /// The name of the pointer to the current snapshot.
@@ -57,6 +58,8 @@ pub struct Published {
     pub unchanged: bool,
     /// Whether `current` now points at it (false for a day older than the current snapshot's).
     pub became_current: bool,
+    /// What the publication wrote, and what it found already there.
+    pub written: WriteStats,
 }
 
 /// A snapshots root.
@@ -107,10 +110,14 @@ impl SnapshotStore {
         };
         let final_dir = self.root.join(&id);
         let tmp = self.root.join(WORK_DIR);
-        if !tmp.exists() && !final_dir.exists() {
-            self.recycle_oldest_into(&tmp, config.retain)?;
-        }
-        let manifest = writer::write_snapshot(&tmp, &ctx, input)?;
+        let retired = if tmp.exists() {
+            RetiredFiles::unknown(&tmp)?
+        } else if !final_dir.exists() && self.recycle_oldest_into(&tmp, config.retain)? {
+            RetiredFiles::take(&tmp)?
+        } else {
+            RetiredFiles::default()
+        };
+        let (manifest, written) = writer::write_snapshot(&tmp, &ctx, input, &retired)?;
         sync_filesystem(&tmp)?;
 
         let existing = final_dir.join(crate::layout::MANIFEST);
@@ -137,23 +144,25 @@ impl SnapshotStore {
             self.point_current_at(&id)?;
         }
         self.apply_retention(config.retain, &id)?;
-        Ok(Published { id, dir: final_dir, manifest, unchanged, became_current })
+        Ok(Published { id, dir: final_dir, manifest, unchanged, became_current, written })
     }
 
     /// When retention would delete the oldest snapshot after this publication anyway, retires it
-    /// now (renamed away from its id) as the work folder, so its files are overwritten in place:
-    /// on these machines creating a file costs twenty times more than rewriting one.
-    fn recycle_oldest_into(&self, work: &Path, retain: usize) -> Result<(), PublishError> {
+    /// now (renamed away from its id) as the work folder, so its files are overwritten in place
+    /// (on these machines creating a file costs twenty times more than rewriting one) and those
+    /// that would get the same bytes are not written at all. True when a snapshot was retired.
+    fn recycle_oldest_into(&self, work: &Path, retain: usize) -> Result<bool, PublishError> {
         let ids = self.list()?;
         if ids.len() < retain.max(1) {
-            return Ok(());
+            return Ok(false);
         }
         let current = self.current_id();
         if let Some(oldest) = ids.into_iter().find(|id| Some(id) != current.as_ref()) {
             let dir = self.root.join(&oldest);
             fs::rename(&dir, work).map_err(PublishError::io(&dir))?;
+            return Ok(true);
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Swaps `current` to `id` atomically (a new symlink renamed over the old one).

@@ -4,15 +4,8 @@
 use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use agentrep_model::{DeployerRecord, METHODOLOGY_VERSION, SellerRecord, SnapshotInput, decision::Decision, usdc};
-use arrow::array::{ArrayRef, Float64Array, StringArray, UInt32Array, UInt64Array};
-use arrow::datatypes::{DataType, Field, Schema};
-use arrow::record_batch::RecordBatch;
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
+use agentrep_model::{DeployerRecord, METHODOLOGY_VERSION, SellerRecord, SnapshotInput, decision::Decision};
 use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -20,7 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::layout::{self, *};
 use crate::payloads::{self, CategoryIndex, PayloadContext, caip2};
 use crate::wire::*;
-use crate::{PublishError, svg};
+use crate::{PublishError, exports, svg};
 
 /// Entries in the static default leaderboard (the route's default limit).
 pub const DEFAULT_LEADERBOARD_LIMIT: usize = 100;
@@ -68,12 +61,77 @@ fn json_lines<T: Serialize + Sync>(rows: &[T]) -> Result<Vec<u8>, PublishError> 
     Ok(lines.concat())
 }
 
+/// What a retired snapshot's files hold, by path (their SHA-256, from its manifest): a file the
+/// new snapshot would write with the same bytes is left as it is.
+#[derive(Debug, Default)]
+pub struct RetiredFiles {
+    sha256: std::collections::HashMap<String, String>,
+}
+
+impl RetiredFiles {
+    /// Takes the manifest out of a folder about to be rewritten and keeps what it says the files
+    /// hold. The manifest is removed (and the removal made durable) before any file changes, so a
+    /// crash mid-rewrite never leaves a manifest that vouches for overwritten files.
+    pub fn take(dir: &Path) -> Result<Self, PublishError> {
+        let path = dir.join(MANIFEST);
+        let manifest: Option<ManifestV1> = match fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).ok(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
+            Err(e) => return Err(PublishError::io(&path)(e)),
+        };
+        fs::remove_file(&path).map_err(PublishError::io(&path))?;
+        fs::File::open(dir).and_then(|d| d.sync_all()).map_err(PublishError::io(dir))?;
+        Ok(Self {
+            sha256: manifest.map(|m| m.files.into_iter().map(|f| (f.path, f.sha256)).collect()).unwrap_or_default(),
+        })
+    }
+
+    /// Nothing is known of the folder's files (a folder left by a crash: its manifest, if any, may
+    /// not match them).
+    pub fn unknown(dir: &Path) -> Result<Self, PublishError> {
+        let path = dir.join(MANIFEST);
+        match fs::remove_file(&path) {
+            Ok(()) => fs::File::open(dir).and_then(|d| d.sync_all()).map_err(PublishError::io(dir))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(PublishError::io(&path)(e)),
+        }
+        Ok(Self::default())
+    }
+}
+
+/// What a publication wrote: files and bytes written, and files left as they were.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriteStats {
+    /// Files written (created or overwritten).
+    pub files_written: u64,
+    /// Bytes of those files.
+    pub bytes_written: u64,
+    /// Files the retired snapshot already held byte for byte, left as they were.
+    pub files_kept: u64,
+}
+
 struct Out<'a> {
     dir: &'a Path,
+    retired: &'a RetiredFiles,
+    files_written: std::sync::atomic::AtomicU64,
+    bytes_written: std::sync::atomic::AtomicU64,
+    files_kept: std::sync::atomic::AtomicU64,
 }
 
 impl Out<'_> {
     fn write(&self, rel: &str, bytes: &[u8]) -> Result<ManifestFileV1, PublishError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let entry = ManifestFileV1 {
+            path: rel.to_owned(),
+            size: bytes.len() as u64,
+            sha256: hex::encode(Sha256::digest(bytes)),
+        };
+        if self.retired.sha256.get(rel) == Some(&entry.sha256) {
+            self.files_kept.fetch_add(1, Relaxed);
+            return Ok(entry);
+        }
+        self.files_written.fetch_add(1, Relaxed);
+        self.bytes_written.fetch_add(entry.size, Relaxed);
         let path = self.dir.join(rel);
         // Overwrite in place, then cut to length: a recycled file keeps its blocks, and freeing and
         // reallocating blocks is what costs most on these machines' disks.
@@ -85,11 +143,7 @@ impl Out<'_> {
             .map_err(PublishError::io(&path))?;
         file.write_all(bytes).map_err(PublishError::io(&path))?;
         file.set_len(bytes.len() as u64).map_err(PublishError::io(&path))?;
-        Ok(ManifestFileV1 {
-            path: rel.to_owned(),
-            size: bytes.len() as u64,
-            sha256: hex::encode(Sha256::digest(bytes)),
-        })
+        Ok(entry)
     }
 
     fn json(&self, rel: &str, value: &impl Serialize) -> Result<ManifestFileV1, PublishError> {
@@ -141,113 +195,6 @@ fn remove_unlisted(dir: &Path, files: &[ManifestFileV1]) -> Result<(), PublishEr
     Ok(())
 }
 
-fn csv_bytes<T: Serialize>(rows: impl IntoIterator<Item = T>) -> Result<Vec<u8>, PublishError> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for row in rows {
-        w.serialize(row).map_err(|e| PublishError::Csv(e.to_string()))?;
-    }
-    w.into_inner().map_err(|e| PublishError::Csv(e.to_string()))
-}
-
-fn parquet_bytes(batch: RecordBatch) -> Result<Vec<u8>, PublishError> {
-    let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
-    let mut buf = Vec::new();
-    let mut w = ArrowWriter::try_new(&mut buf, batch.schema(), Some(props)).map_err(PublishError::Parquet)?;
-    w.write(&batch).map_err(PublishError::Parquet)?;
-    w.close().map_err(PublishError::Parquet)?;
-    Ok(buf)
-}
-
-fn scores_parquet(ctx: &PayloadContext, sellers: &[SellerRecord]) -> Result<Vec<u8>, PublishError> {
-    let col_str = |f: &dyn Fn(&SellerRecord) -> Option<String>| -> ArrayRef {
-        Arc::new(sellers.iter().map(f).collect::<StringArray>())
-    };
-    let schema = Schema::new(vec![
-        Field::new("address", DataType::Utf8, false),
-        Field::new("score", DataType::UInt32, true),
-        Field::new("score_basis", DataType::Utf8, false),
-        Field::new("decision", DataType::Utf8, false),
-        Field::new("shield", DataType::Utf8, false),
-        Field::new("flags", DataType::Utf8, false),
-        Field::new("settlements", DataType::UInt64, false),
-        Field::new("volume_micro_usdc", DataType::UInt64, false),
-        Field::new("distinct_payers", DataType::UInt32, false),
-        Field::new("success_rate", DataType::Float64, true),
-        Field::new("probe_ok_rate", DataType::Float64, true),
-        Field::new("resource", DataType::Utf8, false),
-        Field::new("snapshot_date", DataType::Utf8, false),
-        Field::new("methodology", DataType::Utf8, false),
-    ]);
-    let columns: Vec<ArrayRef> = vec![
-        col_str(&|s| Some(s.address.clone())),
-        Arc::new(sellers.iter().map(|s| s.assessment.score.map(u32::from)).collect::<UInt32Array>()),
-        col_str(&|s| Some(basis(s))),
-        col_str(&|s| Some(s.assessment.decision.as_str().to_owned())),
-        col_str(&|s| Some(payloads::shield(&s.assessment).color)),
-        col_str(&|s| Some(flag_keys(s))),
-        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.demand.settlements))),
-        Arc::new(UInt64Array::from_iter_values(sellers.iter().map(|s| s.features.demand.volume))),
-        Arc::new(UInt32Array::from_iter_values(sellers.iter().map(|s| s.features.demand.payers))),
-        Arc::new(sellers.iter().map(|s| s.assessment.success_rate).collect::<Float64Array>()),
-        Arc::new(sellers.iter().map(|s| s.features.sla.ok_rate()).collect::<Float64Array>()),
-        col_str(&|s| Some(s.listing.resource.clone())),
-        col_str(&|_| Some(ctx.date.clone())),
-        col_str(&|_| Some(METHODOLOGY_VERSION.to_owned())),
-    ];
-    parquet_bytes(RecordBatch::try_new(Arc::new(schema), columns).map_err(|e| PublishError::Csv(e.to_string()))?)
-}
-
-fn history_parquet(sellers: &[SellerRecord]) -> Result<Vec<u8>, PublishError> {
-    let points: Vec<(&str, &agentrep_model::HistoryPoint)> =
-        sellers.iter().flat_map(|s| s.history.iter().map(move |p| (s.address.as_str(), p))).collect();
-    let schema = Schema::new(vec![
-        Field::new("address", DataType::Utf8, false),
-        Field::new("date", DataType::Utf8, false),
-        Field::new("score", DataType::UInt32, true),
-        Field::new("job_count", DataType::UInt64, false),
-        Field::new("methodology", DataType::Utf8, false),
-    ]);
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(StringArray::from_iter_values(points.iter().map(|(a, _)| *a))),
-        Arc::new(StringArray::from_iter_values(points.iter().map(|(_, p)| p.date.as_str()))),
-        Arc::new(points.iter().map(|(_, p)| p.score.map(u32::from)).collect::<UInt32Array>()),
-        Arc::new(UInt64Array::from_iter_values(points.iter().map(|(_, p)| p.job_count))),
-        Arc::new(StringArray::from_iter_values(points.iter().map(|(_, p)| p.methodology.as_str()))),
-    ];
-    parquet_bytes(RecordBatch::try_new(Arc::new(schema), columns).map_err(|e| PublishError::Csv(e.to_string()))?)
-}
-
-fn basis(s: &SellerRecord) -> String {
-    if s.assessment.score.is_some() { "measured" } else { "degraded" }.to_owned()
-}
-
-fn flag_keys(s: &SellerRecord) -> String {
-    s.assessment.flags.iter().map(|h| h.key.as_str()).collect::<Vec<_>>().join("|")
-}
-
-fn csv_row(ctx: &PayloadContext, rank: Option<u32>, s: &SellerRecord) -> ScoreCsvRowV1 {
-    ScoreCsvRowV1 {
-        rank,
-        address: s.address.clone(),
-        score: s.assessment.score,
-        job_count: s.features.demand.settlements,
-        success_rate: s.assessment.success_rate,
-        usdc_volume: usdc(s.features.demand.volume),
-        days_since_last_job: s.features.demand.days_since_last_trusted,
-        description: s.listing.description.clone(),
-        service_url: s.listing.resource.clone(),
-        price_usdc: s.listing.price.map(usdc),
-        network: s.listing.network.clone(),
-        snapshot_date: ctx.date.clone(),
-        profile_url: format!("{}/score/{}", ctx.base_path, s.address),
-        decision: s.assessment.decision.as_str().to_owned(),
-        shield: payloads::shield(&s.assessment).color,
-        flags: flag_keys(s),
-        score_basis: basis(s),
-        methodology: METHODOLOGY_VERSION.to_owned(),
-    }
-}
-
 fn seller_files(
     out: &Out<'_>,
     ctx: &PayloadContext,
@@ -264,15 +211,27 @@ fn seller_files(
     ])
 }
 
-/// Writes every file of a snapshot into `dir` and returns the manifest, written last. `dir` may
-/// hold a retired snapshot whose files are overwritten in place; files the new snapshot does not
-/// have are removed before the manifest is written.
-pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -> Result<ManifestV1, PublishError> {
+/// Writes every file of a snapshot into `dir` and returns the manifest, written last, with what was
+/// written. `dir` may hold a retired snapshot whose files are overwritten in place, except those
+/// `retired` says already hold the same bytes, which are left as they are; files the new snapshot
+/// does not have are removed before the manifest is written.
+pub fn write_snapshot(
+    dir: &Path,
+    ctx: &PayloadContext,
+    input: &SnapshotInput,
+    retired: &RetiredFiles,
+) -> Result<(ManifestV1, WriteStats), PublishError> {
     for sub in layout::FOLDERS {
         let sub = dir.join(sub);
         fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
     }
-    let out = Out { dir };
+    let out = Out {
+        dir,
+        retired,
+        files_written: Default::default(),
+        bytes_written: Default::default(),
+        files_kept: Default::default(),
+    };
     let ranked = ranked(&input.sellers);
     let categories = CategoryIndex::new(&ranked);
     let deployers: std::collections::HashMap<&str, &DeployerRecord> =
@@ -366,27 +325,28 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
     files.push(out.write(FUNDING_INDEX, &json_lines(&funding)?)?);
     let mut csv_order: Vec<&SellerRecord> = ranked.clone();
     csv_order.extend(input.sellers.iter().filter(|s| !rank_of.contains_key(s.address.as_str())));
-    files.push(out.write(
-        SCORES_CSV,
-        &csv_bytes(csv_order.iter().map(|s| csv_row(ctx, rank_of.get(s.address.as_str()).copied(), s)))?,
-    )?);
-    files.push(out.write(SCORES_PARQUET, &scores_parquet(ctx, &input.sellers)?)?);
-    files.push(out.write(HISTORY_PARQUET, &history_parquet(&input.sellers)?)?);
+    let day = chrono::NaiveDate::parse_from_str(&ctx.date, "%Y-%m-%d")
+        .map_err(|e| PublishError::Export(format!("snapshot day {}: {e}", ctx.date)))?;
+    let score_rows: Vec<exports::ScoreRow<'_>> = csv_order
+        .iter()
+        .map(|s| exports::ScoreRow {
+            rank: rank_of.get(s.address.as_str()).copied(),
+            seller: s,
+            date: day,
+            base_path: &ctx.base_path,
+            categories: &categories,
+        })
+        .collect();
+    let scores = exports::scores();
+    files.push(out.write(SCORES_CSV, &scores.csv_bytes(&score_rows)?)?);
+    files.push(out.write(SCORES_PARQUET, &scores.parquet_bytes(&score_rows)?)?);
+    let history_rows: Vec<exports::HistoryRow<'_>> = csv_order
+        .iter()
+        .flat_map(|s| s.history.iter().map(|point| exports::HistoryRow { address: &s.address, point }))
+        .collect();
+    files.push(out.write(HISTORY_PARQUET, &exports::history().parquet_bytes(&history_rows)?)?);
     files.push(out.json(MOVERS, &payloads::movers(&ctx.date, &agent_rows, STATIC_MOVERS))?);
-    files.push(out.write(
-        COUNTERPARTIES,
-        &csv_bytes(input.counterparties.iter().map(|c| CounterpartyCsvRowV1 {
-            address: c.address.clone(),
-            payments: c.payments,
-            sellers_paid: c.sellers_paid,
-            funded: c.funded,
-            denylisted: c.denylisted,
-            spent: c.spent,
-            spent_7d: c.spent_7d,
-            payments_7d: c.payments_7d,
-            sellers_paid_7d: c.sellers_paid_7d,
-        }))?,
-    )?);
+    files.push(out.write(COUNTERPARTIES, &exports::counterparties().csv_bytes(&input.counterparties)?)?);
 
     files.sort_by(|a, b| a.path.cmp(&b.path));
     remove_unlisted(dir, &files)?;
@@ -411,5 +371,10 @@ pub fn write_snapshot(dir: &Path, ctx: &PayloadContext, input: &SnapshotInput) -
     let mut w = BufWriter::new(file);
     serde_json::to_writer_pretty(&mut w, &manifest).map_err(PublishError::Encode)?;
     w.flush().map_err(PublishError::io(&path))?;
-    Ok(manifest)
+    let stats = WriteStats {
+        files_written: out.files_written.into_inner(),
+        bytes_written: out.bytes_written.into_inner(),
+        files_kept: out.files_kept.into_inner(),
+    };
+    Ok((manifest, stats))
 }

@@ -1,5 +1,5 @@
-//! Tables that documents print from code: `SCORING.md`'s flag table, `ARCHITECTURE.md`'s
-//! dataset schemas, write-store schema and MCP tool table; the README's table of environment variables. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
+//! Tables that documents print from code: `SCORING.md`'s flag table, `DATA_DICTIONARY.md`,
+//! `ARCHITECTURE.md`'s write-store schema and MCP tool table; the README's table of environment variables. Run with `UPDATE_EXPECT=1` to rewrite a stale section.
 
 use agentrep_tests::check_generated_section;
 
@@ -14,12 +14,12 @@ fn scoring_md_flag_table_matches_the_code() {
 }
 
 #[test]
-fn architecture_md_schemas_match_the_code() {
+fn data_dictionary_matches_the_code() {
     check_generated_section(
-        "ARCHITECTURE.md",
-        "datasets",
-        "pipeline/lake/src/datasets.rs",
-        &agentrep_lake::datasets::markdown_schemas(),
+        "DATA_DICTIONARY.md",
+        "dictionary",
+        "publish/src/exports.rs and pipeline/lake/src/datasets.rs",
+        &agentrep_publish::exports::dictionary_markdown(),
     );
 }
 

@@ -1,6 +1,7 @@
 //! End-to-end tests: a generated world, real rebuilds into real snapshots, and the real server on
 //! a random loopback port queried over HTTP.
 
+mod analyst;
 mod attested;
 mod contracts;
 mod determinism;

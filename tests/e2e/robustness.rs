@@ -24,6 +24,41 @@ fn a_crashed_publication_leaves_the_current_snapshot_served() {
 }
 
 #[test]
+fn a_recycled_snapshot_keeps_the_files_that_did_not_change() {
+    let world = build_world(4, 3);
+    let store = SnapshotStore::new(world.snapshots());
+    let (input, _) = agentrep_pipeline::rebuild(&world.lake(), world.days()[3]).unwrap();
+    // Retention is full: the oldest snapshot is retired into the work folder and rewritten.
+    let published = store.publish(&input, &PublishConfig { retain: 3, ..PublishConfig::default() }).unwrap();
+    let w = published.written;
+    assert!(w.files_kept > 0, "some files of three days before hold the same bytes: {w:?}");
+    assert!(w.files_written > 0, "{w:?}");
+    assert_eq!(w.files_written + w.files_kept, published.manifest.files.len() as u64);
+    assert!(agentrep_publish::LoadedSnapshot::load(&published.dir).is_ok(), "every file matches the manifest");
+}
+
+#[test]
+fn a_work_folder_left_by_a_crash_is_never_trusted() {
+    let world = build_world(4, 3);
+    let store = SnapshotStore::new(world.snapshots());
+    // A crash after a snapshot was retired into the work folder and partly rewritten: its old
+    // manifest is still there and no longer describes its badges, most of which the next day
+    // would write with the bytes the manifest names.
+    let work = world.snapshots().join(agentrep_publish::store::WORK_DIR);
+    agentrep_tests::copy_dir(&store.current_dir().unwrap(), &work).unwrap();
+    for badge in std::fs::read_dir(work.join("badge")).unwrap() {
+        let path = badge.unwrap().path();
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[0] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let (input, _) = agentrep_pipeline::rebuild(&world.lake(), world.days()[3]).unwrap();
+    let published = store.publish(&input, &PublishConfig::default()).unwrap();
+    assert_eq!(published.written.files_kept, 0, "nothing in a crashed work folder is taken as written");
+    assert!(agentrep_publish::LoadedSnapshot::load(&published.dir).is_ok(), "every file matches the manifest");
+}
+
+#[test]
 fn retention_keeps_the_last_n_snapshots() {
     let world = build_world(4, 4);
     let store = SnapshotStore::new(world.snapshots());

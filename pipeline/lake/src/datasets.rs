@@ -1,5 +1,6 @@
 //! Every lake dataset, declared once: its folder name, its typed row and (from the row) its Arrow
-//! schema. `ARCHITECTURE.md` § "Datasets" lists the same tables; a test keeps them in step.
+//! schema, and (from its doc comments and units) its columns in the data dictionary
+//! (`DATA_DICTIONARY.md`; a test keeps it in step).
 //!
 //! Addresses are stored as observed (listings may carry mixed case); every other dataset stores
 //! lowercase addresses. Money is integer micro-USDC (`u64`), times are UTC microseconds.
@@ -10,6 +11,7 @@ use arrow::datatypes::{Field, Schema, SchemaRef};
 use arrow::record_batch::RecordBatch;
 
 use crate::column::{Column, Timestamp};
+use crate::dictionary::ColumnDoc;
 
 /// A typed row of one dataset.
 pub trait Row: Sized + Send + Sync {
@@ -41,7 +43,9 @@ pub struct SchemaMismatch {
 macro_rules! datasets {
     ($(
         $(#[$meta:meta])*
-        $variant:ident => $name:literal, $row:ident { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }
+        $variant:ident => $name:literal, $row:ident {
+            $( $(#[doc = $fdoc:literal])* $field:ident : $ty:ty $([$unit:literal])? ),* $(,)?
+        }
     )*) => {
         /// The lake's datasets.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -60,12 +64,30 @@ macro_rules! datasets {
             pub fn schema(self) -> SchemaRef {
                 match self { $( Dataset::$variant => <$row as Row>::schema() ),* }
             }
+
+            /// Every column with its type, unit and meaning (the data dictionary's rows), from the
+            /// declaration's doc comments and units.
+            pub fn columns(self) -> Vec<ColumnDoc> {
+                match self { $(
+                    Dataset::$variant => vec![ $( {
+                        let data_type = <$ty as Column>::data_type();
+                        let unit: Option<&str> = None $( .or(Some($unit)) )?;
+                        ColumnDoc {
+                            name: stringify!($field).to_owned(),
+                            unit: unit.or(ColumnDoc::implied_unit(&data_type)).map(str::to_owned),
+                            nullable: <$ty as Column>::NULLABLE,
+                            meaning: [$($fdoc),*].iter().map(|d| d.trim()).collect::<Vec<_>>().join(" "),
+                            data_type,
+                        }
+                    } ),* ]
+                ),* }
+            }
         }
 
         $(
             $(#[$meta])*
             #[derive(Debug, Clone, PartialEq)]
-            pub struct $row { $( $(#[$fmeta])* pub $field: $ty ),* }
+            pub struct $row { $( $(#[doc = $fdoc])* pub $field: $ty ),* }
 
             impl Row for $row {
                 const DATASET: Dataset = Dataset::$variant;
@@ -118,7 +140,7 @@ datasets! {
         /// Asset contract address.
         asset: String,
         /// Advertised price in the asset's atomic units.
-        price_atomic: u64,
+        price_atomic: u64 ["atomic units of the asset"],
         /// Listing description.
         description: Option<String>,
         /// Listing tags.
@@ -146,7 +168,7 @@ datasets! {
         /// Seller (Transfer.to).
         pay_to: String,
         /// Amount, micro-USDC.
-        value: u64,
+        value: u64 ["micro-USDC"],
         /// Token contract that emitted the Transfer (USDC of the network).
         asset: String,
         /// Transaction sender when it is a known facilitator or relayer.
@@ -168,7 +190,7 @@ datasets! {
         /// Answered alive: 200, 201 or 204, or 402 with a well-formed x402 offer.
         ok: bool,
         /// Latency when answered, milliseconds.
-        latency_ms: Option<u32>,
+        latency_ms: Option<u32> ["ms"],
         /// Error text when not answered.
         error: Option<String>,
         /// x402 version of a well-formed 402 offer (1: `accepts[]` body, 2: `PAYMENT-REQUIRED`
@@ -235,7 +257,7 @@ datasets! {
         /// Time of the first funding.
         first_funded_at: Timestamp,
         /// Amount, micro-USDC equivalent.
-        amount: u64,
+        amount: u64 ["micro-USDC"],
     }
 
     /// Token launches, one partition per launch day.
@@ -259,15 +281,15 @@ datasets! {
         /// Token address.
         token: String,
         /// Pool liquidity, micro-USDC.
-        liquidity: u64,
+        liquidity: u64 ["micro-USDC"],
         /// Swaps that day.
         swaps: u32,
         /// Holders at the end of the day.
         holders: u32,
         /// Price in USD at the end of the day.
-        price: f64,
+        price: f64 ["USD"],
         /// Share of its initial allocation the creator still holds, 0..=1.
-        creator_holding: f64,
+        creator_holding: f64 ["share 0..=1"],
     }
 
     /// Buys of launched tokens, one row per (token, buyer, UTC day) with a buy, one partition per
@@ -281,7 +303,7 @@ datasets! {
         /// Buys that day.
         buys: u32,
         /// Tokens bought that day, whole tokens (wei / 1e18).
-        tokens: f64,
+        tokens: f64 ["whole tokens"],
         /// Time of the day's first buy.
         first_at: Timestamp,
     }
@@ -297,7 +319,7 @@ datasets! {
         /// Whether the call succeeded.
         success: bool,
         /// Latency, milliseconds.
-        latency_ms: Option<u32>,
+        latency_ms: Option<u32> ["ms"],
         /// Rating 0..=100.
         rating: Option<u32>,
         /// Free-text comment.
@@ -480,13 +502,13 @@ datasets! {
         /// Asset contract, lowercase.
         asset: String,
         /// Amount authorized, atomic units (micro-USDC).
-        amount: u64,
+        amount: u64 ["micro-USDC"],
         /// The EIP-3009 authorization nonce, 0x-hex.
         nonce: String,
         /// Final HTTP status of the paid call, null when nothing answered.
         status: Option<u32>,
         /// Bytes of the answer's body.
-        body_bytes: u64,
+        body_bytes: u64 ["bytes"],
         /// The answer was a 2xx with a body.
         delivered: bool,
         /// The authorization was used on chain (true), expired unused (false), or not known yet.
@@ -507,7 +529,7 @@ datasets! {
         /// Settlements up to the day.
         settlements: u64,
         /// Volume up to the day, micro-USDC.
-        volume: u64,
+        volume: u64 ["micro-USDC"],
         /// Methodology version that computed the score.
         methodology: String,
     }
@@ -518,25 +540,4 @@ impl Dataset {
     pub fn is_derived(self) -> bool {
         matches!(self, Dataset::DailyScores)
     }
-}
-
-/// Every dataset's columns as Markdown, as `ARCHITECTURE.md` prints them between its `datasets`
-/// markers.
-pub fn markdown_schemas() -> String {
-    let mut out = String::new();
-    for dataset in Dataset::ALL {
-        let derived = if dataset.is_derived() { " (derived, written by the rebuild)" } else { "" };
-        out.push_str(&format!("**`{}/date=YYYY-MM-DD/part-0.parquet`**{derived}\n\n", dataset.name()));
-        out.push_str("| column | type | nullable |\n|---|---|---|\n");
-        for f in dataset.schema().fields() {
-            out.push_str(&format!(
-                "| `{}` | {} | {} |\n",
-                f.name(),
-                f.data_type(),
-                if f.is_nullable() { "yes" } else { "no" }
-            ));
-        }
-        out.push('\n');
-    }
-    out
 }

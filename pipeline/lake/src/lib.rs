@@ -7,6 +7,7 @@
 
 mod column;
 pub mod datasets;
+pub mod dictionary;
 pub mod domain;
 mod store;
 

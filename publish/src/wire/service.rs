@@ -99,6 +99,21 @@ pub struct JobRunV1 {
     pub outcome: String,
     /// Per-pass durations, milliseconds.
     pub passes: Vec<(String, u64)>,
+    /// What the publication wrote (absent when it failed, and in runs logged before 2026-11-25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<SnapshotWritesV1>,
+}
+
+/// What one publication wrote to disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotWritesV1 {
+    /// Files written (created or overwritten).
+    pub files_written: u64,
+    /// Bytes of those files.
+    pub bytes_written: u64,
+    /// Files of the retired snapshot that already held the same bytes and were not written.
+    pub files_kept: u64,
 }
 
 /// One ingest source's state: an entry of `snapshots/sources.json` and of `/status`'s `sources`.

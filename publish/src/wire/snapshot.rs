@@ -52,7 +52,8 @@ pub struct ManifestV1 {
     pub files: Vec<ManifestFileV1>,
 }
 
-/// One row of `scores.csv` (the columns of the original service's CSV export plus ours).
+/// What `agentrep eval` reads back from `scores.csv`: the original service's columns and the
+/// decision (the file has more; `exports::scores` declares them all and writes the file).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreCsvRowV1 {
@@ -84,14 +85,6 @@ pub struct ScoreCsvRowV1 {
     pub profile_url: String,
     /// Preflight decision.
     pub decision: String,
-    /// Shield colour.
-    pub shield: String,
-    /// Raised flag keys, `|`-separated.
-    pub flags: String,
-    /// `measured` or `degraded`.
-    pub score_basis: String,
-    /// Methodology version.
-    pub methodology: String,
 }
 
 /// Another known wallet (payer, funder, listed): the cross-references behind an unknown address's
@@ -109,11 +102,11 @@ pub struct CounterpartyCsvRowV1 {
     pub funded: u32,
     /// On the denylist.
     pub denylisted: bool,
-    /// Qualifying volume it paid, micro-USDC.
-    #[serde(default)]
+    /// Qualifying volume it paid, micro-USDC (`spentMicroUsdc`; `spent` in snapshots before 2026-11-25).
+    #[serde(default, rename = "spentMicroUsdc", alias = "spent")]
     pub spent: u64,
-    /// Qualifying volume it paid in the last 7 days, micro-USDC.
-    #[serde(default)]
+    /// Qualifying volume it paid in the last 7 days, micro-USDC (`spent7dMicroUsdc`).
+    #[serde(default, rename = "spent7dMicroUsdc", alias = "spent7d")]
     pub spent_7d: u64,
     /// Qualifying settlements it paid in the last 7 days.
     #[serde(default)]
