@@ -83,6 +83,29 @@ done
 last_day=$(echo "$days" | tail -n 1)
 floor=$("$bin" bench floor --lake "$lake" --date "$last_day" --runs 5)
 log "duckdb floor (GROUP BY pay_to over the same settlements): $floor"
+# What each day's publication wrote, and its digest pass (from the run log).
+python3 - "$snap/runs.jsonl" <<'PY' | tee -a "$results"
+import json, sys
+for line in open(sys.argv[1]):
+    run = json.loads(line)
+    w, passes = run.get("written") or {}, dict(run["passes"])
+    print(f"publication {run['date']}: {w.get('filesWritten')} files written ({w.get('bytesWritten', 0) / 1e6:.0f} MB), "
+          f"{w.get('filesKept')} kept; digest pass {passes.get('digest')} ms, publish {passes.get('publish')} ms")
+PY
+# The input digest from the partitions' sidecars against hashing every file (the sidecars removed:
+# what every rebuild did before them), the same day rebuilt twice, alternating.
+for round in 1 2 3; do
+  find "$lake" -name 'part-0.parquet.sha256' -delete
+  "$bin" rebuild --lake "$lake" --snapshots "$snap" --date "$last_day" --retain 2 >/dev/null 2>&1
+  "$bin" rebuild --lake "$lake" --snapshots "$snap" --date "$last_day" --retain 2 >/dev/null 2>&1
+done
+python3 - "$snap/runs.jsonl" <<'PY' | tee -a "$results"
+import json, statistics, sys
+runs = [dict(json.loads(l)["passes"])["digest"] for l in open(sys.argv[1]).readlines()[-6:]]
+hashed, sidecars = runs[0::2], runs[1::2]
+print(f"input digest: every file hashed {statistics.median(hashed)} ms, from sidecars {statistics.median(sidecars)} ms "
+      f"(medians of 3; ratio {statistics.median(sidecars) / max(statistics.median(hashed), 1):.3f})")
+PY
 fi
 
 # 3. Servers: agentrep and nginx over the same current snapshot.
