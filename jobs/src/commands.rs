@@ -259,12 +259,10 @@ fn rebuild_one(
     let mut passes: Vec<(String, u64)> = timings.passes.iter().map(|(n, ms)| ((*n).to_owned(), *ms as u64)).collect();
     passes.push(("publish".to_owned(), t.elapsed().as_millis() as u64));
     let w = published.written;
-    let written =
-        SnapshotWritesV1 { files_written: w.files_written, bytes_written: w.bytes_written, files_kept: w.files_kept };
     info!(day = %day, snapshot = %published.id, sellers = input.sellers.len(), deployers = input.deployers.len(),
         files = published.manifest.files.len(), files_written = w.files_written, bytes_written = w.bytes_written,
         files_kept = w.files_kept, ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
-    Ok(PublishedDay { snapshot_id: published.id, passes, written })
+    Ok(PublishedDay { snapshot_id: published.id, passes, written: w })
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

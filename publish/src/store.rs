@@ -13,8 +13,8 @@ use agentrep_model::SnapshotInput;
 use chrono::{Duration, NaiveDate};
 
 use crate::payloads::PayloadContext;
-use crate::wire::{JobRunV1, ManifestV1};
-use crate::writer::{RetiredFiles, WriteStats};
+use crate::wire::{JobRunV1, ManifestV1, SnapshotWritesV1};
+use crate::writer::RetiredFiles;
 use crate::{PublishError, writer};
 
 /// The name of the pointer to the current snapshot.
@@ -59,7 +59,7 @@ pub struct Published {
     /// Whether `current` now points at it (false for a day older than the current snapshot's).
     pub became_current: bool,
     /// What the publication wrote, and what it found already there.
-    pub written: WriteStats,
+    pub written: SnapshotWritesV1,
 }
 
 /// A snapshots root.

@@ -99,17 +99,6 @@ impl RetiredFiles {
     }
 }
 
-/// What a publication wrote: files and bytes written, and files left as they were.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct WriteStats {
-    /// Files written (created or overwritten).
-    pub files_written: u64,
-    /// Bytes of those files.
-    pub bytes_written: u64,
-    /// Files the retired snapshot already held byte for byte, left as they were.
-    pub files_kept: u64,
-}
-
 struct Out<'a> {
     dir: &'a Path,
     retired: &'a RetiredFiles,
@@ -220,7 +209,7 @@ pub fn write_snapshot(
     ctx: &PayloadContext,
     input: &SnapshotInput,
     retired: &RetiredFiles,
-) -> Result<(ManifestV1, WriteStats), PublishError> {
+) -> Result<(ManifestV1, SnapshotWritesV1), PublishError> {
     for sub in layout::FOLDERS {
         let sub = dir.join(sub);
         fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
@@ -371,7 +360,7 @@ pub fn write_snapshot(
     let mut w = BufWriter::new(file);
     serde_json::to_writer_pretty(&mut w, &manifest).map_err(PublishError::Encode)?;
     w.flush().map_err(PublishError::io(&path))?;
-    let stats = WriteStats {
+    let stats = SnapshotWritesV1 {
         files_written: out.files_written.into_inner(),
         bytes_written: out.bytes_written.into_inner(),
         files_kept: out.files_kept.into_inner(),
