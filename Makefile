@@ -20,10 +20,12 @@ setup: setup-build ## Everything `make test` needs besides: anvil and solc (npm)
 	@./scripts/fetch-test-clients.sh
 	@./scripts/install-debian.sh chromium fonts-dejavu-core
 
-# The same package and target selection as `make test`, so both resolve the same features and
-# share every compiled artifact (building one package alone would rebuild serde, arrow, DuckDB…).
+# Every library and binary of the workspace: the features `make test` resolves too (its test-only
+# dependencies add none to a shared crate), so the tests later compile their own targets and never
+# a dependency again. Building one package alone would resolve other features and rebuild serde,
+# arrow, DuckDB's bindings….
 build: setup-build ## Build the agentrep binary (dev profile: optimised dependencies)
-	$(CARGO) build --workspace --all-targets
+	$(CARGO) build --workspace --lib --bins
 
 run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
 	$(BIN) demo --dir demo --addr $(ADDR)
