@@ -72,7 +72,7 @@ snap="$out/snapshots"
 if [ "${BENCH_SKIP_REBUILD:-0}" = 1 ] && [ -e "$snap/current" ]; then
   log "rebuild: skipped (BENCH_SKIP_REBUILD=1), serving the existing snapshots"
 else
-rm -rf "$snap" "$lake/daily_scores"
+rm -rf "$snap" "$lake/daily_scores" "$lake/_carried"
 days=$(ls "$lake/settlements" | sed 's/date=//' | awk '{d[NR]=$0} END {for (i = NR - 3; i <= NR; i++) print d[i]}')
 i=0
 for day in $days; do
@@ -105,6 +105,26 @@ runs = [dict(json.loads(l)["passes"])["digest"] for l in open(sys.argv[1]).readl
 hashed, sidecars = runs[0::2], runs[1::2]
 print(f"input digest: every file hashed {statistics.median(hashed)} ms, from sidecars {statistics.median(sidecars)} ms "
       f"(medians of 3; ratio {statistics.median(sidecars) / max(statistics.median(hashed), 1):.3f})")
+PY
+# The carried folds (first fundings, token deployers, token buys): the last day rebuilt from every
+# partition (`--from-scratch`) against folding its one new day of partitions onto the day before's
+# states (its own states removed first), alternating, three rounds each.
+for round in 1 2 3; do
+  "$bin" rebuild --lake "$lake" --snapshots "$snap" --date "$last_day" --retain 2 --from-scratch >/dev/null 2>&1
+  find "$lake/_carried" -maxdepth 2 -name "date=$last_day" -exec rm -rf {} +
+  "$bin" rebuild --lake "$lake" --snapshots "$snap" --date "$last_day" --retain 2 >/dev/null 2>&1
+done
+python3 - "$snap/runs.jsonl" <<'PY' | tee -a "$results"
+import json, statistics, sys
+runs = [json.loads(l) for l in open(sys.argv[1]).readlines()[-6:]]
+def fig(rs, f):
+    return statistics.median(f(r) for r in rs)
+passes = lambda name: lambda r: dict(r["passes"]).get(name, 0)
+scratch, carried = runs[0::2], runs[1::2]
+for label, f in [("first fundings", passes("first fundings")), ("buyer trust (incl. token folds)", passes("buyer trust")),
+                 ("whole rebuild + publish", lambda r: r["durationMs"])]:
+    a, b = fig(scratch, f), fig(carried, f)
+    print(f"carried folds, {label}: from scratch {a} ms, carried {b} ms (medians of 3; ratio {b / max(a, 1):.2f})")
 PY
 fi
 

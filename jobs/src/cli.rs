@@ -121,6 +121,10 @@ pub enum Command {
         /// The operator's deployed ScoreVerifier, named in every score payload.
         #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
         verifier_contract: Option<String>,
+        /// Fold the carried state (first fundings, token deployers, token buys) from every
+        /// partition instead of the state the previous rebuild stored; the snapshot is the same.
+        #[arg(long)]
+        from_scratch: bool,
     },
     /// Carry the server's store records the rebuild and the ingest jobs read (signed
     /// attestations, receipts, badge claims, discovery submissions) into the lake; `schedule`

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
+use agentrep_pipeline::RebuildOptions;
 use agentrep_publish::wire::{JobRunV1, SnapshotWritesV1};
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use anyhow::{Context, bail};
@@ -29,12 +30,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let config = WorldConfig { seed: seed.unwrap_or(base.seed), end, griefing: !no_griefing, ..base };
             world(&lake, config)
         }
-        Command::Rebuild { lake, snapshots, date, all_days, retain, base_path, verifier_contract } => {
+        Command::Rebuild { lake, snapshots, date, all_days, retain, base_path, verifier_contract, from_scratch } => {
             let config = PublishConfig { base_path, retain, verifier_contract };
             let lake = Lake::new(lake);
             let store = SnapshotStore::new(snapshots);
             let days = days_to_rebuild(&lake, date, all_days)?;
-            rebuild_days(&lake, &store, &config, &days)
+            rebuild_days_with(&lake, &store, &config, &days, RebuildOptions { from_scratch })
         }
         Command::StoreBackup { store, to } => {
             anyhow::ensure!(store.is_file(), "no store at {}", store.display());
@@ -210,11 +211,22 @@ pub fn rebuild_days(
     config: &PublishConfig,
     days: &[NaiveDate],
 ) -> anyhow::Result<()> {
+    rebuild_days_with(lake, store, config, days, RebuildOptions::default())
+}
+
+/// Rebuilds and publishes each of `days` in turn, recording every run in `runs.jsonl`.
+pub fn rebuild_days_with(
+    lake: &Lake,
+    store: &SnapshotStore,
+    config: &PublishConfig,
+    days: &[NaiveDate],
+    options: RebuildOptions,
+) -> anyhow::Result<()> {
     let bar = progress::bar(days.len() as u64, "rebuild");
     for day in days {
         let started_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let started = Instant::now();
-        let result = rebuild_one(lake, store, config, *day);
+        let result = rebuild_one(lake, store, config, *day, options);
         // Every run is logged, failures too, so `/status` shows what the scheduler actually did.
         let (snapshot_id, outcome, passes, written) = match &result {
             Ok(day) => (day.snapshot_id.clone(), "ok".to_owned(), day.passes.clone(), Some(day.written)),
@@ -251,9 +263,11 @@ fn rebuild_one(
     store: &SnapshotStore,
     config: &PublishConfig,
     day: NaiveDate,
+    options: RebuildOptions,
 ) -> anyhow::Result<PublishedDay> {
     let started = Instant::now();
-    let (input, timings) = agentrep_pipeline::rebuild(lake, day).with_context(|| format!("rebuilding {day}"))?;
+    let (input, timings) =
+        agentrep_pipeline::rebuild_with(lake, day, options).with_context(|| format!("rebuilding {day}"))?;
     let t = Instant::now();
     let published = store.publish(&input, config).with_context(|| format!("publishing {day}"))?;
     let mut passes: Vec<(String, u64)> = timings.passes.iter().map(|(n, ms)| ((*n).to_owned(), *ms as u64)).collect();
@@ -261,7 +275,8 @@ fn rebuild_one(
     let w = published.written;
     info!(day = %day, snapshot = %published.id, sellers = input.sellers.len(), deployers = input.deployers.len(),
         files = published.manifest.files.len(), files_written = w.files_written, bytes_written = w.bytes_written,
-        files_kept = w.files_kept, ms = started.elapsed().as_millis() as u64, ?passes, "Snapshot published.");
+        files_kept = w.files_kept, ms = started.elapsed().as_millis() as u64, ?passes, carried = ?timings.carried,
+        "Snapshot published.");
     Ok(PublishedDay { snapshot_id: published.id, passes, written: w })
 }
 

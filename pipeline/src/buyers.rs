@@ -15,34 +15,30 @@ use agentrep_model::{
     assess_buyer_base, classify_buyer,
 };
 
-use crate::PipelineError;
 use crate::directory::Directory;
 use crate::engine::{Engine, query};
+use crate::{PipelineError, carry};
 
 /// Every launched token with its deployer (`launch_deployer`), and every (token, buyer) up to the
 /// day (`token_buyers`) with whether the buyer is the deployer's: first funded by it, or its first
 /// funder (from the seller pass's `first_funder`, narrowed to deployers first so the pairs meet a
-/// small table). Tokens are summed as exact milli-tokens (integers), so totals do not depend on
-/// the order DuckDB's threads add them in. The lake's addresses are lowercase already. Separate
-/// statements: the aggregate is materialised before the joins (one statement with CTEs took
-/// twice as long).
+/// small table). Both aggregates over history are carried from day to day
+/// ([`carry::TOKEN_DEPLOYERS`], [`carry::TOKEN_BUYS`]: tokens as exact milli-tokens, so totals do
+/// not depend on the order they are added in) and read into `carried_*` tables first. The lake's
+/// addresses are lowercase already.
 const PAIRS_SQL: &str = "
-CREATE OR REPLACE TEMP TABLE launch_deployer AS
-SELECT token, arg_min(deployer, (launched_at, deployer)) AS deployer
-FROM token_launches WHERE launched_at < {day_end} GROUP BY 1;
+CREATE OR REPLACE TEMP TABLE launch_deployer AS SELECT token, deployer FROM carried_token_deployers;
+DROP TABLE carried_token_deployers;
 CREATE OR REPLACE TEMP TABLE deployer_links AS
 SELECT funded AS buyer, funder AS deployer FROM first_funder WHERE funder IN (SELECT deployer FROM launch_deployer)
 UNION
 SELECT funder AS buyer, funded AS deployer FROM first_funder WHERE funded IN (SELECT deployer FROM launch_deployer);
-CREATE OR REPLACE TEMP TABLE buys_by_pair AS
-SELECT token, buyer, sum(buys)::UINTEGER AS buys, sum(round(tokens * 1e3)::BIGINT)::BIGINT AS milli,
-       epoch(min(first_at))::BIGINT AS first_at
-FROM token_buys WHERE first_at < {day_end} GROUP BY 1, 2;
 CREATE OR REPLACE TEMP TABLE token_buyers AS
-SELECT b.token, b.buyer, b.buys, b.milli, b.first_at, k.buyer IS NOT NULL AS insider
-FROM buys_by_pair b JOIN launch_deployer l USING (token)
+SELECT b.token, b.buyer, b.buys::UINTEGER AS buys, b.milli, epoch(b.first_at)::BIGINT AS first_at,
+       k.buyer IS NOT NULL AS insider
+FROM carried_token_buys b JOIN launch_deployer l USING (token)
 LEFT JOIN deployer_links k ON k.buyer = b.buyer AND k.deployer = l.deployer;
-DROP TABLE buys_by_pair;
+DROP TABLE carried_token_buys;
 DROP TABLE deployer_links;
 CREATE OR REPLACE TEMP TABLE buyer_classes (buyer VARCHAR PRIMARY KEY, rank UTINYINT NOT NULL)";
 
@@ -129,6 +125,8 @@ pub(crate) fn assess(
     directory: &Directory,
 ) -> Result<Vec<BuyerTrust>, PipelineError> {
     let known = Known::new(sellers, deployers, directory);
+    carry::materialise(db, &carry::TOKEN_DEPLOYERS)?;
+    carry::materialise(db, &carry::TOKEN_BUYS)?;
     db.execute("buyer pairs", PAIRS_SQL)?;
 
     // Each distinct buyer's own class, once; unknown ones are left out of the table.

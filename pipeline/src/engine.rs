@@ -1,18 +1,24 @@
 //! The DuckDB connection of one rebuild: offline settings, and one view per dataset over exactly
 //! the partition files up to the rebuild day (an empty table when a dataset has none).
 
-use agentrep_lake::{Dataset, Lake};
+use agentrep_lake::{Dataset, Lake, PartitionFile};
 use arrow::datatypes::DataType;
 use chrono::{Duration, NaiveDate};
 use duckdb::Connection;
 
 use agentrep_model::trust;
 
+use crate::carry::CarryLog;
 use crate::{ADMIN_PATH_SEGMENTS, PipelineError, SUSPICIOUS_TLDS};
 
 pub(crate) struct Engine {
     pub conn: Connection,
-    day: NaiveDate,
+    pub lake: Lake,
+    pub day: NaiveDate,
+    /// Fold every carried state from all partitions instead of the stored state.
+    pub from_scratch: bool,
+    /// How each carried fold was read.
+    pub carried: CarryLog,
 }
 
 fn sql_type(dt: &DataType) -> &'static str {
@@ -29,7 +35,8 @@ fn sql_type(dt: &DataType) -> &'static str {
     }
 }
 
-fn quote(s: &str) -> String {
+/// A SQL string literal.
+pub(crate) fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
@@ -37,8 +44,14 @@ fn ts(day: NaiveDate) -> String {
     format!("TIMESTAMP '{day} 00:00:00'")
 }
 
+/// A table function reading exactly `files` (at least one), with their `date` partition column.
+pub(crate) fn read_partitions(files: &[PartitionFile]) -> String {
+    let list: Vec<String> = files.iter().map(|f| quote(&f.path.to_string_lossy())).collect();
+    format!("read_parquet([{}], hive_partitioning = true, hive_types = {{'date': DATE}})", list.join(", "))
+}
+
 impl Engine {
-    pub fn open(lake: &Lake, day: NaiveDate) -> Result<Self, PipelineError> {
+    pub fn open(lake: &Lake, day: NaiveDate, from_scratch: bool) -> Result<Self, PipelineError> {
         let err = |source| PipelineError::Duckdb { pass: "open", source };
         let conn = Connection::open_in_memory().map_err(err)?;
         // Offline: never fetch extensions (parquet and json are built into libduckdb).
@@ -59,16 +72,11 @@ impl Engine {
                     .collect();
                 format!("CREATE TABLE {} ({})", dataset.name(), columns.join(", "))
             } else {
-                let list: Vec<String> = files.iter().map(|f| quote(&f.path.to_string_lossy())).collect();
-                format!(
-                    "CREATE VIEW {} AS SELECT * FROM read_parquet([{}], hive_partitioning = true, hive_types = {{'date': DATE}})",
-                    dataset.name(),
-                    list.join(", ")
-                )
+                format!("CREATE VIEW {} AS SELECT * FROM {}", dataset.name(), read_partitions(&files))
             };
             conn.execute_batch(&sql).map_err(err)?;
         }
-        Ok(Self { conn, day })
+        Ok(Self { conn, lake: lake.clone(), day, from_scratch, carried: CarryLog::default() })
     }
 
     /// Fills the placeholders of a SQL text for this rebuild's day.

@@ -6,6 +6,7 @@
 //! DuckDB types, ready for the publisher.
 
 mod buyers;
+mod carry;
 mod demand;
 mod deployers;
 mod directory;
@@ -25,6 +26,7 @@ use agentrep_lake::{Lake, LakeError};
 use agentrep_model::SnapshotInput;
 use chrono::NaiveDate;
 
+pub use carry::{Carried, Recompute};
 pub use freshness::{SOURCE_RULES, Scope, SourceFreshness, SourceRule};
 
 /// TLDs counted as suspicious for the `suspicious-tld` flag: the free, abandoned Freenom registries
@@ -59,13 +61,31 @@ pub enum PipelineError {
     /// The lake holds no listings up to the day: nothing to score.
     #[error("the lake has no listings up to {0}")]
     NoListings(NaiveDate),
+    /// A carried state could not be written.
+    #[error("carried state {path}: {source}")]
+    Carried {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
 }
 
-/// Time spent in each pass, for logs and benchmarks.
+/// Time spent in each pass, for logs and benchmarks, and how each carried state was read.
 #[derive(Debug, Clone, Default)]
 pub struct RebuildTimings {
     /// Pass name and milliseconds.
     pub passes: Vec<(&'static str, u128)>,
+    /// Each carried fold (its name) and whether it was folded onto a stored state or recomputed.
+    pub carried: Vec<(&'static str, Carried)>,
+}
+
+/// How to rebuild a day.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RebuildOptions {
+    /// Fold every carried state from all partitions, ignoring the stored states (they are
+    /// replaced by the recomputed ones). The snapshot is the same either way.
+    pub from_scratch: bool,
 }
 
 impl RebuildTimings {
@@ -75,8 +95,17 @@ impl RebuildTimings {
 }
 
 /// Rebuilds one day: features, scores, history and deployers, and records the day's scores in the
-/// lake so later days have history.
+/// lake so later days have history. Carried state is folded onto the stored states.
 pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTimings), PipelineError> {
+    rebuild_with(lake, day, RebuildOptions::default())
+}
+
+/// [`rebuild`] with options.
+pub fn rebuild_with(
+    lake: &Lake,
+    day: NaiveDate,
+    options: RebuildOptions,
+) -> Result<(SnapshotInput, RebuildTimings), PipelineError> {
     let mut timings = RebuildTimings::default();
     let t = Instant::now();
     let input_digest = lake.input_digest(day)?;
@@ -84,8 +113,12 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
 
     let t = Instant::now();
     let freshness = freshness::check(lake, day)?;
-    let db = engine::Engine::open(lake, day)?;
+    let db = engine::Engine::open(lake, day, options.from_scratch)?;
     timings.record("register", t);
+
+    let t = Instant::now();
+    carry::materialise(&db, &carry::FIRST_FUNDINGS)?;
+    timings.record("first fundings", t);
 
     let t = Instant::now();
     db.execute("seller features", sellers::SELLERS_SQL)?;
@@ -140,6 +173,7 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     lake.write_partition(day, &rows)?;
     timings.record("daily_scores", t);
 
+    timings.carried = db.carried.take();
     let directory::Directory { proofs, lists, identities, crawlers, funding } = directory;
     let input = SnapshotInput {
         date: day.to_string(),
@@ -161,7 +195,7 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
 /// The benchmark floor: DuckDB's bare `GROUP BY pay_to` (count and sum) over the same settlement
 /// files a rebuild of `day` reads, fully materialised; returns the groups and the elapsed time.
 pub fn floor_group_by(lake: &Lake, day: NaiveDate) -> Result<(usize, std::time::Duration), PipelineError> {
-    let db = engine::Engine::open(lake, day)?;
+    let db = engine::Engine::open(lake, day, false)?;
     let err = |source| PipelineError::Duckdb { pass: "floor", source };
     let t = Instant::now();
     let mut stmt =

@@ -3,6 +3,7 @@
 
 mod analyst;
 mod attested;
+mod carried;
 mod contracts;
 mod determinism;
 mod discovery;

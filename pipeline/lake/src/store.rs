@@ -134,6 +134,9 @@ fn write_sidecar(sidecar: &Path, sha256: &str, len: u64) -> io::Result<()> {
 /// Folder beside the datasets that holds the ingest jobs' checkpoints (and their lock).
 const CHECKPOINTS_DIR: &str = "_checkpoints";
 
+/// Folder beside the datasets that holds the rebuild's carried state.
+const CARRIED_DIR: &str = "_carried";
+
 impl Lake {
     /// A lake at `root` (created on first write).
     pub fn new(root: impl Into<PathBuf>) -> Self {
@@ -287,6 +290,25 @@ impl Lake {
             }
         }
         Ok(hex::encode(hasher.finalize()))
+    }
+
+    /// SHA-256 over one dataset's partitions up to and including `up_to` (each partition's day and
+    /// file digest, from the sidecars): what a fold over the dataset up to that day has read, so a
+    /// partition that arrived late, was rewritten or was removed changes it.
+    pub fn dataset_digest(&self, dataset: Dataset, up_to: NaiveDate) -> Result<String, LakeError> {
+        let mut hasher = Sha256::new();
+        for part in self.partitions_up_to(dataset, up_to)? {
+            let file_digest = self.partition_digest(&part.path)?;
+            hasher.update(format!("{}\n{file_digest}\n", part.date).as_bytes());
+        }
+        Ok(hex::encode(hasher.finalize()))
+    }
+
+    /// Folder of the rebuild's carried state (folds over history kept from one day to the next;
+    /// see `agentrep-pipeline`'s `carry` module). Derived and disposable: deleting it only makes
+    /// the next rebuild fold from every partition.
+    pub fn carried_dir(&self) -> PathBuf {
+        self.root.join(CARRIED_DIR)
     }
 
     /// The SHA-256 of one partition file: from its sidecar when valid, else hashed from its bytes

@@ -114,11 +114,10 @@ SELECT i.address, c.interval_cv FROM (
     ) GROUP BY 1
 ) c JOIN seller_ids i USING (sid);
 
--- Funding: the first funder of each wallet (ties broken by funder).
+-- Funding: the first funder of each wallet, carried from day to day (`carry::FIRST_FUNDINGS`).
 CREATE TEMP TABLE first_funder AS
-SELECT funded, arg_min(funder, (first_funded_at, funder)) AS funder, epoch(min(first_funded_at))::BIGINT AS t,
-       arg_min(amount, (first_funded_at, funder)) AS amount
-FROM funding_edges WHERE first_funded_at < {day_end} GROUP BY 1;
+SELECT funded, funder, epoch(first_funded_at)::BIGINT AS t, amount FROM carried_first_fundings;
+DROP TABLE carried_first_fundings;
 
 -- Hubs: labelled infrastructure, and wallets that first-funded many wallets with real amounts on
 -- many days (dust fan-out does not make a hub).
