@@ -7,7 +7,8 @@
 # signer recovery, the payment ledger's durable commits against bare fsyncs, and the live re-score's
 # latency against anvil against its bare I/O, and the writes (signed receipts against SQLite's commit
 # floor, the subscription diff, webhook deliveries to a loopback receiver) (BENCH_ONLY=payments runs
-# those alone).
+# those alone). BENCH_ONLY=history runs `scripts/bench-history.sh` (steady days after 30, 90 and
+# 180 days of history, and a news day) alone.
 # Every load run is bounded in time; servers started here are stopped on exit.
 # BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots),
 # BENCH_SKIP_INGEST=1 (leave the ingest out) and BENCH_ONLY=ingest (the ingest section alone) tune it.
@@ -33,6 +34,12 @@ payments_bench() { # local payment verification: decode + checks + recovery, aga
 }
 if [ "${BENCH_ONLY:-}" = payments ]; then
   payments_bench
+  echo "results in $results"
+  exit 0
+fi
+
+if [ "${BENCH_ONLY:-}" = history ]; then
+  AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-history.sh"
   echo "results in $results"
   exit 0
 fi
@@ -155,6 +162,9 @@ pids+=("$(cat "$out/nginx.pid" 2>/dev/null || true)")
 "$bin" serve --snapshots "$snap" --addr 127.0.0.1:18402 >"$out/serve.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:18402/api/agent/health" >/dev/null && break; sleep 1; done
+serve_pid="${pids[-1]}"
+rss_mib() { awk '/^VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status"; }
+rss_loaded=$(rss_mib)
 curl -sf "http://127.0.0.1:18403/api/agent/score/$first" >/dev/null
 
 cat > "$out/rotate.lua" <<LUA
@@ -220,6 +230,8 @@ computed_run() { # label, oha args... → "p99ms rps" per run
 computed_run "/search?q=$word" "http://127.0.0.1:18402/api/agent/search?q=$word"
 computed_run "POST /match" -m POST -T application/json -D "$out/match.json" "http://127.0.0.1:18402/api/agent/match"
 computed_run "POST /scores (200 addresses)" -m POST -T application/json -D "$out/scores.json" "http://127.0.0.1:18402/api/agent/scores"
+
+log "agentrep serve resident memory (VmRSS): ${rss_loaded} MiB with the snapshot loaded, $(rss_mib) MiB after the load runs above"
 
 # 5. Payments.
 payments_bench

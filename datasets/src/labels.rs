@@ -111,6 +111,10 @@ pub struct DeployerLabel {
     pub knobs: BTreeMap<String, f64>,
 }
 
+fn ordinary_day() -> u32 {
+    1
+}
+
 /// Labels of a whole world.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Labels {
@@ -126,6 +130,12 @@ pub struct Labels {
     pub knobs: String,
     /// Whether griefing was generated.
     pub griefing: bool,
+    /// [`crate::WorldConfig::settlement_days`] (absent in labels of worlds made before it).
+    #[serde(default)]
+    pub settlement_days: Option<u32>,
+    /// [`crate::WorldConfig::last_day_surge`] (absent: 1).
+    #[serde(default = "ordinary_day")]
+    pub last_day_surge: u32,
     /// Sellers.
     pub sellers: Vec<SellerLabel>,
     /// Deployers.
@@ -146,6 +156,8 @@ impl Labels {
             end: world.config.end.to_string(),
             knobs: world.config.knobs.as_str().to_owned(),
             griefing: world.config.griefing,
+            settlement_days: world.config.settlement_days,
+            last_day_surge: world.config.last_day_surge,
             sellers: world
                 .sellers
                 .iter()

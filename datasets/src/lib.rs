@@ -142,6 +142,13 @@ pub struct WorldConfig {
     pub knobs: KnobRange,
     /// Whether outsiders grief honest sellers (off: the same lake minus the griefing rows).
     pub griefing: bool,
+    /// The number of days the scale's settlement count is spread over: `None` spreads it over
+    /// `days`; `Some(30)` keeps the 30-day world's daily rate whatever `days` is, so a longer
+    /// history holds proportionally more settlements (the history-length benchmarks).
+    pub settlement_days: Option<u32>,
+    /// Multiplier of every seller's pool demand on the last day: 1 is an ordinary day, 10 a day
+    /// with ten times the usual new settlements (the news-day benchmark).
+    pub last_day_surge: u32,
 }
 
 /// Last day of the default world; fixed so that the default world, its snapshots and the figures
@@ -160,7 +167,16 @@ pub const TEST_SEED: u64 = 20261122;
 impl WorldConfig {
     /// The default (tuning) world at a scale: seed [`DEFAULT_SEED`], tune knob ranges, griefing.
     pub fn new(scale: Scale) -> Self {
-        Self { seed: DEFAULT_SEED, scale, end: DEFAULT_END, days: 30, knobs: KnobRange::Tune, griefing: true }
+        Self {
+            seed: DEFAULT_SEED,
+            scale,
+            end: DEFAULT_END,
+            days: 30,
+            knobs: KnobRange::Tune,
+            griefing: true,
+            settlement_days: None,
+            last_day_surge: 1,
+        }
     }
 
     /// The held-out world at a scale: seed [`TEST_SEED`], the wider test knob ranges, griefing.
@@ -171,6 +187,13 @@ impl WorldConfig {
     /// First day of activity.
     pub fn start(&self) -> NaiveDate {
         self.end - Duration::days(i64::from(self.days) - 1)
+    }
+
+    /// The settlements the plan aims at: the scale's count, over `days` or at the daily rate of
+    /// [`Self::settlement_days`].
+    pub(crate) fn settlement_target(&self) -> f64 {
+        let count = self.scale.params().settlements;
+        self.settlement_days.map_or(count, |per| count * f64::from(self.days) / f64::from(per.max(1)))
     }
 
     /// The world's days, oldest first.

@@ -246,8 +246,9 @@ pub(crate) fn day_rows(world: &World, day: u32, date: NaiveDate) -> DayRows {
     let domain_ranks = listings.is_some().then(|| domain_ranks(world, day, date));
     let paid_probes = world.sellers.iter().filter_map(|s| paid_probe(world, s, day, date)).collect();
     let from = day_start(date);
+    let surge = if day == last { rate_surge(world) } else { 1.0 };
     let mut settlements: Vec<SettlementRow> =
-        world.sellers.par_iter().flat_map_iter(|s| seller_settlements(world, s, day, date)).collect();
+        world.sellers.par_iter().flat_map_iter(|s| seller_settlements(world, s, day, date, surge)).collect();
     let grief: Vec<SettlementRow> = world
         .grief
         .par_iter()
@@ -389,14 +390,38 @@ fn stream_rows<'a>(world: &'a World, st: &'a Stream, space: &'static str, from: 
         .collect()
 }
 
-fn seller_settlements(world: &World, s: &Seller, day: u32, date: NaiveDate) -> Vec<SettlementRow> {
+/// Whether a seller's settlements on `day` are drawn at its rate (the rest follow scripted streams).
+fn paid_at_rate(s: &Seller, day: u32) -> bool {
+    s.active_on(day) && (!s.customers.is_empty() || !s.extra_payers.is_empty()) && s.rate > 0.0
+}
+
+/// Multiplier of every rate on the last day that makes it about
+/// [`crate::WorldConfig::last_day_surge`] times an ordinary last day: the scripted and griefing
+/// streams keep their schedules, so the rates carry the whole surge.
+fn rate_surge(world: &World) -> f64 {
+    let k = world.config.last_day_surge.max(1);
+    if k == 1 {
+        return 1.0;
+    }
+    let last = world.config.days - 1;
+    let (from, to) = (day_secs(world, last as i32), day_secs(world, last as i32 + 1));
+    let at_rate: f64 = world.sellers.iter().filter(|s| paid_at_rate(s, last)).map(|s| s.rate).sum();
+    let streams =
+        world.sellers.iter().flat_map(|s| &s.events.streams).chain(world.grief.iter().flat_map(|g| &g.events.streams));
+    let scheduled: f64 = streams.map(|st| st.expected(to).saturating_sub(st.expected(from)) as f64).sum();
+    if at_rate <= 0.0 {
+        return 1.0;
+    }
+    1.0 + f64::from(k - 1) * (at_rate + scheduled) / at_rate
+}
+
+fn seller_settlements(world: &World, s: &Seller, day: u32, date: NaiveDate, surge: f64) -> Vec<SettlementRow> {
     let seed = world.config.seed;
     let mut r = rng::stream(seed, "settle", &[u64::from(s.index), u64::from(day)]);
     let start = day_start(date);
     let mut out = Vec::new();
-    let has_payers = !s.customers.is_empty() || !s.extra_payers.is_empty();
-    if s.active_on(day) && has_payers && s.rate > 0.0 {
-        let n = poisson(&mut r, s.rate);
+    if paid_at_rate(s, day) {
+        let n = poisson(&mut r, s.rate * surge);
         for k in 0..u64::from(n) {
             let at = start + r.random_range(0..DAY);
             let payer = if s.kind == SellerKind::SelfDealing && r.random_bool(s.self_pay_share) {

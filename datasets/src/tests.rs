@@ -275,3 +275,35 @@ fn token_buyers_are_known_wallets_that_fit_the_days_new_holders() {
         assert!(n < swaps.max(1), "{token} on day {day}: {n} buys, {swaps} swaps");
     }
 }
+
+/// Settlements the world generates on each of its days.
+fn daily_settlements(config: &WorldConfig) -> Vec<usize> {
+    let world = World::plan(config);
+    config
+        .days()
+        .into_iter()
+        .enumerate()
+        .map(|(i, day)| sellers::day_rows(&world, i as u32, day).settlements.len())
+        .collect()
+}
+
+#[test]
+fn a_news_day_surges_only_the_last_day() {
+    let ordinary = WorldConfig { days: 8, ..WorldConfig::new(Scale::Small) };
+    let news = WorldConfig { last_day_surge: 10, ..ordinary };
+    let (plain, surged) = (daily_settlements(&ordinary), daily_settlements(&news));
+    assert_eq!(plain[..7], surged[..7], "the days before the news are the same world");
+    let ratio = surged[7] as f64 / plain[7] as f64;
+    assert!((8.5..=11.5).contains(&ratio), "last day {} against {} ({ratio:.1}x)", surged[7], plain[7]);
+}
+
+#[test]
+fn a_longer_history_keeps_the_daily_rate() {
+    let month = WorldConfig { days: 10, ..WorldConfig::new(Scale::Small) };
+    let quarter = WorldConfig { days: 30, settlement_days: Some(10), ..month };
+    let spread = WorldConfig { days: 30, ..month };
+    let per_day = |c: &WorldConfig| daily_settlements(c).iter().sum::<usize>() as f64 / f64::from(c.days);
+    let (m, q, s) = (per_day(&month), per_day(&quarter), per_day(&spread));
+    assert!((q / m - 1.0).abs() < 0.25, "30 days at the 10-day rate: {q:.0} a day against {m:.0}");
+    assert!(s < q * 0.6, "without it the same total is spread thinner: {s:.0} a day against {q:.0}");
+}

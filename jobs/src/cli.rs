@@ -97,6 +97,14 @@ pub enum Command {
         /// Last day of the world.
         #[arg(long, default_value_t = agentrep_datasets::DEFAULT_END)]
         end: NaiveDate,
+        /// Days of history. Longer than 30, the world keeps the 30-day world's daily settlement
+        /// rate, so it holds proportionally more (the history-length benchmarks).
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(2..=3650))]
+        days: u32,
+        /// Multiplier of the last day's settlements: 10 makes a news day with ten times the usual
+        /// new settlements.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        last_day_surge: u32,
     },
     /// Rebuild one day from the lake into a new snapshot and make it current.
     Rebuild {
@@ -125,6 +133,10 @@ pub enum Command {
         /// partition instead of the state the previous rebuild stored; the snapshot is the same.
         #[arg(long)]
         from_scratch: bool,
+        /// Iterate trust to its exact fixed point instead of stopping at the methodology's
+        /// tolerance: slower, for checking what the tolerance changes (BENCHMARKS.md § 4d).
+        #[arg(long)]
+        exact_trust: bool,
     },
     /// Carry the server's store records the rebuild and the ingest jobs read (signed
     /// attestations, receipts, badge claims, discovery submissions) into the lake; `schedule`

@@ -17,7 +17,7 @@ use crate::{eval, progress};
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::World { lake, world: which, seed, no_griefing, scale, end } => {
+        Command::World { lake, world: which, seed, no_griefing, scale, end, days, last_day_surge } => {
             let scale = match scale {
                 ScaleArg::Tiny => Scale::Tiny,
                 ScaleArg::Small => Scale::Small,
@@ -27,15 +27,33 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 WorldArg::Tune => WorldConfig::new(scale),
                 WorldArg::Test => WorldConfig::test_world(scale),
             };
-            let config = WorldConfig { seed: seed.unwrap_or(base.seed), end, griefing: !no_griefing, ..base };
+            let config = WorldConfig {
+                seed: seed.unwrap_or(base.seed),
+                end,
+                griefing: !no_griefing,
+                days,
+                settlement_days: (days != base.days).then_some(base.days),
+                last_day_surge,
+                ..base
+            };
             world(&lake, config)
         }
-        Command::Rebuild { lake, snapshots, date, all_days, retain, base_path, verifier_contract, from_scratch } => {
+        Command::Rebuild {
+            lake,
+            snapshots,
+            date,
+            all_days,
+            retain,
+            base_path,
+            verifier_contract,
+            from_scratch,
+            exact_trust,
+        } => {
             let config = PublishConfig { base_path, retain, verifier_contract };
             let lake = Lake::new(lake);
             let store = SnapshotStore::new(snapshots);
             let days = days_to_rebuild(&lake, date, all_days)?;
-            rebuild_days_with(&lake, &store, &config, &days, RebuildOptions { from_scratch })
+            rebuild_days_with(&lake, &store, &config, &days, RebuildOptions { from_scratch, exact_trust })
         }
         Command::StoreBackup { store, to } => {
             anyhow::ensure!(store.is_file(), "no store at {}", store.display());

@@ -259,7 +259,16 @@ fn counterfactual(labels: &Labels, lake: &Lake) -> anyhow::Result<HashMap<String
     let scale = Scale::parse(&labels.scale).context("labels.scale")?;
     let knobs = if labels.knobs == "test" { KnobRange::Test } else { KnobRange::Tune };
     let days = lake.partitions(Dataset::Settlements)?.iter().filter(|p| p.date <= end).count() as u32;
-    let config = WorldConfig { seed: labels.seed, scale, end, days, knobs, griefing: false };
+    let config = WorldConfig {
+        seed: labels.seed,
+        scale,
+        end,
+        days,
+        knobs,
+        griefing: false,
+        settlement_days: labels.settlement_days,
+        last_day_surge: labels.last_day_surge,
+    };
     let dir = tempfile::tempdir().context("temporary folder for the counterfactual world")?;
     agentrep_datasets::generate(&config, dir.path(), &|_, _| {}).context("generating the counterfactual world")?;
     rebuild_decisions(&Lake::new(dir.path()), end)

@@ -37,7 +37,9 @@ fn anchor_weight(proofs: &str, allowlisted: bool) -> f64 {
 }
 
 impl WalletGraph {
-    pub fn load(db: &Engine, day_end: i64) -> Result<Self, PipelineError> {
+    /// Loads the graph of the day ending at `day_end` and runs both trust passes, each stopping at
+    /// `tolerance` ([`p::TOLERANCE`], or 0 for the exact fixed point).
+    pub fn load(db: &Engine, day_end: i64, tolerance: f64) -> Result<Self, PipelineError> {
         let started = std::time::Instant::now();
         let step = |name: &str| tracing::debug!(target: "pipeline::trust", step = name, ms = started.elapsed().as_millis() as u64, "Trust step done.");
         let n = db
@@ -126,12 +128,12 @@ impl WalletGraph {
             .collect();
         let graph = TrustGraph::build(n, &edges, &forest);
         step("graph");
-        let anchored = graph.pagerank(&anchors);
+        let anchored = graph.pagerank(&anchors, tolerance);
         step("pass 1");
         let mut established = vec![false; n];
         for &wid in &seller_wid {
             let w = wid as usize;
-            established[w] = allowlisted[w] || anchored[w] - anchors[w] >= p::ESTABLISHED_TRUST;
+            established[w] = allowlisted[w] || anchored.trust[w] - anchors[w] >= p::ESTABLISHED_TRUST;
         }
         // A seller proven by a ranked domain it controls, or by a Coinbase verification, is
         // established too: spending there builds a payer's history (`SCORING.md` § 1).
@@ -148,7 +150,7 @@ impl WalletGraph {
             edges.iter().map(|e| PairPayments { seller: e.to, payer: e.from, spend: e.weight as u64 }).collect();
         let history_weights = history_seeds(&forest, &payments, &history, &established, day_end);
         let seeds: Vec<f64> = anchors.iter().zip(&history_weights).map(|(a, h)| (a + h).min(1.0)).collect();
-        let trust = graph.pagerank(&seeds);
+        let ranked = graph.pagerank(&seeds, tolerance);
         step("pass 2");
         tracing::debug!(
             target: "pipeline::trust",
@@ -156,9 +158,15 @@ impl WalletGraph {
             anchors = anchors.iter().filter(|w| **w > 0.0).count(),
             established = established.iter().filter(|e| **e).count(),
             history_seeds = history_weights.iter().filter(|w| **w > 0.0).count(),
-            trusted = trust.iter().filter(|t| **t >= p::TRUSTED_ENTITY_MIN).count(),
+            trusted = ranked.trust.iter().filter(|t| **t >= p::TRUSTED_ENTITY_MIN).count(),
+            tolerance,
+            pass1_iterations = anchored.iterations,
+            pass1_change = anchored.change,
+            pass2_iterations = ranked.iterations,
+            pass2_change = ranked.change,
             "Trust computed."
         );
+        let trust = ranked.trust;
         Ok(Self { forest, denylisted, seller_wid, pairs, trust, pay_scale: graph.pay_scale })
     }
 

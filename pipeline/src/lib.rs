@@ -86,6 +86,9 @@ pub struct RebuildOptions {
     /// Fold every carried state from all partitions, ignoring the stored states (they are
     /// replaced by the recomputed ones). The snapshot is the same either way.
     pub from_scratch: bool,
+    /// Iterate trust to its exact fixed point instead of stopping at
+    /// [`agentrep_model::trust::TOLERANCE`]: what the benchmark compares the tolerance with.
+    pub exact_trust: bool,
 }
 
 impl RebuildTimings {
@@ -127,7 +130,8 @@ pub fn rebuild_with(
 
     let t = Instant::now();
     let day_end = (day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
-    let graph = graph::WalletGraph::load(&db, day_end)?;
+    let tolerance = if options.exact_trust { 0.0 } else { agentrep_model::trust::TOLERANCE };
+    let graph = graph::WalletGraph::load(&db, day_end, tolerance)?;
     timings.record("trust", t);
 
     let t = Instant::now();

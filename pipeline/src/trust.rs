@@ -124,14 +124,18 @@ impl TrustGraph {
     }
 
     /// Personalized PageRank with the seed weights as the (unnormalised) teleport vector, in seed
-    /// units: a wallet's trust is `seed + DAMPING · Σ incoming trust · weight`, iterated
-    /// [`p::ITERATIONS`] times. Trust that reaches a wallet with no outgoing edge stays there.
-    /// Linear in the seeds and monotone in the edges, so evidence from wallets no seed reaches
-    /// adds exactly nothing to anyone.
-    pub fn pagerank(&self, seeds: &[f64]) -> Vec<f64> {
+    /// units: a wallet's trust is `seed + DAMPING · Σ incoming trust · weight`, iterated from the
+    /// seeds until an iteration changes the whole vector by at most `tolerance` (L1;
+    /// [`p::TOLERANCE`] in a rebuild, 0 for the exact fixed point) or [`p::MAX_ITERATIONS`] ran.
+    /// Trust that reaches a wallet with no outgoing edge stays there. Linear in the seeds and
+    /// monotone in the edges, so evidence from wallets no seed reaches adds exactly nothing to
+    /// anyone. Deterministic: each wallet sums its inflow in a fixed order, and the change is
+    /// summed in wallet order, so the stopping iteration never depends on the threads.
+    pub fn pagerank(&self, seeds: &[f64], tolerance: f64) -> Ranked {
         let mut trust = seeds.to_vec();
-        for _ in 0..p::ITERATIONS {
-            trust = (0..seeds.len())
+        let (mut iterations, mut change) = (0, f64::INFINITY);
+        while iterations < p::MAX_ITERATIONS && change > tolerance {
+            let next: Vec<f64> = (0..seeds.len())
                 .into_par_iter()
                 .with_min_len(4096)
                 .map(|v| {
@@ -141,9 +145,23 @@ impl TrustGraph {
                     seeds[v] + p::DAMPING * inflow
                 })
                 .collect();
+            change = next.iter().zip(&trust).map(|(new, old)| (new - old).abs()).sum();
+            trust = next;
+            iterations += 1;
         }
-        trust
+        Ranked { trust, iterations, change }
     }
+}
+
+/// Trust from [`TrustGraph::pagerank`], and how it converged.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Ranked {
+    /// Trust of every wallet, seed units.
+    pub trust: Vec<f64>,
+    /// Iterations run.
+    pub iterations: usize,
+    /// What the last iteration changed (L1, seed units).
+    pub change: f64,
 }
 
 /// One payer's qualifying payments to one seller, as the trust pass needs them.
@@ -244,20 +262,49 @@ mod tests {
         let f = FundingForest::new(4);
         let payments = [Edge { from: 0, to: 2, weight: 1.0 }, Edge { from: 1, to: 3, weight: 1000.0 }];
         let g = TrustGraph::build(4, &payments, &f);
-        let t = g.pagerank(&[1.0, 0.0, 0.0, 0.0]);
+        let t = g.pagerank(&[1.0, 0.0, 0.0, 0.0], p::TOLERANCE).trust;
         assert!((t[2] - p::DAMPING).abs() < 1e-12);
         assert_eq!(t[3], 0.0, "spend from an unreached wallet carries no trust");
         assert_eq!(t[1], 0.0);
     }
 
     #[test]
+    fn a_chain_reaches_its_fixed_point_exactly_and_stops() {
+        // Seed 0 pays 1, which funds 2 (0 → 1 → 2 → 3 by payments and funding): trust flows down
+        // a chain of three hops, so the fourth iteration changes nothing, bit for bit.
+        let mut f = FundingForest::new(4);
+        f.parent[3] = 2;
+        let payments = [Edge { from: 0, to: 1, weight: 1.0 }, Edge { from: 1, to: 2, weight: 1.0 }];
+        let g = TrustGraph::build(4, &payments, &f);
+        let ranked = g.pagerank(&[1.0, 0.0, 0.0, 0.0], p::TOLERANCE);
+        assert_eq!(ranked.change, 0.0);
+        assert_eq!(ranked.iterations, 4, "three hops, and one iteration that changes nothing");
+        assert_eq!(ranked, g.pagerank(&[1.0, 0.0, 0.0, 0.0], 0.0), "the exact fixed point");
+        assert!((ranked.trust[3] - p::DAMPING.powi(3)).abs() < 1e-15, "{ranked:?}");
+    }
+
+    #[test]
+    fn a_cycle_stops_within_the_stated_bound_of_its_fixed_point() {
+        // 0 and 1 pay each other: a = 1 + d·b, b = d·a, so a = 1 / (1 − d²) and b = d·a.
+        let f = FundingForest::new(2);
+        let payments = [Edge { from: 0, to: 1, weight: 1.0 }, Edge { from: 1, to: 0, weight: 1.0 }];
+        let ranked = TrustGraph::build(2, &payments, &f).pagerank(&[1.0, 0.0], p::TOLERANCE);
+        let a = 1.0 / (1.0 - p::DAMPING * p::DAMPING);
+        let error = (ranked.trust[0] - a).abs() + (ranked.trust[1] - p::DAMPING * a).abs();
+        assert!(ranked.change <= p::TOLERANCE && ranked.iterations < p::MAX_ITERATIONS, "{ranked:?}");
+        assert!(error <= p::TOLERANCE * p::DAMPING / (1.0 - p::DAMPING), "{error:e} from the fixed point");
+        let exact = TrustGraph::build(2, &payments, &f).pagerank(&[1.0, 0.0], 0.0);
+        assert!(exact.iterations > ranked.iterations && (exact.trust[0] - a).abs() < 1e-12, "{exact:?}");
+    }
+
+    #[test]
     fn adding_unreached_wallets_changes_nothing() {
         let f = FundingForest::new(6);
         let base = [Edge { from: 0, to: 2, weight: 5.0 }, Edge { from: 0, to: 3, weight: 5.0 }];
-        let t0 = TrustGraph::build(6, &base, &f).pagerank(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        let t0 = TrustGraph::build(6, &base, &f).pagerank(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0], p::TOLERANCE).trust;
         let mut grief = base.to_vec();
         grief.extend([Edge { from: 4, to: 2, weight: 99.0 }, Edge { from: 5, to: 3, weight: 1.0 }]);
-        let t1 = TrustGraph::build(6, &grief, &f).pagerank(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        let t1 = TrustGraph::build(6, &grief, &f).pagerank(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0], p::TOLERANCE).trust;
         assert_eq!(t0, t1);
     }
 

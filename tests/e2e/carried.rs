@@ -50,7 +50,8 @@ fn rebuild_and_publish(
     day: NaiveDate,
     from_scratch: bool,
 ) -> (Tree, Vec<(&'static str, Carried)>) {
-    let (input, timings) = rebuild_with(lake, day, RebuildOptions { from_scratch }).expect("rebuilds");
+    let (input, timings) =
+        rebuild_with(lake, day, RebuildOptions { from_scratch, ..Default::default() }).expect("rebuilds");
     let config = PublishConfig { retain: 2, ..PublishConfig::default() };
     let published = store.publish(&input, &config).expect("publishes");
     (read_tree(&published.dir), timings.carried)

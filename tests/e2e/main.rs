@@ -14,3 +14,4 @@ mod pages;
 mod robustness;
 mod routes;
 mod swap;
+mod trust_tolerance;

@@ -159,7 +159,8 @@ impl World {
         let volume = |s: &Seller| s.rate * f64::from((0..config.days).filter(|d| s.active_on(*d)).count() as u32);
         let planned: f64 = sellers.iter().filter(|s| s.kind.has_pool_demand()).map(volume).sum();
         let unscaled: f64 = sellers.iter().filter(|s| !s.kind.has_pool_demand()).map(volume).sum();
-        let target = (params.settlements - scripted - unscaled).max(params.settlements * 0.5);
+        let settlements = config.settlement_target();
+        let target = (settlements - scripted - unscaled).max(settlements * 0.5);
         let factor = target / planned.max(1.0);
         for s in sellers.iter_mut().filter(|s| s.kind.has_pool_demand()) {
             s.rate *= factor;
