@@ -31,9 +31,9 @@ pub const DAMPING: f64 = 0.85;
 /// fixed point. Where trust only flows down chains (most of the graph), the iteration reaches the
 /// fixed point exactly, bit for bit, after as many steps as the longest chain; what converges
 /// slowly is trust circulating in cycles of wallets that pay each other, which loses only
-/// `1 − DAMPING` a step. At benchmark scale this stops after about 47 iterations (1e-9 would take
-/// 147, 8.6 s a pass; BENCHMARKS.md § 4d); on the tuning world a rebuild iterated to the exact
-/// fixed point (`--exact-trust`) decides, scores and flags every seller the same.
+/// `1 − DAMPING` a step. At benchmark scale this stops after 48 iterations (1e-9 would take 147,
+/// 8.6 s a pass; BENCHMARKS.md § 4d), and a rebuild iterated to the exact fixed point
+/// (`--exact-trust`) decides, scores and flags every seller the same, there and on the tuning world.
 pub const TOLERANCE: f64 = 1e-2;
 /// Power iterations at most (`DAMPING^200` ≈ 8e-15: a graph of cycles still converges within it).
 pub const MAX_ITERATIONS: usize = 200;
