@@ -3,8 +3,9 @@
 -- {hub_min_days}. Every address is lowercased here; listings keep the case they were observed with.
 -- Wherever one row is picked among several, the order is total (determinism).
 
--- Current listings: the latest crawl of each resource, if seen in the last 30 days. Ties (two
--- marketplaces listing one URL at one time) are broken by every column.
+-- Current listings: the latest crawl of each resource, if seen in the last 30 days (so only the
+-- crawls of those days are read: a resource's latest crawl is among them or it is not current).
+-- Ties (two marketplaces listing one URL at one time) are broken by every column.
 CREATE TEMP TABLE cur AS
 SELECT * EXCLUDE (rn) FROM (
     SELECT *,
@@ -12,8 +13,8 @@ SELECT * EXCLUDE (rn) FROM (
            row_number() OVER (PARTITION BY resource
                               ORDER BY last_seen DESC, pay_to, network, asset, price_atomic, ecosystem, first_seen,
                                        description NULLS LAST) AS rn
-    FROM listings WHERE last_seen < {day_end}
-) WHERE rn = 1 AND last_seen >= {listing_cutoff};
+    FROM listings WHERE last_seen >= {listing_cutoff} AND last_seen < {day_end}
+) WHERE rn = 1;
 
 CREATE TEMP TABLE seller_listing AS
 SELECT lower(pay_to) AS address,
