@@ -234,21 +234,29 @@ pub enum WorldError {
     Labels(#[from] serde_json::Error),
 }
 
-/// Generates the world into a lake at `root`, calling `progress(step, steps)` as it goes.
+/// Generates the world into a lake folder at `root`, calling `progress(step, steps)` as it goes.
 pub fn generate(
     config: &WorldConfig,
     root: &Path,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<WorldStats, WorldError> {
-    let lake = Lake::new(root);
+    generate_into(config, &Lake::new(root), progress)
+}
+
+/// Generates the world into `lake` (a folder or a bucket), calling `progress(step, steps)`.
+pub fn generate_into(
+    config: &WorldConfig,
+    lake: &Lake,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<WorldStats, WorldError> {
     let mut world = plan::World::plan(config);
     let mut stats = WorldStats::default();
     let steps = u64::from(config.days) + 2;
     let days = config.days();
-    sellers::write_static(&mut world, &lake, &days, &mut stats)?;
+    sellers::write_static(&mut world, lake, &days, &mut stats)?;
     progress(1, steps);
     for (i, day) in days.iter().enumerate() {
-        sellers::write_day(&world, &lake, i as u32, *day, &mut stats)?;
+        sellers::write_day(&world, lake, i as u32, *day, &mut stats)?;
         progress(2 + i as u64, steps);
     }
     let labels = Labels::from_world(&world);

@@ -2,8 +2,10 @@
 //! can also come from an `AGENTREP_*` environment variable.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use agentrep_lake::{Lake, LakeLocation};
+use anyhow::{Context, bail};
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -52,6 +54,46 @@ pub enum WorldArg {
     Test,
 }
 
+/// Where the lake is: `--lake` and, for a bucket, where its local copies go.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LakeArg {
+    /// The lake: a folder, or `s3://bucket/prefix` on an S3-compatible store (endpoint, region
+    /// and credentials from `AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`,
+    /// `AWS_SECRET_ACCESS_KEY`; `AWS_ALLOW_HTTP=true` for a plain-HTTP endpoint).
+    #[arg(long = "lake", env = "AGENTREP_LAKE")]
+    pub location: LakeLocation,
+    /// Where a bucket lake keeps the local copies it reads and the rebuild's carried state
+    /// (default: `$XDG_CACHE_HOME/agentrep/lake/<bucket>/<prefix>`, or under `~/.cache`).
+    #[arg(long, env = "AGENTREP_LAKE_CACHE")]
+    pub lake_cache: Option<PathBuf>,
+}
+
+impl LakeArg {
+    /// Opens the lake (a bucket's client is configured here; nothing is fetched yet).
+    pub fn open(&self) -> anyhow::Result<Lake> {
+        let cache = match (&self.location, &self.lake_cache) {
+            (_, Some(cache)) => cache.clone(),
+            (LakeLocation::Folder(_), None) => PathBuf::new(),
+            (LakeLocation::Bucket(url), None) => {
+                let home = std::env::var_os("XDG_CACHE_HOME")
+                    .map(PathBuf::from)
+                    .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+                    .context("no XDG_CACHE_HOME or HOME for a bucket lake's cache: pass --lake-cache")?;
+                home.join("agentrep").join("lake").join(&url.bucket).join(&url.prefix)
+            }
+        };
+        Lake::open(&self.location, &cache).with_context(|| format!("opening the lake at {}", self.location))
+    }
+
+    /// The folder, for commands that only work on a folder lake.
+    pub fn folder(&self, command: &str) -> anyhow::Result<&Path> {
+        match &self.location {
+            LakeLocation::Folder(path) => Ok(path),
+            LakeLocation::Bucket(url) => bail!("`{command}` works on a folder lake, not on {url}"),
+        }
+    }
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -78,9 +120,8 @@ pub enum Command {
     },
     /// Generate a world into a lake folder.
     World {
-        /// Lake folder.
-        #[arg(long, env = "AGENTREP_LAKE")]
-        lake: PathBuf,
+        #[command(flatten)]
+        lake: LakeArg,
         /// Which world: `tune` (the default world, seed 8402, the knob ranges the model may be
         /// tuned on) or `test` (the held-out world: another seed, wider knob ranges).
         #[arg(long, value_enum, default_value = "tune")]
@@ -108,9 +149,8 @@ pub enum Command {
     },
     /// Rebuild one day from the lake into a new snapshot and make it current.
     Rebuild {
-        /// Lake folder.
-        #[arg(long, env = "AGENTREP_LAKE")]
-        lake: PathBuf,
+        #[command(flatten)]
+        lake: LakeArg,
         /// Snapshots folder.
         #[arg(long, env = "AGENTREP_SNAPSHOTS")]
         snapshots: PathBuf,
@@ -142,9 +182,8 @@ pub enum Command {
     /// attestations, receipts, badge claims, discovery submissions) into the lake; `schedule`
     /// runs it before each rebuild.
     ExportStore {
-        /// Lake folder.
-        #[arg(long, env = "AGENTREP_LAKE")]
-        lake: PathBuf,
+        #[command(flatten)]
+        lake: LakeArg,
         /// The server's store (the file `serve` writes: `agentrep-store.sqlite` beside the
         /// snapshots folder, or `AGENTREP_STORE`).
         #[arg(long, env = "AGENTREP_STORE")]
@@ -191,9 +230,8 @@ pub enum Command {
     },
     /// Run the ingest sources once, each from its checkpoint, into a lake.
     Ingest {
-        /// Lake folder.
-        #[arg(long, env = "AGENTREP_LAKE")]
-        lake: PathBuf,
+        #[command(flatten)]
+        lake: LakeArg,
         /// JSON-RPC endpoint (overrides the config's `chain.rpc_urls`).
         #[arg(long, env = "AGENTREP_RPC")]
         rpc: Option<url::Url>,
@@ -212,7 +250,8 @@ pub enum Command {
         /// Last day to read (UTC), found by a block-by-timestamp search.
         #[arg(long)]
         until: Option<NaiveDate>,
-        /// Where the sources' status is written for `/status` (default: LAKE/../snapshots).
+        /// Where the sources' status is written for `/status` (default: LAKE/../snapshots for a
+        /// folder lake; required for a bucket lake).
         #[arg(long, env = "AGENTREP_SNAPSHOTS")]
         snapshots: Option<PathBuf>,
         /// Clock of the off-chain sources' rows: `wall`, or `chain` (the safe head's block time,
@@ -223,9 +262,8 @@ pub enum Command {
     /// Run until stopped: every source on its cadence, and the rebuild and publication of each
     /// day once every required source has covered it.
     Schedule {
-        /// Lake folder.
-        #[arg(long, env = "AGENTREP_LAKE")]
-        lake: PathBuf,
+        #[command(flatten)]
+        lake: LakeArg,
         /// Snapshots folder.
         #[arg(long, env = "AGENTREP_SNAPSHOTS")]
         snapshots: PathBuf,

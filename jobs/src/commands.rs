@@ -36,7 +36,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 last_day_surge,
                 ..base
             };
-            world(&lake, config)
+            world(&lake.open()?, config)
         }
         Command::Rebuild {
             lake,
@@ -50,7 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             exact_trust,
         } => {
             let config = PublishConfig { base_path, retain, verifier_contract };
-            let lake = Lake::new(lake);
+            let lake = lake.open()?;
             let store = SnapshotStore::new(snapshots);
             let days = days_to_rebuild(&lake, date, all_days)?;
             rebuild_days_with(&lake, &store, &config, &days, RebuildOptions { from_scratch, exact_trust })
@@ -64,7 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::ExportStore { lake, store } => {
-            let report = crate::export::export_store(&Lake::new(lake), &store, chrono::Utc::now().timestamp())?;
+            let report = crate::export::export_store(&lake.open()?, &store, chrono::Utc::now().timestamp())?;
             println!(
                 "exported {} attestations, {} receipts, {} badge claims and {} discovery submissions into {} day partitions",
                 report.attestations,
@@ -125,8 +125,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Demo { dir, addr, fresh, no_serve, paid } => demo(&dir, addr, fresh, no_serve, paid),
         Command::Ingest { lake, rpc, config, source, from_block, until_block, until, snapshots, clock } => {
-            let snapshots = snapshots.unwrap_or_else(|| default_snapshots(&lake));
-            let args = crate::ingest::IngestArgs { lake, rpc, config, snapshots };
+            let snapshots = match snapshots {
+                Some(snapshots) => snapshots,
+                None => default_snapshots(lake.folder("ingest without --snapshots")?),
+            };
+            let args = crate::ingest::IngestArgs { lake: lake.open()?, rpc, config, snapshots };
             let bounds = agentrep_ingest::sources::Bounds { from_block, until_block, until_day: until };
             runtime()?.block_on(crate::ingest::ingest(&args, source, bounds, clock))
         }
@@ -143,7 +146,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             verifier_contract,
         } => {
             let args = crate::ingest::ScheduleArgs {
-                ingest: crate::ingest::IngestArgs { lake, rpc, config, snapshots },
+                ingest: crate::ingest::IngestArgs { lake: lake.open()?, rpc, config, snapshots },
                 serve: serve.then_some(addr),
                 base_path,
                 stop_after,
@@ -185,17 +188,17 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-pub fn world(lake: &Path, config: WorldConfig) -> anyhow::Result<()> {
+pub fn world(lake: &Lake, config: WorldConfig) -> anyhow::Result<()> {
     let started = Instant::now();
     let bar = progress::bar(u64::from(config.days) + 2, "world");
-    let stats = agentrep_datasets::generate(&config, lake, &|done, total| {
+    let stats = agentrep_datasets::generate_into(&config, lake, &|done, total| {
         bar.set_length(total);
         bar.set_position(done);
     })
-    .with_context(|| format!("generating the world into {}", lake.display()))?;
+    .with_context(|| format!("generating the world into {}", lake.location()))?;
     bar.finish_and_clear();
     info!(
-        lake = %lake.display(), scale = config.scale.as_str(), seed = config.seed,
+        lake = %lake.location(), scale = config.scale.as_str(), seed = config.seed,
         settlements = stats.settlements, probes = stats.probes, feedback = stats.feedback,
         listings = stats.listings, launches = stats.launches, observations = stats.observations,
         seconds = started.elapsed().as_secs_f64(), "World generated."
@@ -205,19 +208,15 @@ pub fn world(lake: &Path, config: WorldConfig) -> anyhow::Result<()> {
 
 fn days_to_rebuild(lake: &Lake, date: Option<NaiveDate>, all_days: bool) -> anyhow::Result<Vec<NaiveDate>> {
     let days = lake.source_days().context("listing the lake's days")?;
-    let Some(&newest) = days.last() else { bail!("the lake at {} holds no data", lake.root().display()) };
+    let Some(&newest) = days.last() else { bail!("the lake at {} holds no data", lake.location()) };
     Ok(match (date, all_days) {
         (Some(d), false) => vec![d],
         (None, false) => vec![newest],
         (from, true) => {
             let from = from.unwrap_or(days[0]);
             // Only days with settlements are rebuild days (a world's history starts there).
-            let settled: Vec<NaiveDate> = lake
-                .partitions(agentrep_lake::Dataset::Settlements)?
-                .into_iter()
-                .map(|p| p.date)
-                .filter(|d| *d >= from)
-                .collect();
+            let settled: Vec<NaiveDate> =
+                lake.partition_days(agentrep_lake::Dataset::Settlements)?.into_iter().filter(|d| *d >= from).collect();
             settled
         }
     })
@@ -371,7 +370,7 @@ fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool, pai
         if lake_built {
             info!(dir = %dir.display(), "The demo's snapshots do not load in this version; republishing them from the lake.");
         } else {
-            world(&lake_dir, config)?;
+            world(&lake, config)?;
         }
         rebuild_days(&lake, &store, &PublishConfig::default(), &config.days())?;
         info!(seconds = started.elapsed().as_secs_f64(), "Demo world built and 30 daily snapshots published.");

@@ -23,8 +23,8 @@ use crate::cli::SourceArg;
 /// What `ingest` and `schedule` share.
 #[derive(Debug)]
 pub struct IngestArgs {
-    /// Lake folder.
-    pub lake: PathBuf,
+    /// The lake (a folder or a bucket).
+    pub lake: Lake,
     /// RPC override.
     pub rpc: Option<url::Url>,
     /// Config file.
@@ -136,11 +136,11 @@ pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: 
         SourceArg::One(s) => vec![s],
     };
     let clients = connect(&config, selected.iter().any(|s| s.reads_chain()) || clock == Clock::Chain).await?;
-    let lake = Lake::new(&args.lake);
+    let lake = &args.lake;
     let bars = Bars::default();
     let now = now(clock, clients.chain.as_ref()).await?;
     let ctx = RunContext {
-        lake: &lake,
+        lake,
         config: &config,
         chain: clients.chain.as_ref(),
         safe_http: &clients.safe,
@@ -167,7 +167,7 @@ pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: 
             }
         }
     }
-    publish_status(&lake, &args.snapshots)?;
+    publish_status(lake, &args.snapshots)?;
     if !failures.is_empty() {
         bail!("{} source(s) failed: {}", failures.len(), failures.join("; "));
     }
@@ -245,8 +245,8 @@ pub struct ScheduleArgs {
 
 /// `agentrep schedule`.
 pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
-    let lake = Lake::new(&args.ingest.lake);
-    let _lock = lock(&lake)?;
+    let lake = &args.ingest.lake;
+    let _lock = lock(lake)?;
     let config = load_config(&args.ingest)?;
     let clients = connect(&config, true).await?;
     let store = SnapshotStore::new(&args.ingest.snapshots);
@@ -285,7 +285,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     loop {
         let now = now(args.clock, clients.chain.as_ref()).await?;
         let ctx = RunContext {
-            lake: &lake,
+            lake,
             config: &config,
             chain: clients.chain.as_ref(),
             safe_http: &clients.safe,
@@ -305,13 +305,13 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
             }
             due[i] = tokio::time::Instant::now() + Duration::from_secs(*every);
         }
-        publish_status(&lake, &args.ingest.snapshots)?;
+        publish_status(lake, &args.ingest.snapshots)?;
         let mut checkpoint: SchedulerCheckpoint = lake.read_checkpoint("scheduler")?.unwrap_or_default();
         // The server's records (attestations, receipts, badge claims, discovery submissions) reach
         // the rebuild and the agent-card job through the lake.
         let explicit = std::env::var_os("AGENTREP_STORE").filter(|s| !s.is_empty()).map(std::path::PathBuf::from);
         let store_file = agentrep_server::store_path(&args.ingest.snapshots, explicit.as_deref());
-        if store_file.is_file() && ready_day(&lake, checkpoint.last_rebuilt)?.is_some() {
+        if store_file.is_file() && ready_day(lake, checkpoint.last_rebuilt)?.is_some() {
             let (l, f) = (lake.clone(), store_file.clone());
             let now = chrono::Utc::now().timestamp();
             match tokio::task::spawn_blocking(move || crate::export::export_store(&l, &f, now)).await? {
@@ -325,7 +325,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
                 Err(e) => warn!("store export failed (the rebuild goes on without it): {e:#}"),
             }
         }
-        while let Some(day) = ready_day(&lake, checkpoint.last_rebuilt)? {
+        while let Some(day) = ready_day(lake, checkpoint.last_rebuilt)? {
             let (l, st, p) = (lake.clone(), store.clone(), publish.clone());
             let outcome =
                 tokio::task::spawn_blocking(move || crate::commands::rebuild_days(&l, &st, &p, &[day])).await?;

@@ -381,7 +381,7 @@ async fn ingests_the_observations(anvil: &Anvil, replay: &Replay, world: &WorldR
     let config = dir.join("agentrep.toml");
     std::fs::write(&config, "[chain]\nuse_finalized = false\nconfirmations = 0\nstart_block = 0\n").expect("writes");
     let args = IngestArgs {
-        lake: dir.join("ingested"),
+        lake: agentrep_lake::Lake::new(dir.join("ingested")),
         rpc: Some(anvil.url().parse().expect("anvil URL")),
         config: Some(config),
         snapshots: dir.join("snapshots"),
@@ -390,7 +390,7 @@ async fn ingests_the_observations(anvil: &Anvil, replay: &Replay, world: &WorldR
     let started = Instant::now();
     run().await.expect("the launches source runs");
     let first_run = started.elapsed();
-    let lake = Lake::new(&args.lake);
+    let lake = args.lake.clone();
 
     // Launches: every world token, by its deployer, at its time.
     let mut launches: Vec<LaunchRow> = Vec::new();

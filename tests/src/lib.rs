@@ -6,6 +6,7 @@ pub mod chain;
 pub mod fixtures;
 pub mod process;
 pub mod replayed;
+pub mod s3;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

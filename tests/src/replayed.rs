@@ -341,7 +341,7 @@ fn carry<R: Row>(from: &Lake, to: &Lake, map: impl FnMut(R) -> R) -> anyhow::Res
 /// As `agentrep ingest`.
 pub async fn ingest(lake: &Path, config: &Path, sources: &[SourceName]) -> anyhow::Result<()> {
     let args = IngestArgs {
-        lake: lake.to_owned(),
+        lake: agentrep_lake::Lake::new(lake),
         rpc: None,
         config: Some(config.to_owned()),
         snapshots: lake.with_extension("snapshots"),

@@ -1,4 +1,13 @@
-//! The lake on local disk: atomic day-partition writes, partition listing and the input digest.
+//! The lake: atomic day-partition writes, partition listing and the input digest, on a local
+//! folder or on a bucket.
+//!
+//! A bucket lake keeps a local copy of what it reads (its cache folder, laid out as a folder
+//! lake): the rebuild's engine and the typed readers read local Parquet files either way. Listing
+//! a dataset lists its prefix in the bucket and brings the cache in line with it, partition by
+//! partition: a partition whose bucket version (ETag) is the one the cache holds is not fetched
+//! again, one that changed is downloaded, one that left the bucket leaves the cache. A write goes
+//! to the cache folder first, then to the bucket as one PUT (or one multipart upload above 16 MiB),
+//! which readers see whole or not at all, then its digest sidecar; checkpoints are single objects.
 //!
 //! Each partition file has a digest sidecar beside it (`part-0.parquet.sha256`: the file's SHA-256
 //! and size, written by [`Lake::write_partition`] right after the rename), so the input digest reads
@@ -10,6 +19,7 @@
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 use parquet::arrow::ArrowWriter;
@@ -22,7 +32,9 @@ use sha2::{Digest, Sha256};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::bucket::{Bucket, BucketError, RemoteObject, temporary_beside};
 use crate::datasets::{Dataset, Row, SchemaMismatch};
+use crate::location::LakeLocation;
 
 /// A lake failure, with the path it concerns.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +63,9 @@ pub enum LakeError {
         /// The mismatch.
         source: SchemaMismatch,
     },
+    /// A bucket call failed.
+    #[error(transparent)]
+    Bucket(#[from] BucketError),
     /// A checkpoint file is not valid JSON of its type.
     #[error("checkpoint {path}: {source}")]
     Checkpoint {
@@ -74,17 +89,24 @@ pub struct PartitionFile {
     pub path: PathBuf,
 }
 
-/// A lake rooted at a folder.
+/// A lake: a folder, or a bucket prefix with a local cache folder.
 #[derive(Debug, Clone)]
 pub struct Lake {
+    /// The lake's folder, or a bucket lake's cache folder.
     root: PathBuf,
+    bucket: Option<Arc<Bucket>>,
 }
 
 /// File name of the one file of a day partition.
 const PART_FILE: &str = "part-0.parquet";
 
-/// File name of a partition file's digest sidecar (`<sha256 hex> <size>`).
+/// File name of a partition file's digest sidecar (`<sha256 hex> <size>`, and in a bucket the
+/// version of the partition object it was written for).
 const PART_DIGEST_FILE: &str = "part-0.parquet.sha256";
+
+/// File name, in a bucket lake's cache, of the bucket version a cached partition file was
+/// downloaded or uploaded as (`<version> <size>`).
+const PART_VERSION_FILE: &str = "part-0.parquet.version";
 
 /// A writer that hashes and counts what goes through it.
 struct HashingWriter<W> {
@@ -118,15 +140,22 @@ fn sidecar_digest(path: &Path, sidecar: &Path) -> Option<String> {
         return None;
     }
     let text = fs::read_to_string(sidecar).ok()?;
-    let (sha256, len) = text.trim_end().split_once(' ')?;
+    let (sha256, len, _) = parse_sidecar(&text)?;
+    (len == file.len()).then_some(sha256)
+}
+
+/// A sidecar's SHA-256, size and, in a bucket, the partition version it names.
+fn parse_sidecar(text: &str) -> Option<(String, u64, Option<&str>)> {
+    let mut fields = text.split_whitespace();
+    let (sha256, len, version) = (fields.next()?, fields.next()?.parse().ok()?, fields.next());
     let valid = sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit());
-    (valid && len.parse::<u64>().ok()? == file.len()).then(|| sha256.to_owned())
+    valid.then(|| (sha256.to_ascii_lowercase(), len, version))
 }
 
 /// Writes a sidecar through a temporary file and a rename; not synced: a lost or torn sidecar
 /// only costs one more hash of its file.
 fn write_sidecar(sidecar: &Path, sha256: &str, len: u64) -> io::Result<()> {
-    let tmp = sidecar.with_extension(format!("sha256.{}.tmp", std::process::id()));
+    let tmp = temporary_beside(sidecar);
     fs::write(&tmp, sidecar_text(sha256, len))?;
     fs::rename(&tmp, sidecar)
 }
@@ -138,14 +167,52 @@ const CHECKPOINTS_DIR: &str = "_checkpoints";
 const CARRIED_DIR: &str = "_carried";
 
 impl Lake {
-    /// A lake at `root` (created on first write).
+    /// A lake in the folder `root` (created on first write).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+        Self { root: root.into(), bucket: None }
     }
 
-    /// The lake root.
+    /// The lake at `location`: a folder, or a bucket (configured from the `AWS_*` variables) whose
+    /// local copies are kept in `cache`.
+    pub fn open(location: &LakeLocation, cache: &Path) -> Result<Self, LakeError> {
+        Self::open_with(location, cache, &[])
+    }
+
+    /// [`Lake::open`], with S3 settings that override the `AWS_*` variables (pairs of
+    /// `object_store` keys such as `aws_endpoint` and values): for tools and tests that configure
+    /// the bucket without touching the process environment.
+    pub fn open_with(location: &LakeLocation, cache: &Path, settings: &[(&str, &str)]) -> Result<Self, LakeError> {
+        match location {
+            LakeLocation::Folder(root) => Ok(Self::new(root)),
+            LakeLocation::Bucket(url) => {
+                Ok(Self { root: cache.to_owned(), bucket: Some(Arc::new(Bucket::new(url, settings)?)) })
+            }
+        }
+    }
+
+    /// Where the lake is, as the operator named it.
+    pub fn location(&self) -> LakeLocation {
+        match &self.bucket {
+            Some(bucket) => LakeLocation::Bucket(bucket.url().clone()),
+            None => LakeLocation::Folder(self.root.clone()),
+        }
+    }
+
+    /// The local folder: the lake itself, or a bucket lake's cache.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Whether the lake holds nothing yet (no partition, checkpoint or sidecar).
+    pub fn is_empty(&self) -> Result<bool, LakeError> {
+        match &self.bucket {
+            Some(bucket) => Ok(bucket.list("")?.is_empty()),
+            None => match fs::read_dir(&self.root) {
+                Ok(mut entries) => Ok(entries.next().is_none()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
+                Err(e) => Err(io_err(&self.root)(e)),
+            },
+        }
     }
 
     /// Folder of a dataset.
@@ -183,11 +250,24 @@ impl Lake {
         fs::rename(&tmp, &path).map_err(io_err(&path))?;
         let sidecar = dir.join(PART_DIGEST_FILE);
         write_sidecar(&sidecar, &sha256, len).map_err(io_err(&sidecar))?;
+        if let Some(bucket) = &self.bucket {
+            // Until the upload is done the cached copy has no version file, so a reader lists the
+            // bucket's own version (or its absence) instead of trusting the copy.
+            let version_file = dir.join(PART_VERSION_FILE);
+            let _ = fs::remove_file(&version_file);
+            let key = partition_key(R::DATASET, date);
+            let version = bucket.upload(&key, &path)?;
+            bucket.put(&sidecar_key(R::DATASET, date), format!("{sha256} {len} {version}\n").into_bytes())?;
+            write_version_file(&version_file, &version, len).map_err(io_err(&version_file))?;
+        }
         Ok(path)
     }
 
     /// Reads one day of a dataset back as typed rows; a missing partition has none.
     pub fn read_partition<R: Row>(&self, date: NaiveDate) -> Result<Vec<R>, LakeError> {
+        if self.bucket.is_some() {
+            self.sync_from_bucket(R::DATASET, &format!("date={date}/"))?;
+        }
         let path = self.partition_path(R::DATASET, date);
         let file = match fs::File::open(&path) {
             Ok(file) => file,
@@ -212,6 +292,10 @@ impl Lake {
     /// Reads a job's checkpoint; `None` before its first run.
     pub fn read_checkpoint<T: DeserializeOwned>(&self, job: &str) -> Result<Option<T>, LakeError> {
         let path = self.checkpoints_dir().join(format!("{job}.json"));
+        if let Some(bucket) = &self.bucket {
+            let Some(bytes) = bucket.get(&format!("{CHECKPOINTS_DIR}/{job}.json"))? else { return Ok(None) };
+            return serde_json::from_slice(&bytes).map(Some).map_err(|source| LakeError::Checkpoint { path, source });
+        }
         match fs::read(&path) {
             Ok(bytes) => {
                 serde_json::from_slice(&bytes).map(Some).map_err(|source| LakeError::Checkpoint { path, source })
@@ -228,31 +312,23 @@ impl Lake {
         let path = dir.join(format!("{job}.json"));
         let bytes = serde_json::to_vec_pretty(checkpoint)
             .map_err(|source| LakeError::Checkpoint { path: path.clone(), source })?;
-        write_atomically(&dir, &path, &bytes)?;
+        match &self.bucket {
+            Some(bucket) => {
+                bucket.put(&format!("{CHECKPOINTS_DIR}/{job}.json"), bytes)?;
+            }
+            None => write_atomically(&dir, &path, &bytes)?,
+        }
         Ok(path)
     }
 
-    /// Every partition of a dataset, oldest first; a missing dataset has none.
+    /// Every partition of a dataset, oldest first; a missing dataset has none. In a bucket lake,
+    /// the cache is first brought in line with the bucket (see the module's documentation), so
+    /// the paths are local copies of the bucket's current partitions.
     pub fn partitions(&self, dataset: Dataset) -> Result<Vec<PartitionFile>, LakeError> {
-        let dir = self.dataset_dir(dataset);
-        let entries = match fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(io_err(&dir)(e)),
-        };
-        let mut parts = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(io_err(&dir))?;
-            let name = entry.file_name();
-            let Some(date) = name.to_str().and_then(|n| n.strip_prefix("date=")) else { continue };
-            let Ok(date) = date.parse::<NaiveDate>() else { continue };
-            let path = entry.path().join(PART_FILE);
-            if path.is_file() {
-                parts.push(PartitionFile { date, path });
-            }
+        if self.bucket.is_some() {
+            self.sync_from_bucket(dataset, "")?;
         }
-        parts.sort();
-        Ok(parts)
+        self.local_partitions(dataset)
     }
 
     /// Partitions of a dataset up to and including `up_to`.
@@ -262,11 +338,28 @@ impl Lake {
         Ok(parts)
     }
 
+    /// The days a dataset has a partition for, oldest first: a listing, which fetches nothing.
+    pub fn partition_days(&self, dataset: Dataset) -> Result<Vec<NaiveDate>, LakeError> {
+        match &self.bucket {
+            Some(bucket) => {
+                let listed = bucket.list(&format!("{}/", dataset.name()))?;
+                let days = listed
+                    .iter()
+                    .filter_map(|o| partition_of_key(dataset, &o.key))
+                    .filter(|(_, file)| *file == PART_FILE);
+                let mut days: Vec<NaiveDate> = days.map(|(day, _)| day).collect();
+                days.dedup();
+                Ok(days)
+            }
+            None => Ok(self.partitions(dataset)?.into_iter().map(|p| p.date).collect()),
+        }
+    }
+
     /// The days that have a partition in any source dataset, oldest first.
     pub fn source_days(&self) -> Result<Vec<NaiveDate>, LakeError> {
         let mut days = Vec::new();
         for dataset in Dataset::ALL.iter().filter(|d| !d.is_derived()) {
-            days.extend(self.partitions(*dataset)?.into_iter().map(|p| p.date));
+            days.extend(self.partition_days(*dataset)?);
         }
         days.sort_unstable();
         days.dedup();
@@ -327,12 +420,118 @@ impl Lake {
         Ok(sha256)
     }
 
-    /// Writes a small sidecar file next to the lake (e.g. ground-truth labels) atomically.
+    /// Writes a small sidecar file next to the lake (e.g. ground-truth labels) atomically; in a
+    /// bucket lake, to the bucket too.
     pub fn write_sidecar(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, LakeError> {
         let path = self.root.join(name);
         write_atomically(&self.root, &path, bytes)?;
+        if let Some(bucket) = &self.bucket {
+            bucket.put(name, bytes.to_vec())?;
+        }
         Ok(path)
     }
+
+    /// Brings the cached copies of a bucket lake's partitions of `dataset` (those whose folder
+    /// name starts with `within`, e.g. `date=2026-11-01/`) in line with the bucket.
+    fn sync_from_bucket(&self, dataset: Dataset, within: &str) -> Result<(), LakeError> {
+        let bucket = self.bucket.as_ref().expect("a bucket lake");
+        let listed = bucket.list(&format!("{}/{within}", dataset.name()))?;
+        let mut in_bucket =
+            std::collections::BTreeMap::<NaiveDate, (Option<&RemoteObject>, Option<&RemoteObject>)>::new();
+        for object in &listed {
+            match partition_of_key(dataset, &object.key) {
+                Some((day, PART_FILE)) => in_bucket.entry(day).or_default().0 = Some(object),
+                Some((day, PART_DIGEST_FILE)) => in_bucket.entry(day).or_default().1 = Some(object),
+                _ => {}
+            }
+        }
+        // Cached partitions the bucket no longer has leave the cache.
+        for cached in self.local_partitions(dataset)? {
+            let in_scope = format!("date={}/", cached.date).starts_with(within);
+            if in_scope && !in_bucket.get(&cached.date).is_some_and(|(part, _)| part.is_some()) {
+                let dir = cached.path.parent().expect("partition path has a parent");
+                fs::remove_dir_all(dir).map_err(io_err(dir))?;
+            }
+        }
+        for (day, (part, sidecar)) in in_bucket {
+            let Some(part) = part else { continue };
+            let path = self.partition_path(dataset, day);
+            let version_file = path.with_file_name(PART_VERSION_FILE);
+            if read_version_file(&version_file).is_some_and(|(v, size)| v == part.version && size == part.size)
+                && fs::metadata(&path).is_ok_and(|m| m.len() == part.size)
+            {
+                continue;
+            }
+            let _ = fs::remove_file(&version_file);
+            let Some(fetched) = bucket.download(&part.key, &path)? else { continue };
+            // The bucket's sidecar counts when it names this very version; otherwise the copy is
+            // hashed when a digest is first asked for.
+            let digest_file = path.with_file_name(PART_DIGEST_FILE);
+            let _ = fs::remove_file(&digest_file);
+            if let Some(sidecar) = sidecar
+                && let Some(text) = bucket.get(&sidecar.key)?
+                && let Some((sha256, len, Some(version))) = parse_sidecar(&String::from_utf8_lossy(&text))
+                && version == fetched.version
+                && len == fetched.size
+            {
+                write_sidecar(&digest_file, &sha256, len).map_err(io_err(&digest_file))?;
+            }
+            write_version_file(&version_file, &fetched.version, fetched.size).map_err(io_err(&version_file))?;
+        }
+        Ok(())
+    }
+
+    /// The partitions of a dataset in the local folder (the lake's own, or a bucket lake's cache).
+    fn local_partitions(&self, dataset: Dataset) -> Result<Vec<PartitionFile>, LakeError> {
+        let dir = self.dataset_dir(dataset);
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io_err(&dir)(e)),
+        };
+        let mut parts = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(io_err(&dir))?;
+            let name = entry.file_name();
+            let Some(date) = name.to_str().and_then(|n| n.strip_prefix("date=")) else { continue };
+            let Ok(date) = date.parse::<NaiveDate>() else { continue };
+            let path = entry.path().join(PART_FILE);
+            if path.is_file() {
+                parts.push(PartitionFile { date, path });
+            }
+        }
+        parts.sort();
+        Ok(parts)
+    }
+}
+
+/// The bucket key of a day partition's file, below the lake's prefix.
+fn partition_key(dataset: Dataset, date: NaiveDate) -> String {
+    format!("{}/date={date}/{PART_FILE}", dataset.name())
+}
+
+/// The bucket key of a day partition's digest sidecar.
+fn sidecar_key(dataset: Dataset, date: NaiveDate) -> String {
+    format!("{}/date={date}/{PART_DIGEST_FILE}", dataset.name())
+}
+
+/// The day and file name of a key of `dataset` laid out as `<dataset>/date=<day>/<file>`.
+fn partition_of_key(dataset: Dataset, key: &str) -> Option<(NaiveDate, &str)> {
+    let rest = key.strip_prefix(dataset.name())?.strip_prefix("/date=")?;
+    let (day, file) = rest.split_once('/')?;
+    Some((day.parse().ok()?, file))
+}
+
+fn write_version_file(path: &Path, version: &str, len: u64) -> io::Result<()> {
+    let tmp = temporary_beside(path);
+    fs::write(&tmp, format!("{version} {len}\n"))?;
+    fs::rename(&tmp, path)
+}
+
+fn read_version_file(path: &Path) -> Option<(String, u64)> {
+    let text = fs::read_to_string(path).ok()?;
+    let (version, len) = text.trim_end().rsplit_once(' ')?;
+    Some((version.to_owned(), len.parse().ok()?))
 }
 
 /// Writes `bytes` to `path` in `dir` through a synced temporary file and a rename.

@@ -1,0 +1,249 @@
+//! An S3-compatible bucket behind a lake, through the `object_store` crate, called synchronously:
+//! the lake's callers are synchronous code (the rebuild's passes, ingest sources between awaits),
+//! so the bucket owns a small Tokio runtime and blocks on it.
+
+use std::future::Future;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use object_store::aws::AmazonS3Builder;
+use object_store::path::Path as Key;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload, WriteMultipart};
+use tokio::runtime::Runtime;
+
+use crate::location::BucketUrl;
+
+/// A bucket call that failed, with the key (or prefix) it concerns.
+#[derive(Debug, thiserror::Error)]
+#[error("bucket {url}, key {key}: {source}")]
+pub struct BucketError {
+    url: String,
+    key: String,
+    #[source]
+    source: Box<dyn std::error::Error + Send + Sync>,
+}
+
+/// What a listing or an upload tells of one object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteObject {
+    /// The key below the lake's prefix (`settlements/date=2026-11-01/part-0.parquet`).
+    pub key: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// What changes whenever the object does: its ETag, or its time and size where the store
+    /// gives no ETag.
+    pub version: String,
+}
+
+/// Files bigger than this are uploaded in parts, so no upload holds a whole partition in memory.
+const MULTIPART_ABOVE: u64 = 16 * 1024 * 1024;
+
+/// One lake prefix of one bucket.
+pub struct Bucket {
+    url: BucketUrl,
+    store: Arc<dyn ObjectStore>,
+    runtime: Runtime,
+}
+
+impl std::fmt::Debug for Bucket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bucket").field("url", &self.url.to_string()).finish_non_exhaustive()
+    }
+}
+
+impl Bucket {
+    /// The bucket of `url`, configured from the `AWS_*` variables (`AWS_ENDPOINT_URL`,
+    /// `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_ALLOW_HTTP`…), then from
+    /// `settings`: pairs of `object_store`'s S3 keys (`aws_endpoint`, `aws_allow_http`…) and values.
+    pub fn new(url: &BucketUrl, settings: &[(&str, &str)]) -> Result<Self, BucketError> {
+        let err = |source: Box<dyn std::error::Error + Send + Sync>| BucketError {
+            url: url.to_string(),
+            key: String::new(),
+            source,
+        };
+        let mut builder = AmazonS3Builder::from_env();
+        for (key, value) in settings {
+            let key = key.parse().map_err(|e: object_store::Error| err(e.into()))?;
+            builder = builder.with_config(key, *value);
+        }
+        let store = builder.with_bucket_name(&url.bucket).build().map_err(|e| err(e.into()))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("lake-bucket")
+            .enable_all()
+            .build()
+            .map_err(|e| err(e.into()))?;
+        Ok(Self { url: url.clone(), store: Arc::new(store), runtime })
+    }
+
+    /// The bucket's address, for messages.
+    pub fn url(&self) -> &BucketUrl {
+        &self.url
+    }
+
+    fn key(&self, relative: &str) -> Key {
+        if self.url.prefix.is_empty() {
+            Key::from(relative)
+        } else {
+            Key::from(format!("{}/{relative}", self.url.prefix))
+        }
+    }
+
+    fn relative<'a>(&self, key: &'a Key) -> &'a str {
+        let key = key.as_ref();
+        if self.url.prefix.is_empty() {
+            key
+        } else {
+            key.strip_prefix(&self.url.prefix).map_or(key, |k| k.trim_start_matches('/'))
+        }
+    }
+
+    fn error(&self, key: &str, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> BucketError {
+        BucketError { url: self.url.to_string(), key: key.to_owned(), source: source.into() }
+    }
+
+    /// Runs `future` to completion on the bucket's runtime, also when the caller is itself inside
+    /// a Tokio runtime (an ingest source), where blocking in place is not allowed.
+    fn block_on<F>(&self, future: F) -> F::Output
+    where
+        F: Future + Send,
+        F::Output: Send,
+    {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            std::thread::scope(|scope| {
+                scope.spawn(|| self.runtime.block_on(future)).join().expect("a bucket call panicked")
+            })
+        } else {
+            self.runtime.block_on(future)
+        }
+    }
+
+    /// Every object under `dir` (relative to the lake's prefix), in key order.
+    pub fn list(&self, dir: &str) -> Result<Vec<RemoteObject>, BucketError> {
+        use futures::TryStreamExt;
+        let prefix = self.key(dir);
+        let metas: Vec<object_store::ObjectMeta> =
+            self.block_on(self.store.list(Some(&prefix)).try_collect()).map_err(|e| self.error(dir, e))?;
+        let mut objects: Vec<RemoteObject> = metas
+            .into_iter()
+            .map(|meta| RemoteObject {
+                key: self.relative(&meta.location).to_owned(),
+                size: meta.size,
+                version: version_of(meta.e_tag.as_deref(), meta.last_modified, meta.size),
+            })
+            .collect();
+        objects.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(objects)
+    }
+
+    /// An object's bytes; `None` when there is no such object.
+    pub fn get(&self, relative: &str) -> Result<Option<Vec<u8>>, BucketError> {
+        let key = self.key(relative);
+        let got = self.block_on(async {
+            match self.store.get(&key).await {
+                Ok(result) => result.bytes().await.map(|b| Some(b.to_vec())),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        got.map_err(|e| self.error(relative, e))
+    }
+
+    /// Streams an object into `to` (through a temporary file beside it and a rename, so `to` is
+    /// never half written); the object's version, or `None` when there is no such object.
+    pub fn download(&self, relative: &str, to: &Path) -> Result<Option<RemoteObject>, BucketError> {
+        use futures::StreamExt;
+        let key = self.key(relative);
+        let tmp = temporary_beside(to);
+        let result = self.block_on(async {
+            let got = match self.store.get(&key).await {
+                Ok(got) => got,
+                Err(object_store::Error::NotFound { .. }) => return Ok(None),
+                Err(e) => return Err(Box::new(e) as Box<dyn std::error::Error + Send + Sync>),
+            };
+            let meta = got.meta.clone();
+            if let Some(dir) = to.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+            let mut stream = got.into_stream();
+            while let Some(chunk) = stream.next().await {
+                file.write_all(&chunk?)?;
+            }
+            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&tmp, to)?;
+            Ok(Some(RemoteObject {
+                key: relative.to_owned(),
+                size: meta.size,
+                version: version_of(meta.e_tag.as_deref(), meta.last_modified, meta.size),
+            }))
+        });
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.map_err(|e| self.error(relative, e))
+    }
+
+    /// Writes `bytes` as one object (a PUT, which readers see whole or not at all); its version.
+    pub fn put(&self, relative: &str, bytes: Vec<u8>) -> Result<String, BucketError> {
+        let key = self.key(relative);
+        let size = bytes.len() as u64;
+        let put = self.block_on(self.store.put(&key, PutPayload::from(bytes))).map_err(|e| self.error(relative, e))?;
+        Ok(version_of(put.e_tag.as_deref(), chrono::Utc::now(), size))
+    }
+
+    /// Uploads a local file as one object: one PUT when small, a multipart upload (completed
+    /// atomically, aborted on failure) when large; its version.
+    pub fn upload(&self, relative: &str, from: &Path) -> Result<String, BucketError> {
+        let size = std::fs::metadata(from).map_err(|e| self.error(relative, e))?.len();
+        if size <= MULTIPART_ABOVE {
+            let bytes = std::fs::read(from).map_err(|e| self.error(relative, e))?;
+            return self.put(relative, bytes);
+        }
+        let key = self.key(relative);
+        let put = self.block_on(async {
+            let upload = self.store.put_multipart(&key).await?;
+            let mut writer = WriteMultipart::new_with_chunk_size(upload, 8 * 1024 * 1024);
+            let written: Result<(), Box<dyn std::error::Error + Send + Sync>> = async {
+                let mut file = std::fs::File::open(from)?;
+                let mut buf = vec![0u8; 1024 * 1024];
+                loop {
+                    let n = std::io::Read::read(&mut file, &mut buf)?;
+                    if n == 0 {
+                        return Ok(());
+                    }
+                    writer.wait_for_capacity(4).await?;
+                    writer.write(&buf[..n]);
+                }
+            }
+            .await;
+            match written {
+                Ok(()) => writer.finish().await.map_err(Into::into),
+                Err(e) => {
+                    let _ = writer.abort().await;
+                    Err(e)
+                }
+            }
+        });
+        let put = put.map_err(|e: Box<dyn std::error::Error + Send + Sync>| self.error(relative, e))?;
+        Ok(version_of(put.e_tag.as_deref(), chrono::Utc::now(), size))
+    }
+}
+
+/// What identifies one version of an object: the ETag when the store gives one.
+fn version_of(e_tag: Option<&str>, modified: chrono::DateTime<chrono::Utc>, size: u64) -> String {
+    match e_tag {
+        Some(tag) => tag.trim_matches('"').to_owned(),
+        None => format!("{}-{size}", modified.timestamp_nanos_opt().unwrap_or_default()),
+    }
+}
+
+/// A temporary file name beside `path`, unique to this process and call.
+pub(crate) fn temporary_beside(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+}

@@ -1,0 +1,149 @@
+//! The lake on a bucket: partitions, checkpoints and digests through `Lake` (library), and the
+//! operator's `agentrep world` / `agentrep rebuild --lake s3://…` (the real binary, configured only
+//! by the variables the README documents) against a folder lake of the same world.
+
+use std::path::Path;
+
+use agentrep_lake::datasets::ProofRow;
+use agentrep_lake::{Dataset, Lake, Timestamp};
+use agentrep_tests::process::base_command;
+use agentrep_tests::read_tree;
+use agentrep_tests::s3::S3Server;
+use chrono::NaiveDate;
+
+fn proof(address: &str) -> ProofRow {
+    ProofRow {
+        address: address.into(),
+        proof_type: "ens".into(),
+        source: "test".into(),
+        verified_at: Timestamp::from_secs(1_700_000_000),
+    }
+}
+
+fn day(d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
+}
+
+#[test]
+fn a_bucket_lake_reads_what_another_machine_wrote_and_follows_its_changes() {
+    let s3 = S3Server::start();
+    s3.create_bucket("lake-follow");
+    let dir = tempfile::tempdir().unwrap();
+    // Two machines: each has its own cache folder, both the same bucket prefix.
+    let writer = s3.lake("s3://lake-follow/prod", &dir.path().join("writer"));
+    let reader = s3.lake("s3://lake-follow/prod", &dir.path().join("reader"));
+    let folder = Lake::new(dir.path().join("folder"));
+    assert!(reader.is_empty().unwrap());
+
+    for lake in [&writer, &folder] {
+        lake.write_partition(day(1), &[proof("0x01"), proof("0x02")]).unwrap();
+        lake.write_partition(day(2), &[proof("0x03")]).unwrap();
+        lake.write_checkpoint("identity_proofs", &7u64).unwrap();
+    }
+    assert!(!reader.is_empty().unwrap());
+    assert_eq!(reader.partition_days(Dataset::IdentityProofs).unwrap(), [day(1), day(2)]);
+    assert_eq!(reader.read_partition::<ProofRow>(day(1)).unwrap(), [proof("0x01"), proof("0x02")]);
+    assert_eq!(reader.read_checkpoint::<u64>("identity_proofs").unwrap(), Some(7));
+    // The same data has the same digest wherever it lives: the rebuild's carried state and
+    // snapshot ids do not depend on the lake's location.
+    assert_eq!(reader.input_digest(day(2)).unwrap(), folder.input_digest(day(2)).unwrap());
+    let parts = reader.partitions(Dataset::IdentityProofs).unwrap();
+    assert!(parts.iter().all(|p| p.path.starts_with(dir.path().join("reader"))), "local copies: {parts:?}");
+
+    // The writer replaces day 1; the reader's next listing fetches the new version.
+    for lake in [&writer, &folder] {
+        lake.write_partition(day(1), &[proof("0x04")]).unwrap();
+        lake.write_checkpoint("identity_proofs", &8u64).unwrap();
+    }
+    assert_eq!(reader.read_partition::<ProofRow>(day(1)).unwrap(), [proof("0x04")]);
+    assert_eq!(reader.read_checkpoint::<u64>("identity_proofs").unwrap(), Some(8));
+    assert_eq!(reader.input_digest(day(2)).unwrap(), folder.input_digest(day(2)).unwrap());
+    assert_eq!(
+        reader.dataset_digest(Dataset::IdentityProofs, day(2)).unwrap(),
+        folder.dataset_digest(Dataset::IdentityProofs, day(2)).unwrap()
+    );
+    // Again, with a file of the very same size: only the bucket's version tells the copies apart.
+    let size = |lake: &Lake| std::fs::metadata(lake.partition_path(Dataset::IdentityProofs, day(1))).unwrap().len();
+    let before = size(&folder);
+    for lake in [&writer, &folder] {
+        lake.write_partition(day(1), &[proof("0x05")]).unwrap();
+    }
+    assert_eq!(size(&folder), before, "the test needs a rewrite of the same size");
+    assert_eq!(reader.read_partition::<ProofRow>(day(1)).unwrap(), [proof("0x05")]);
+    assert_eq!(reader.input_digest(day(2)).unwrap(), folder.input_digest(day(2)).unwrap());
+
+    // A cached copy cut short on the reader's disk no longer has the size of the version it was
+    // fetched as, so the next listing fetches the partition again.
+    let cached = reader.partition_path(Dataset::IdentityProofs, day(2));
+    std::fs::write(&cached, b"not parquet").unwrap();
+    assert_eq!(reader.read_partition::<ProofRow>(day(2)).unwrap(), [proof("0x03")]);
+
+    // A partition the bucket no longer has leaves the reader's cache: the writer's lake removes
+    // nothing, so the test removes the object the way an operator would, with the bucket's API.
+    s3.delete_object("lake-follow", "prod/identity_proofs/date=2026-11-02/part-0.parquet");
+    assert_eq!(reader.partition_days(Dataset::IdentityProofs).unwrap(), [day(1)]);
+    assert_eq!(reader.partitions(Dataset::IdentityProofs).unwrap().len(), 1);
+    assert!(!cached.exists(), "the removed partition's copy is gone");
+}
+
+/// The files of the current snapshot under `snapshots`, by path.
+fn current_snapshot(snapshots: &Path) -> (String, Vec<(String, Vec<u8>)>) {
+    let id = std::fs::read_link(snapshots.join("current")).expect("a current snapshot");
+    let id = id.display().to_string();
+    let tree = read_tree(&snapshots.join(&id));
+    (id, tree)
+}
+
+fn assert_same_snapshot(a: &Path, b: &Path) -> String {
+    let (id_a, tree_a) = current_snapshot(a);
+    let (id_b, tree_b) = current_snapshot(b);
+    assert_eq!(id_a, id_b, "snapshot ids");
+    assert!(tree_a.len() > 100, "a snapshot holds per-wallet files");
+    assert_eq!(tree_a.len(), tree_b.len());
+    for ((path_a, bytes_a), (path_b, bytes_b)) in tree_a.iter().zip(&tree_b) {
+        assert_eq!(path_a, path_b);
+        assert!(bytes_a == bytes_b, "{path_a} differs between the bucket lake's snapshot and the folder lake's");
+    }
+    id_a
+}
+
+#[test]
+fn rebuilding_a_bucket_lake_publishes_the_folder_lakes_snapshot() {
+    let s3 = S3Server::start();
+    s3.create_bucket("agentrep-lake");
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let bucket_lake = "s3://agentrep-lake/worlds/tiny";
+    // The world is written from one machine (cache `gen`) and rebuilt on another (cache
+    // `rebuild`), which starts with nothing but the bucket.
+    let with_cache = |cache: &str| {
+        let mut env = s3.env();
+        env.push(("AGENTREP_LAKE_CACHE", path(cache)));
+        env
+    };
+    // The real binary, with only the variables the README documents.
+    let agentrep = |args: &[&str], env: &[(&str, String)]| {
+        let out = base_command().args(args).envs(env.iter().map(|(k, v)| (*k, v.as_str()))).output().expect("runs");
+        assert!(out.status.success(), "agentrep {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    };
+    agentrep(&["world", "--scale", "tiny", "--lake", bucket_lake], &with_cache("gen"));
+    agentrep(&["world", "--scale", "tiny", "--lake", &path("folder")], &[]);
+    agentrep(&["rebuild", "--lake", bucket_lake, "--snapshots", &path("snap-bucket")], &with_cache("rebuild"));
+    agentrep(&["rebuild", "--lake", &path("folder"), "--snapshots", &path("snap-folder")], &[]);
+    let first = assert_same_snapshot(&dir.path().join("snap-bucket"), &dir.path().join("snap-folder"));
+
+    // News in the bucket: the newest day's identity proofs gain a row, written from the first
+    // machine. The second machine's next rebuild fetches it and agrees with the folder lake again.
+    let newest = agentrep_lake::Lake::new(dir.path().join("folder")).source_days().unwrap();
+    let newest = *newest.last().unwrap();
+    let gen_lake = s3.lake(bucket_lake, &dir.path().join("gen"));
+    for lake in [gen_lake, Lake::new(dir.path().join("folder"))] {
+        let mut rows: Vec<ProofRow> = lake.read_partition(newest).unwrap();
+        rows.push(proof("0x00000000000000000000000000000000000000aa"));
+        lake.write_partition(newest, &rows).unwrap();
+    }
+    agentrep(&["rebuild", "--lake", bucket_lake, "--snapshots", &path("snap-bucket")], &with_cache("rebuild"));
+    agentrep(&["rebuild", "--lake", &path("folder"), "--snapshots", &path("snap-folder")], &[]);
+    let second = assert_same_snapshot(&dir.path().join("snap-bucket"), &dir.path().join("snap-folder"));
+    assert_ne!(first, second, "the new proof changes the input digest, so the snapshot");
+}
