@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use agentrep_lake::{Lake, LakeLocation};
+use agentrep_lake::{BucketUrl, Lake, LakeLocation};
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -169,6 +169,11 @@ pub enum Command {
         /// The operator's deployed ScoreVerifier, named in every score payload.
         #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
         verifier_contract: Option<String>,
+        /// Also push each published snapshot to this bucket (`s3://bucket/prefix`; `AWS_*` as for a
+        /// bucket lake), then point the bucket's `current` at it: what `serve --snapshots-from`
+        /// replicas and a CDN in front of the bucket serve.
+        #[arg(long, env = "AGENTREP_PUBLISH_TO")]
+        publish_to: Option<BucketUrl>,
         /// Fold the carried state (first fundings, token deployers, token buys) from every
         /// partition instead of the state the previous rebuild stored; the snapshot is the same.
         #[arg(long)]
@@ -211,6 +216,15 @@ pub enum Command {
         /// Base path of the routes.
         #[arg(long, env = "AGENTREP_BASE_PATH", default_value = "/api/agent")]
         base_path: String,
+        /// Serve as a replica of a publisher's bucket (`s3://bucket/prefix`, the one its `rebuild
+        /// --publish-to` names; `AWS_*` as for a bucket lake): the snapshot the bucket calls current
+        /// is fetched into the snapshots folder, checked against its manifest and served, and the
+        /// bucket is looked at again every `--poll-secs`.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS_FROM")]
+        snapshots_from: Option<BucketUrl>,
+        /// Seconds between two looks at the bucket's current snapshot (with `--snapshots-from`).
+        #[arg(long, env = "AGENTREP_SNAPSHOTS_POLL_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        poll_secs: u64,
         /// Do not serve: print the effective configuration (secrets redacted), try the snapshot,
         /// the store, the keys, the payment node, the way to settle and the live sources, and
         /// exit non-zero if anything would fail at the first sale.
@@ -291,6 +305,9 @@ pub enum Command {
         /// The operator's deployed ScoreVerifier, named in every score payload.
         #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
         verifier_contract: Option<String>,
+        /// Also push each published snapshot to this bucket (as `rebuild --publish-to`).
+        #[arg(long, env = "AGENTREP_PUBLISH_TO")]
+        publish_to: Option<BucketUrl>,
     },
     /// Benchmark helpers used by `make bench`.
     Bench {

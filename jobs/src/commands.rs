@@ -46,10 +46,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             retain,
             base_path,
             verifier_contract,
+            publish_to,
             from_scratch,
             exact_trust,
         } => {
-            let config = PublishConfig { base_path, retain, verifier_contract };
+            let mirror = publish_to.as_ref().map(open_bucket).transpose()?;
+            let config = PublishConfig { base_path, retain, verifier_contract, mirror };
             let lake = lake.open()?;
             let store = SnapshotStore::new(snapshots);
             let days = days_to_rebuild(&lake, date, all_days)?;
@@ -75,7 +77,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Serve { snapshots, addr, base_path, check: false } => serve(snapshots, addr, base_path),
+        Command::Serve { snapshots, addr, base_path, snapshots_from, poll_secs, check: false } => {
+            if let Some(url) = snapshots_from {
+                follow_bucket(&snapshots, open_bucket(&url)?, std::time::Duration::from_secs(poll_secs))?;
+            }
+            serve(snapshots, addr, base_path)
+        }
         Command::Serve { snapshots, base_path, check: true, .. } => {
             let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
             let report = runtime()?.block_on(agentrep_server::check::run(&config));
@@ -144,8 +151,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             stop_after,
             clock,
             verifier_contract,
+            publish_to,
         } => {
             let args = crate::ingest::ScheduleArgs {
+                mirror: publish_to.as_ref().map(open_bucket).transpose()?,
                 ingest: crate::ingest::IngestArgs { lake: lake.open()?, rpc, config, snapshots },
                 serve: serve.then_some(addr),
                 base_path,
@@ -302,6 +311,40 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 /// `snapshots` beside the lake folder.
+/// The bucket at `url`, configured from the `AWS_*` variables.
+fn open_bucket(url: &agentrep_lake::BucketUrl) -> anyhow::Result<std::sync::Arc<agentrep_lake::Bucket>> {
+    Ok(std::sync::Arc::new(agentrep_lake::Bucket::new(url, &[]).with_context(|| format!("opening {url}"))?))
+}
+
+/// A replica's side of a snapshot bucket: fetches the bucket's current snapshot now (a failure
+/// stops the start: a replica pointed at the wrong bucket should not come up empty), then looks
+/// again every `every` on a thread of its own; the server picks each new `current` up itself.
+fn follow_bucket(
+    snapshots: &Path,
+    bucket: std::sync::Arc<agentrep_lake::Bucket>,
+    every: std::time::Duration,
+) -> anyhow::Result<()> {
+    use agentrep_publish::mirror;
+    let store = SnapshotStore::new(snapshots);
+    let retain = PublishConfig::default().retain;
+    let url = bucket.url().to_string();
+    match mirror::pull(&store, &bucket, retain).with_context(|| format!("fetching the current snapshot of {url}"))? {
+        Some(id) => info!(bucket = %url, snapshot = %id, "Snapshot fetched from the bucket."),
+        None => info!(bucket = %url, current = ?store.current_id(), "The bucket has no newer snapshot."),
+    }
+    std::thread::Builder::new().name("snapshot-follower".into()).spawn(move || {
+        loop {
+            std::thread::sleep(every);
+            match mirror::pull(&store, &bucket, retain) {
+                Ok(Some(id)) => info!(bucket = %url, snapshot = %id, "Snapshot fetched from the bucket."),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(bucket = %url, "Fetching the bucket's current snapshot failed; serving the last one: {e}"),
+            }
+        }
+    })?;
+    Ok(())
+}
+
 fn default_snapshots(lake: &Path) -> PathBuf {
     lake.parent().map_or_else(|| PathBuf::from("snapshots"), |p| p.join("snapshots"))
 }

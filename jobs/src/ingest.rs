@@ -241,6 +241,8 @@ pub struct ScheduleArgs {
     pub clock: Clock,
     /// The operator's deployed ScoreVerifier (lowercase), named in every score payload.
     pub verifier_contract: Option<String>,
+    /// A bucket each published snapshot is also pushed to.
+    pub mirror: Option<std::sync::Arc<agentrep_lake::Bucket>>,
 }
 
 /// `agentrep schedule`.
@@ -254,6 +256,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
         base_path: args.base_path.clone(),
         retain: config.schedule.retain,
         verifier_contract: args.verifier_contract.clone(),
+        mirror: args.mirror.clone(),
     };
     if let Some(addr) = args.serve {
         let config = agentrep_server::ServerConfig {

@@ -8,6 +8,7 @@ pub mod categories;
 pub mod exports;
 pub mod layout;
 pub mod live;
+pub mod mirror;
 pub mod payloads;
 pub mod reader;
 pub mod store;
@@ -44,6 +45,9 @@ pub enum PublishError {
     /// Parquet encoding failed.
     #[error("snapshot parquet: {0}")]
     Parquet(#[source] parquet::errors::ParquetError),
+    /// A snapshot bucket call failed, or the bucket holds something that is not a snapshot.
+    #[error("snapshot bucket: {0}")]
+    Bucket(String),
     /// A file does not match the manifest.
     #[error("snapshot {snapshot}: {path} does not match its manifest ({reason})")]
     Corrupt {

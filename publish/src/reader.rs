@@ -58,6 +58,16 @@ pub struct LoadedSnapshot {
 }
 
 impl LoadedSnapshot {
+    /// Checks every file the manifest in `dir` lists (size and SHA-256) without keeping them;
+    /// the manifest.
+    pub fn verify(dir: &Path) -> Result<ManifestV1, PublishError> {
+        let manifest_path = dir.join(layout::MANIFEST);
+        let manifest_bytes = fs::read(&manifest_path).map_err(PublishError::io(&manifest_path))?;
+        let manifest: ManifestV1 = serde_json::from_slice(&manifest_bytes).map_err(PublishError::Encode)?;
+        manifest.files.par_iter().try_for_each(|f| read_checked(dir, &manifest, f).map(drop))?;
+        Ok(manifest)
+    }
+
     /// Reads and verifies the snapshot in `dir`.
     pub fn load(dir: &Path) -> Result<Self, PublishError> {
         let manifest_path = dir.join(layout::MANIFEST);
@@ -66,23 +76,8 @@ impl LoadedSnapshot {
         let files: HashMap<String, Vec<u8>> = manifest
             .files
             .par_iter()
-            .map(|f| {
-                let path = dir.join(&f.path);
-                let bytes = fs::read(&path).map_err(PublishError::io(&path))?;
-                let corrupt = |reason: String| PublishError::Corrupt {
-                    snapshot: manifest.snapshot_id.clone(),
-                    path: f.path.clone(),
-                    reason,
-                };
-                if bytes.len() as u64 != f.size {
-                    return Err(corrupt(format!("size {} != {}", bytes.len(), f.size)));
-                }
-                if hex::encode(Sha256::digest(&bytes)) != f.sha256 {
-                    return Err(corrupt("sha256 differs".to_owned()));
-                }
-                Ok((f.path.clone(), bytes))
-            })
-            .collect::<Result<_, _>>()?;
+            .map(|f| read_checked(dir, &manifest, f).map(|bytes| (f.path.clone(), bytes)))
+            .collect::<Result<_, PublishError>>()?;
         let required = |path: &str| {
             files.get(path).ok_or_else(|| PublishError::Corrupt {
                 snapshot: manifest.snapshot_id.clone(),
@@ -143,4 +138,19 @@ fn json_lines<T: serde::de::DeserializeOwned + Send>(bytes: &[u8]) -> Result<Vec
         .filter(|line| !line.is_empty())
         .map(|line| serde_json::from_slice(line).map_err(PublishError::Encode))
         .collect()
+}
+
+/// One file of a snapshot, read and checked against its manifest entry.
+fn read_checked(dir: &Path, manifest: &ManifestV1, f: &crate::wire::ManifestFileV1) -> Result<Vec<u8>, PublishError> {
+    let path = dir.join(&f.path);
+    let bytes = fs::read(&path).map_err(PublishError::io(&path))?;
+    let corrupt =
+        |reason: String| PublishError::Corrupt { snapshot: manifest.snapshot_id.clone(), path: f.path.clone(), reason };
+    if bytes.len() as u64 != f.size {
+        return Err(corrupt(format!("size {} != {}", bytes.len(), f.size)));
+    }
+    if hex::encode(Sha256::digest(&bytes)) != f.sha256 {
+        return Err(corrupt("sha256 differs".to_owned()));
+    }
+    Ok(bytes)
 }

@@ -2,7 +2,8 @@
 //! of the `current` symlink; retention of the last N snapshots; and the run log.
 //!
 //! Layout: `<root>/<snapshot-id>/…`, `<root>/current -> <snapshot-id>`, `<root>/runs.jsonl`.
-//! A crash at any point leaves `current` pointing at a complete snapshot.
+//! A crash at any point leaves `current` pointing at a complete snapshot. With a mirror bucket,
+//! each publication is then pushed there ([`crate::mirror`]).
 
 use std::fs;
 use std::io::Write;
@@ -37,11 +38,14 @@ pub struct PublishConfig {
     /// The operator's deployed `ScoreVerifier` (`AGENTREP_VERIFIER_CONTRACT`), named in every
     /// score payload's `verify.verifierContract`; `None` names none.
     pub verifier_contract: Option<String>,
+    /// A bucket each published snapshot is also pushed to, for replicas and CDNs
+    /// (`--publish-to s3://…`; see [`crate::mirror`]).
+    pub mirror: Option<std::sync::Arc<agentrep_lake::Bucket>>,
 }
 
 impl Default for PublishConfig {
     fn default() -> Self {
-        Self { base_path: "/api/agent".to_owned(), retain: 7, verifier_contract: None }
+        Self { base_path: "/api/agent".to_owned(), retain: 7, verifier_contract: None, mirror: None }
     }
 }
 
@@ -144,6 +148,9 @@ impl SnapshotStore {
             self.point_current_at(&id)?;
         }
         self.apply_retention(config.retain, &id)?;
+        if let Some(bucket) = &config.mirror {
+            crate::mirror::push(self, bucket, &id, became_current, config.retain)?;
+        }
         Ok(Published { id, dir: final_dir, manifest, unchanged, became_current, written })
     }
 
@@ -193,7 +200,7 @@ impl SnapshotStore {
     }
 
     /// Removes the oldest snapshots beyond `retain`, never the current one nor `just_published`.
-    fn apply_retention(&self, retain: usize, just_published: &str) -> Result<(), PublishError> {
+    pub(crate) fn apply_retention(&self, retain: usize, just_published: &str) -> Result<(), PublishError> {
         let current = self.current_id();
         let ids = self.list()?;
         let excess = ids.len().saturating_sub(retain.max(1));

@@ -3,3 +3,4 @@
 //! bucket lake publishing the folder lake's snapshot byte for byte.
 
 mod bucket;
+mod replicas;

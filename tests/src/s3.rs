@@ -82,9 +82,22 @@ impl S3Server {
         assert!(answer.starts_with("HTTP/1.1 204"), "deleting {bucket}/{key}: {answer}");
     }
 
+    /// Writes one object, as an operator (or an attacker with the bucket's keys) would.
+    ///
+    /// # Panics
+    /// When the server refuses.
+    pub fn put_object(&self, bucket: &str, key: &str, body: &[u8]) {
+        let answer = self.request_with_body("PUT", &format!("/{bucket}/{key}"), body);
+        assert!(answer.starts_with("HTTP/1.1 200"), "writing {bucket}/{key}: {answer}");
+    }
+
     /// One HTTP/1.1 request with an `Authorization` header that names the test credentials (moto
     /// checks no signatures, but refuses some calls that carry none); the whole answer.
     fn request(&self, method: &str, path: &str) -> String {
+        self.request_with_body(method, path, b"")
+    }
+
+    fn request_with_body(&self, method: &str, path: &str, body: &[u8]) -> String {
         use std::io::{Read, Write};
         let host = self.endpoint.trim_start_matches("http://");
         let auth = format!(
@@ -93,9 +106,11 @@ impl S3Server {
         let mut stream = std::net::TcpStream::connect(host).expect("moto accepts");
         write!(
             stream,
-            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: {auth}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: {auth}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
         )
         .expect("request sent");
+        stream.write_all(body).expect("body sent");
         let mut answer = String::new();
         stream.read_to_string(&mut answer).expect("moto answers");
         answer

@@ -196,39 +196,104 @@ impl Bucket {
     /// Uploads a local file as one object: one PUT when small, a multipart upload (completed
     /// atomically, aborted on failure) when large; its version.
     pub fn upload(&self, relative: &str, from: &Path) -> Result<String, BucketError> {
-        let size = std::fs::metadata(from).map_err(|e| self.error(relative, e))?.len();
-        if size <= MULTIPART_ABOVE {
-            let bytes = std::fs::read(from).map_err(|e| self.error(relative, e))?;
-            return self.put(relative, bytes);
-        }
         let key = self.key(relative);
-        let put = self.block_on(async {
-            let upload = self.store.put_multipart(&key).await?;
-            let mut writer = WriteMultipart::new_with_chunk_size(upload, 8 * 1024 * 1024);
-            let written: Result<(), Box<dyn std::error::Error + Send + Sync>> = async {
-                let mut file = std::fs::File::open(from)?;
-                let mut buf = vec![0u8; 1024 * 1024];
-                loop {
-                    let n = std::io::Read::read(&mut file, &mut buf)?;
-                    if n == 0 {
-                        return Ok(());
-                    }
-                    writer.wait_for_capacity(4).await?;
-                    writer.write(&buf[..n]);
-                }
-            }
-            .await;
-            match written {
-                Ok(()) => writer.finish().await.map_err(Into::into),
-                Err(e) => {
-                    let _ = writer.abort().await;
-                    Err(e)
-                }
-            }
-        });
-        let put = put.map_err(|e: Box<dyn std::error::Error + Send + Sync>| self.error(relative, e))?;
-        Ok(version_of(put.e_tag.as_deref(), chrono::Utc::now(), size))
+        self.block_on(upload_file(self.store.as_ref(), &key, from)).map_err(|e| self.error(relative, e))
     }
+
+    /// Uploads many local files, `concurrency` at a time: `(key below the prefix, file)` pairs.
+    pub fn upload_all(&self, files: &[(String, PathBuf)], concurrency: usize) -> Result<(), BucketError> {
+        use futures::{StreamExt, TryStreamExt};
+        let store = self.store.as_ref();
+        let uploads = futures::stream::iter(files.iter().map(|(relative, from)| {
+            let key = self.key(relative);
+            async move { upload_file(store, &key, from).await.map_err(|e| self.error(relative, e)) }
+        }));
+        self.block_on(uploads.buffer_unordered(concurrency.max(1)).try_for_each(|_| async { Ok(()) }))
+    }
+
+    /// Downloads many objects into local files, `concurrency` at a time: `(key below the prefix,
+    /// file)` pairs; each file is written through a temporary file and a rename. A missing object
+    /// is an error.
+    pub fn download_all(&self, files: &[(String, PathBuf)], concurrency: usize) -> Result<(), BucketError> {
+        use futures::{StreamExt, TryStreamExt};
+        let store = self.store.as_ref();
+        let downloads = futures::stream::iter(files.iter().map(|(relative, to)| {
+            let key = self.key(relative);
+            async move {
+                let got = store.get(&key).await.map_err(|e| self.error(relative, e))?;
+                let bytes = got.bytes().await.map_err(|e| self.error(relative, e))?;
+                write_file(to, &bytes).map_err(|e| self.error(relative, e))
+            }
+        }));
+        self.block_on(downloads.buffer_unordered(concurrency.max(1)).try_for_each(|_| async { Ok(()) }))
+    }
+
+    /// The names of the "folders" directly under `dir` (key prefixes ending in `/`).
+    pub fn list_folders(&self, dir: &str) -> Result<Vec<String>, BucketError> {
+        let prefix = self.key(dir);
+        let listed = self.block_on(self.store.list_with_delimiter(Some(&prefix))).map_err(|e| self.error(dir, e))?;
+        let mut names: Vec<String> =
+            listed.common_prefixes.iter().filter_map(|p| p.filename().map(str::to_owned)).collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// Deletes every object under `dir`.
+    pub fn delete_all(&self, dir: &str) -> Result<(), BucketError> {
+        use futures::{StreamExt, TryStreamExt};
+        let keys: Vec<Key> = self.list(dir)?.iter().map(|o| self.key(&o.key)).collect();
+        let stream = futures::stream::iter(keys.into_iter().map(Ok)).boxed();
+        self.block_on(self.store.delete_stream(stream).try_for_each(|_| async { Ok(()) }))
+            .map_err(|e| self.error(dir, e))
+    }
+}
+
+/// Uploads one file: a PUT when small, a multipart upload when large; its version.
+async fn upload_file(
+    store: &dyn ObjectStore,
+    key: &Key,
+    from: &Path,
+) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    let size = std::fs::metadata(from)?.len();
+    let put = if size <= MULTIPART_ABOVE {
+        store.put(key, PutPayload::from(std::fs::read(from)?)).await?
+    } else {
+        let upload = store.put_multipart(key).await?;
+        let mut writer = WriteMultipart::new_with_chunk_size(upload, 8 * 1024 * 1024);
+        let written: Result<(), Box<dyn std::error::Error + Send + Sync>> = async {
+            let mut file = std::fs::File::open(from)?;
+            let mut buf = vec![0u8; 1024 * 1024];
+            loop {
+                let n = std::io::Read::read(&mut file, &mut buf)?;
+                if n == 0 {
+                    return Ok(());
+                }
+                writer.wait_for_capacity(4).await?;
+                writer.write(&buf[..n]);
+            }
+        }
+        .await;
+        match written {
+            Ok(()) => writer.finish().await?,
+            Err(e) => {
+                let _ = writer.abort().await;
+                return Err(e);
+            }
+        }
+    };
+    Ok(version_of(put.e_tag.as_deref(), chrono::Utc::now(), size))
+}
+
+/// Writes `bytes` to `to` through a synced temporary file beside it and a rename.
+fn write_file(to: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = temporary_beside(to);
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, to)
 }
 
 /// What identifies one version of an object: the ETag when the store gives one.

@@ -14,7 +14,7 @@ pub mod domain;
 mod location;
 mod store;
 
-pub use bucket::BucketError;
+pub use bucket::{Bucket, BucketError, RemoteObject};
 pub use column::{Column, Timestamp};
 pub use datasets::{Dataset, Row, SchemaMismatch};
 pub use location::{BadLocation, BucketUrl, LakeLocation};
