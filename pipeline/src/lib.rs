@@ -110,6 +110,8 @@ pub fn rebuild_with(
     options: RebuildOptions,
 ) -> Result<(SnapshotInput, RebuildTimings), PipelineError> {
     let mut timings = RebuildTimings::default();
+    // One listing of each dataset for the whole rebuild (a bucket lake; a folder is read as is).
+    let lake = &lake.pinned();
     let t = Instant::now();
     let input_digest = lake.input_digest(day)?;
     timings.record("digest", t);

@@ -84,6 +84,15 @@ fn a_bucket_lake_reads_what_another_machine_wrote_and_follows_its_changes() {
     assert_eq!(reader.partition_days(Dataset::IdentityProofs).unwrap(), [day(1)]);
     assert_eq!(reader.partitions(Dataset::IdentityProofs).unwrap().len(), 1);
     assert!(!cached.exists(), "the removed partition's copy is gone");
+
+    // A pinned view (what a rebuild reads through) lists each dataset once: a partition written
+    // afterwards is seen by the next view, not by this one.
+    let view = reader.pinned();
+    assert_eq!(view.partitions(Dataset::IdentityProofs).unwrap().len(), 1);
+    writer.write_partition(day(3), &[proof("0x06")]).unwrap();
+    assert_eq!(view.partition_days(Dataset::IdentityProofs).unwrap(), [day(1)]);
+    assert_eq!(reader.pinned().partition_days(Dataset::IdentityProofs).unwrap(), [day(1), day(3)]);
+    assert_eq!(reader.pinned().read_partition::<ProofRow>(day(3)).unwrap(), [proof("0x06")]);
 }
 
 /// The files of the current snapshot under `snapshots`, by path.

@@ -150,41 +150,6 @@ impl Bucket {
         got.map_err(|e| self.error(relative, e))
     }
 
-    /// Streams an object into `to` (through a temporary file beside it and a rename, so `to` is
-    /// never half written); the object's version, or `None` when there is no such object.
-    pub fn download(&self, relative: &str, to: &Path) -> Result<Option<RemoteObject>, BucketError> {
-        use futures::StreamExt;
-        let key = self.key(relative);
-        let tmp = temporary_beside(to);
-        let result = self.block_on(async {
-            let got = match self.store.get(&key).await {
-                Ok(got) => got,
-                Err(object_store::Error::NotFound { .. }) => return Ok(None),
-                Err(e) => return Err(Box::new(e) as Box<dyn std::error::Error + Send + Sync>),
-            };
-            let meta = got.meta.clone();
-            if let Some(dir) = to.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-            let mut stream = got.into_stream();
-            while let Some(chunk) = stream.next().await {
-                file.write_all(&chunk?)?;
-            }
-            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            std::fs::rename(&tmp, to)?;
-            Ok(Some(RemoteObject {
-                key: relative.to_owned(),
-                size: meta.size,
-                version: version_of(meta.e_tag.as_deref(), meta.last_modified, meta.size),
-            }))
-        });
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result.map_err(|e| self.error(relative, e))
-    }
-
     /// Writes `bytes` as one object (a PUT, which readers see whole or not at all); its version.
     pub fn put(&self, relative: &str, bytes: Vec<u8>) -> Result<String, BucketError> {
         let key = self.key(relative);
@@ -212,20 +177,41 @@ impl Bucket {
     }
 
     /// Downloads many objects into local files, `concurrency` at a time: `(key below the prefix,
-    /// file)` pairs; each file is written through a temporary file and a rename. A missing object
-    /// is an error.
-    pub fn download_all(&self, files: &[(String, PathBuf)], concurrency: usize) -> Result<(), BucketError> {
+    /// file)` pairs, each streamed through a temporary file and a rename. What each download got,
+    /// in the order given (`None`: no such object).
+    pub fn download_all(
+        &self,
+        files: &[(String, PathBuf)],
+        concurrency: usize,
+    ) -> Result<Vec<Option<RemoteObject>>, BucketError> {
         use futures::{StreamExt, TryStreamExt};
         let store = self.store.as_ref();
         let downloads = futures::stream::iter(files.iter().map(|(relative, to)| {
             let key = self.key(relative);
             async move {
-                let got = store.get(&key).await.map_err(|e| self.error(relative, e))?;
-                let bytes = got.bytes().await.map_err(|e| self.error(relative, e))?;
-                write_file(to, &bytes).map_err(|e| self.error(relative, e))
+                let fetched = download_to(store, &key, to).await.map_err(|e| self.error(relative, e))?;
+                Ok(fetched.map(|(size, version)| RemoteObject { key: relative.clone(), size, version }))
             }
         }));
-        self.block_on(downloads.buffer_unordered(concurrency.max(1)).try_for_each(|_| async { Ok(()) }))
+        self.block_on(downloads.buffered(concurrency.max(1)).try_collect())
+    }
+
+    /// Many small objects' bytes, `concurrency` at a time, in the order given (`None`: no such
+    /// object).
+    pub fn get_all(&self, keys: &[String], concurrency: usize) -> Result<Vec<Option<Vec<u8>>>, BucketError> {
+        use futures::{StreamExt, TryStreamExt};
+        let store = self.store.as_ref();
+        let gets = futures::stream::iter(keys.iter().map(|relative| {
+            let key = self.key(relative);
+            async move {
+                match store.get(&key).await {
+                    Ok(got) => got.bytes().await.map(|b| Some(b.to_vec())).map_err(|e| self.error(relative, e)),
+                    Err(object_store::Error::NotFound { .. }) => Ok(None),
+                    Err(e) => Err(self.error(relative, e)),
+                }
+            }
+        }));
+        self.block_on(gets.buffered(concurrency.max(1)).try_collect())
     }
 
     /// The names of the "folders" directly under `dir` (key prefixes ending in `/`).
@@ -284,16 +270,40 @@ async fn upload_file(
     Ok(version_of(put.e_tag.as_deref(), chrono::Utc::now(), size))
 }
 
-/// Writes `bytes` to `to` through a synced temporary file beside it and a rename.
-fn write_file(to: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Streams one object into `to` through a synced temporary file beside it and a rename; its size
+/// and version, or `None` when there is no such object.
+async fn download_to(
+    store: &dyn ObjectStore,
+    key: &Key,
+    to: &Path,
+) -> Result<Option<(u64, String)>, Box<dyn std::error::Error + Send + Sync>> {
+    use futures::StreamExt;
+    let got = match store.get(key).await {
+        Ok(got) => got,
+        Err(object_store::Error::NotFound { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let meta = got.meta.clone();
     if let Some(dir) = to.parent() {
         std::fs::create_dir_all(dir)?;
     }
     let tmp = temporary_beside(to);
-    let mut file = std::fs::File::create(&tmp)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    std::fs::rename(&tmp, to)
+    let written: Result<(), Box<dyn std::error::Error + Send + Sync>> = async {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        let mut stream = got.into_stream();
+        while let Some(chunk) = stream.next().await {
+            file.write_all(&chunk?)?;
+        }
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, to)?;
+        Ok(())
+    }
+    .await;
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(Some((meta.size, version_of(meta.e_tag.as_deref(), meta.last_modified, meta.size))))
 }
 
 /// What identifies one version of an object: the ETag when the store gives one.

@@ -95,6 +95,9 @@ pub struct Lake {
     /// The lake's folder, or a bucket lake's cache folder.
     root: PathBuf,
     bucket: Option<Arc<Bucket>>,
+    /// In a pinned view ([`Lake::pinned`]), the datasets whose cache was already brought in line
+    /// with the bucket: they are not listed again.
+    pinned: Option<Arc<std::sync::Mutex<std::collections::HashSet<Dataset>>>>,
 }
 
 /// File name of the one file of a day partition.
@@ -160,6 +163,9 @@ fn write_sidecar(sidecar: &Path, sha256: &str, len: u64) -> io::Result<()> {
     fs::rename(&tmp, sidecar)
 }
 
+/// Partitions fetched from a bucket at once.
+const FETCH_CONCURRENCY: usize = 8;
+
 /// Folder beside the datasets that holds the ingest jobs' checkpoints (and their lock).
 const CHECKPOINTS_DIR: &str = "_checkpoints";
 
@@ -169,7 +175,17 @@ const CARRIED_DIR: &str = "_carried";
 impl Lake {
     /// A lake in the folder `root` (created on first write).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into(), bucket: None }
+        Self { root: root.into(), bucket: None, pinned: None }
+    }
+
+    /// A view of this lake that lists each dataset of a bucket at most once: the first read of a
+    /// dataset brings its cached copies in line with the bucket, and later reads through the view
+    /// (or its clones) read those copies without asking the bucket again. What a rebuild reads:
+    /// one consistent listing per dataset, and one request per dataset instead of one per read.
+    /// Writes through the view go to the bucket as always. A folder lake is its own view.
+    pub fn pinned(&self) -> Self {
+        let pinned = self.bucket.as_ref().map(|_| Arc::default());
+        Self { pinned, ..self.clone() }
     }
 
     /// The lake at `location`: a folder, or a bucket (configured from the `AWS_*` variables) whose
@@ -185,7 +201,7 @@ impl Lake {
         match location {
             LakeLocation::Folder(root) => Ok(Self::new(root)),
             LakeLocation::Bucket(url) => {
-                Ok(Self { root: cache.to_owned(), bucket: Some(Arc::new(Bucket::new(url, settings)?)) })
+                Ok(Self { root: cache.to_owned(), bucket: Some(Arc::new(Bucket::new(url, settings)?)), pinned: None })
             }
         }
     }
@@ -340,8 +356,9 @@ impl Lake {
 
     /// The days a dataset has a partition for, oldest first: a listing, which fetches nothing.
     pub fn partition_days(&self, dataset: Dataset) -> Result<Vec<NaiveDate>, LakeError> {
+        let pinned = self.pinned.as_ref().is_some_and(|p| p.lock().expect("pinned datasets").contains(&dataset));
         match &self.bucket {
-            Some(bucket) => {
+            Some(bucket) if !pinned => {
                 let listed = bucket.list(&format!("{}/", dataset.name()))?;
                 let days = listed
                     .iter()
@@ -351,7 +368,7 @@ impl Lake {
                 days.dedup();
                 Ok(days)
             }
-            None => Ok(self.partitions(dataset)?.into_iter().map(|p| p.date).collect()),
+            _ => Ok(self.partitions(dataset)?.into_iter().map(|p| p.date).collect()),
         }
     }
 
@@ -435,6 +452,20 @@ impl Lake {
     /// name starts with `within`, e.g. `date=2026-11-01/`) in line with the bucket.
     fn sync_from_bucket(&self, dataset: Dataset, within: &str) -> Result<(), LakeError> {
         let bucket = self.bucket.as_ref().expect("a bucket lake");
+        if let Some(pinned) = &self.pinned {
+            if pinned.lock().expect("pinned datasets").contains(&dataset) {
+                return Ok(());
+            }
+            if within.is_empty() {
+                self.sync_from_bucket_unpinned(bucket, dataset, within)?;
+                pinned.lock().expect("pinned datasets").insert(dataset);
+                return Ok(());
+            }
+        }
+        self.sync_from_bucket_unpinned(bucket, dataset, within)
+    }
+
+    fn sync_from_bucket_unpinned(&self, bucket: &Bucket, dataset: Dataset, within: &str) -> Result<(), LakeError> {
         let listed = bucket.list(&format!("{}/{within}", dataset.name()))?;
         let mut in_bucket =
             std::collections::BTreeMap::<NaiveDate, (Option<&RemoteObject>, Option<&RemoteObject>)>::new();
@@ -453,6 +484,8 @@ impl Lake {
                 fs::remove_dir_all(dir).map_err(io_err(dir))?;
             }
         }
+        // The partitions whose copy is not the bucket's version, fetched together.
+        let mut stale = Vec::new();
         for (day, (part, sidecar)) in in_bucket {
             let Some(part) = part else { continue };
             let path = self.partition_path(dataset, day);
@@ -463,19 +496,32 @@ impl Lake {
                 continue;
             }
             let _ = fs::remove_file(&version_file);
-            let Some(fetched) = bucket.download(&part.key, &path)? else { continue };
+            stale.push((part, sidecar, path));
+        }
+        if stale.is_empty() {
+            return Ok(());
+        }
+        let files: Vec<(String, PathBuf)> =
+            stale.iter().map(|(part, _, path)| (part.key.clone(), path.clone())).collect();
+        let fetched = bucket.download_all(&files, FETCH_CONCURRENCY)?;
+        let sidecar_keys: Vec<String> =
+            stale.iter().filter_map(|(_, sidecar, _)| sidecar.map(|s| s.key.clone())).collect();
+        let mut sidecars = bucket.get_all(&sidecar_keys, FETCH_CONCURRENCY)?.into_iter();
+        for ((_, sidecar, path), fetched) in stale.iter().zip(fetched) {
+            let sidecar_text = if sidecar.is_some() { sidecars.next().flatten() } else { None };
+            let Some(fetched) = fetched else { continue };
             // The bucket's sidecar counts when it names this very version; otherwise the copy is
             // hashed when a digest is first asked for.
             let digest_file = path.with_file_name(PART_DIGEST_FILE);
             let _ = fs::remove_file(&digest_file);
-            if let Some(sidecar) = sidecar
-                && let Some(text) = bucket.get(&sidecar.key)?
+            if let Some(text) = sidecar_text
                 && let Some((sha256, len, Some(version))) = parse_sidecar(&String::from_utf8_lossy(&text))
                 && version == fetched.version
                 && len == fetched.size
             {
                 write_sidecar(&digest_file, &sha256, len).map_err(io_err(&digest_file))?;
             }
+            let version_file = path.with_file_name(PART_VERSION_FILE);
             write_version_file(&version_file, &fetched.version, fetched.size).map_err(io_err(&version_file))?;
         }
         Ok(())

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `BENCH_ONLY=bucket make bench`: what the lake on a bucket costs a rebuild, against the same lake
+# in a folder. A local S3 server (moto_server from .tools/s3, on 127.0.0.1) holds a world of
+# BENCH_BUCKET_SCALE (default small, the `make run` world); the same world is generated into a
+# folder. The newest day is rebuilt BENCH_BUCKET_RUNS times (3) each way, in turn: from the folder;
+# from the bucket with a warm cache (the machine rebuilt yesterday: only listings); and from the
+# bucket with an empty cache (a new machine: every partition downloaded). Each snapshot is compared
+# with the folder's, byte for byte. Medians of the wall time.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bin="${AGENTREP_BIN:-$root/target/release/agentrep}"
+out="${BENCH_DIR:-$root/bench-data}/bucket"
+results="${BENCH_RESULTS:-$out/results.txt}"
+scale="${BENCH_BUCKET_SCALE:-small}"
+runs="${BENCH_BUCKET_RUNS:-3}"
+"$root/scripts/install-debian.sh" time
+"$root/scripts/fetch-test-clients.sh"
+rm -rf "$out" && mkdir -p "$out"
+log() { echo "$*" | tee -a "$results"; }
+
+"$root/.tools/s3/bin/moto_server" -H 127.0.0.1 -p 0 >"$out/moto.log" 2>&1 &
+moto=$!
+trap 'kill $moto 2>/dev/null || true' EXIT
+for _ in $(seq 100); do grep -q 'Running on http://127.0.0.1:' "$out/moto.log" && break; sleep 0.1; done
+endpoint=$(grep -o 'http://127.0.0.1:[0-9]*' "$out/moto.log" | head -n 1)
+curl -sf -X PUT "$endpoint/bench-lake" -o /dev/null
+export AWS_ENDPOINT_URL="$endpoint" AWS_ALLOW_HTTP=true AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench
+export AGENTREP_LAKE_CACHE="$out/cache"
+bucket="s3://bench-lake/$scale"
+
+timed() { # label, command...: prints the wall seconds
+  local label="$1"; shift
+  /usr/bin/time -f "%e" -o "$out/time.txt" "$@" >/dev/null 2>"$out/$label.log"
+  cat "$out/time.txt"
+}
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+log "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ); $bin"
+log "world ($scale) into a folder: $(timed world-folder "$bin" world --lake "$out/folder" --scale "$scale") s; into the bucket: $(timed world-bucket "$bin" world --lake "$bucket" --scale "$scale") s ($(du -sh "$out/folder" | cut -f1), $(find "$out/folder" -name '*.parquet' | wc -l) partitions)"
+timed first "$bin" rebuild --lake "$bucket" --snapshots "$out/snap-bucket" >/dev/null
+folder="" warm="" cold=""
+for _ in $(seq "$runs"); do
+  folder+=" $(timed folder "$bin" rebuild --lake "$out/folder" --snapshots "$out/snap-folder")"
+  warm+=" $(timed warm "$bin" rebuild --lake "$bucket" --snapshots "$out/snap-bucket")"
+  rm -rf "$out/cache"
+  cold+=" $(timed cold "$bin" rebuild --lake "$bucket" --snapshots "$out/snap-bucket")"
+done
+diff -r "$out/snap-folder/current/" "$out/snap-bucket/current/" >/dev/null && same="byte-identical" || same="DIFFERENT"
+log "rebuild of the newest day, wall s (median of $runs): folder $(echo "$folder" | median) [$folder ]; bucket, warm cache $(echo "$warm" | median) [$warm ]; bucket, empty cache $(echo "$cold" | median) [$cold ]; snapshots $same"
+echo "results in $results"
