@@ -156,3 +156,27 @@ fn rebuilding_a_bucket_lake_publishes_the_folder_lakes_snapshot() {
     let second = assert_same_snapshot(&dir.path().join("snap-bucket"), &dir.path().join("snap-folder"));
     assert_ne!(first, second, "the new proof changes the input digest, so the snapshot");
 }
+
+#[test]
+fn a_write_the_bucket_refuses_changes_nothing() {
+    let s3 = S3Server::start();
+    s3.create_bucket("lake-refuses");
+    let dir = tempfile::tempdir().unwrap();
+    let lake = s3.lake("s3://lake-refuses/prod", &dir.path().join("cache"));
+    lake.write_partition(day(1), &[proof("0x01")]).unwrap();
+    // The bucket goes away (deleted by its owner, or credentials revoked): the next write fails
+    // with the bucket's error, and the cache still holds the last version the bucket had, with
+    // no temporary file beside it.
+    s3.delete_object("lake-refuses", "prod/identity_proofs/date=2026-11-01/part-0.parquet");
+    s3.delete_object("lake-refuses", "prod/identity_proofs/date=2026-11-01/part-0.parquet.sha256");
+    s3.delete_bucket("lake-refuses");
+    let err = lake.write_partition(day(1), &[proof("0x02")]).unwrap_err();
+    assert!(err.to_string().contains("lake-refuses"), "{err}");
+    let folder = lake.partition_path(Dataset::IdentityProofs, day(1)).parent().unwrap().to_owned();
+    let mut files: Vec<String> =
+        std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    files.sort();
+    assert_eq!(files, ["part-0.parquet", "part-0.parquet.sha256", "part-0.parquet.version"]);
+    let cached: Vec<ProofRow> = Lake::new(dir.path().join("cache")).read_partition(day(1)).unwrap();
+    assert_eq!(cached, [proof("0x01")], "the cache keeps what the bucket last had");
+}

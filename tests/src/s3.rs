@@ -82,6 +82,15 @@ impl S3Server {
         assert!(answer.starts_with("HTTP/1.1 204"), "deleting {bucket}/{key}: {answer}");
     }
 
+    /// Deletes an (empty) bucket.
+    ///
+    /// # Panics
+    /// When the server refuses.
+    pub fn delete_bucket(&self, name: &str) {
+        let answer = self.request("DELETE", &format!("/{name}"));
+        assert!(answer.starts_with("HTTP/1.1 204"), "deleting bucket {name}: {answer}");
+    }
+
     /// Writes one object, as an operator (or an attacker with the bucket's keys) would.
     ///
     /// # Panics

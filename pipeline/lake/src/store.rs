@@ -6,8 +6,10 @@
 //! a dataset lists its prefix in the bucket and brings the cache in line with it, partition by
 //! partition: a partition whose bucket version (ETag) is the one the cache holds is not fetched
 //! again, one that changed is downloaded, one that left the bucket leaves the cache. A write goes
-//! to the cache folder first, then to the bucket as one PUT (or one multipart upload above 16 MiB),
-//! which readers see whole or not at all, then its digest sidecar; checkpoints are single objects.
+//! to the bucket first, from a synced temporary file in the cache folder, as one PUT (or one
+//! multipart upload above 16 MiB), which readers see whole or not at all, then its digest sidecar;
+//! only then is the file renamed into the cache, so the cache holds only versions the bucket has.
+//! Checkpoints are single objects.
 //!
 //! Each partition file has a digest sidecar beside it (`part-0.parquet.sha256`: the file's SHA-256
 //! and size, written by [`Lake::write_partition`] right after the rename), so the input digest reads
@@ -242,12 +244,14 @@ impl Lake {
     }
 
     /// Writes (or replaces) one day of a dataset atomically: the rows go to a temporary file in
-    /// the partition folder, which is synced and then renamed over `part-0.parquet`.
+    /// the partition folder, which is synced and then renamed over `part-0.parquet`. In a bucket
+    /// lake the temporary file is uploaded (then its sidecar) before the rename, so a failed
+    /// upload changes nothing.
     pub fn write_partition<R: Row>(&self, date: NaiveDate, rows: &[R]) -> Result<PathBuf, LakeError> {
         let path = self.partition_path(R::DATASET, date);
         let dir = path.parent().expect("partition path has a parent");
         fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let tmp = dir.join(format!(".{PART_FILE}.{}.tmp", std::process::id()));
+        let tmp = temporary_beside(&path);
         let file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
         let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
@@ -263,17 +267,32 @@ impl Lake {
         let (sha256, len) = (hex::encode(hashing.hasher.finalize()), hashing.len);
         let file = hashing.inner.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?;
         file.sync_all().map_err(io_err(&tmp))?;
+        // A bucket lake uploads first: its cache only ever holds versions the bucket has, so a
+        // failed upload leaves the cache (and the bucket) as they were.
+        let version = match &self.bucket {
+            Some(bucket) => {
+                let uploaded = bucket.upload(&partition_key(R::DATASET, date), &tmp).and_then(|version| {
+                    let sidecar = format!("{sha256} {len} {version}\n");
+                    bucket.put(&sidecar_key(R::DATASET, date), sidecar.into_bytes()).map(|_| version)
+                });
+                match uploaded {
+                    Ok(version) => Some(version),
+                    Err(e) => {
+                        let _ = fs::remove_file(&tmp);
+                        return Err(e.into());
+                    }
+                }
+            }
+            None => None,
+        };
+        let version_file = dir.join(PART_VERSION_FILE);
+        if version.is_some() {
+            let _ = fs::remove_file(&version_file);
+        }
         fs::rename(&tmp, &path).map_err(io_err(&path))?;
         let sidecar = dir.join(PART_DIGEST_FILE);
         write_sidecar(&sidecar, &sha256, len).map_err(io_err(&sidecar))?;
-        if let Some(bucket) = &self.bucket {
-            // Until the upload is done the cached copy has no version file, so a reader lists the
-            // bucket's own version (or its absence) instead of trusting the copy.
-            let version_file = dir.join(PART_VERSION_FILE);
-            let _ = fs::remove_file(&version_file);
-            let key = partition_key(R::DATASET, date);
-            let version = bucket.upload(&key, &path)?;
-            bucket.put(&sidecar_key(R::DATASET, date), format!("{sha256} {len} {version}\n").into_bytes())?;
+        if let Some(version) = version {
             write_version_file(&version_file, &version, len).map_err(io_err(&version_file))?;
         }
         Ok(path)
