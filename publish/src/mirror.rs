@@ -8,7 +8,8 @@
 //! Order is what makes it safe. A push uploads every file of the snapshot, the manifest last,
 //! and only then replaces `current` (one PUT: readers see the old id or the new one). S3 is
 //! strongly consistent for reads after writes, so a replica that reads the new id finds every
-//! file; it downloads them into a work folder, checks every file against the manifest
+//! file; it downloads the manifest and exactly the files it lists into a work folder, checks every
+//! file against the manifest
 //! ([`LoadedSnapshot::load`]), renames the folder to its id and swaps its own `current`, which the
 //! server picks up as it does after a local publication. A replica that fails half way keeps
 //! serving what it served.
@@ -20,6 +21,7 @@ use agentrep_lake::{Bucket, BucketError};
 
 use crate::layout::MANIFEST;
 use crate::store::{CURRENT, RUNS, SOURCES, SnapshotStore};
+use crate::wire::ManifestV1;
 use crate::{LoadedSnapshot, PublishError};
 
 /// Files transferred at once.
@@ -119,21 +121,34 @@ pub fn pull(store: &SnapshotStore, bucket: &Bucket, retain: usize) -> Result<Opt
         if work.exists() {
             fs::remove_dir_all(&work).map_err(PublishError::io(&work))?;
         }
-        let files: Vec<(String, PathBuf)> = bucket
-            .list(&format!("{id}/"))?
-            .into_iter()
-            .map(|o| {
-                let relative = o.key[id.len() + 1..].to_owned();
-                let to = work.join(&relative);
-                (o.key, to)
-            })
-            .collect();
-        bucket.download_all(&files, CONCURRENCY)?;
-        // Every file against the manifest before anything is served from it.
-        let manifest = LoadedSnapshot::verify(&work)?;
+        // The manifest first, then exactly the files it lists: nothing else in the bucket's
+        // folder reaches the replica, and every path stays inside the work folder.
+        let manifest_bytes = bucket
+            .get(&format!("{id}/{MANIFEST}"))?
+            .ok_or_else(|| PublishError::Bucket(format!("the bucket's current names {id}, which has no {MANIFEST}")))?;
+        let manifest: ManifestV1 = serde_json::from_slice(&manifest_bytes).map_err(PublishError::Encode)?;
         if manifest.snapshot_id != id {
             return Err(PublishError::Bucket(format!("{id}/ in the bucket holds snapshot {}", manifest.snapshot_id)));
         }
+        let mut files: Vec<(String, PathBuf)> = Vec::new();
+        for file in &manifest.files {
+            if file.path.split('/').any(|part| part.is_empty() || part == "." || part == "..") {
+                return Err(PublishError::Bucket(format!(
+                    "{id}'s manifest lists a path outside the snapshot: {:?}",
+                    file.path
+                )));
+            }
+            files.push((format!("{id}/{}", file.path), work.join(&file.path)));
+        }
+        let fetched = bucket.download_all(&files, CONCURRENCY)?;
+        if let Some(((key, _), _)) = files.iter().zip(&fetched).find(|(_, got)| got.is_none()) {
+            return Err(PublishError::Bucket(format!("{key}, listed in the manifest, is not in the bucket")));
+        }
+        fs::create_dir_all(&work).map_err(PublishError::io(&work))?;
+        let manifest_path = work.join(MANIFEST);
+        fs::write(&manifest_path, &manifest_bytes).map_err(PublishError::io(&manifest_path))?;
+        // Every file against the manifest before anything is served from it.
+        LoadedSnapshot::verify(&work)?;
         if final_dir.exists() {
             fs::remove_dir_all(&final_dir).map_err(PublishError::io(&final_dir))?;
         }

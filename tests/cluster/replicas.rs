@@ -112,4 +112,19 @@ async fn replicas_serve_what_the_publisher_pushes_to_the_bucket() {
     assert_eq!(snapshot_served(&base_a).await.as_deref(), Some(second.as_str()));
     assert_eq!(snapshot_served(&base_b).await.as_deref(), Some(second.as_str()));
     assert_eq!(current_id(&dir.path().join("replica-a")), second);
+
+    // A manifest that lists a path out of the snapshot folder: refused before anything is written.
+    let refusals = |p: &Process| p.logs().matches("Fetching the bucket's current snapshot failed").count();
+    let before = refusals(&a);
+    let escaping = format!("{yesterday}-escaping000");
+    let manifest = manifest.replace(&forged, &escaping).replacen("\"path\": \"", "\"path\": \"../../", 1);
+    s3.put_object("agentrep-snapshots", &format!("prod/{escaping}/manifest.json"), manifest.as_bytes());
+    s3.put_object("agentrep-snapshots", "prod/current", escaping.as_bytes());
+    let started = Instant::now();
+    while refusals(&a) == before {
+        assert!(started.elapsed() < Duration::from_secs(30), "no refusal logged:\n{}", a.logs());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(a.logs().contains("a path outside the snapshot"), "{}", a.logs());
+    assert_eq!(snapshot_served(&base_a).await.as_deref(), Some(second.as_str()));
 }
