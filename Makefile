@@ -6,7 +6,7 @@ TARGET := $(or $(CARGO_TARGET_DIR),target)
 BIN := $(TARGET)/debug/agentrep
 ADDR ?= 127.0.0.1:8402
 
-.PHONY: help setup setup-build build run run-paid test lint fmt bench clean
+.PHONY: help setup setup-build build build-cluster run run-paid test lint fmt bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -20,12 +20,15 @@ setup: setup-build ## Everything `make test` needs besides: anvil and solc (npm)
 	@./scripts/fetch-test-clients.sh
 	@./scripts/install-debian.sh chromium fonts-dejavu-core
 
-# Every library and binary of the workspace: the features `make test` resolves too (its test-only
-# dependencies add none to a shared crate), so the tests later compile their own targets and never
-# a dependency again. Building one package alone would resolve other features and rebuild serde,
-# arrow, DuckDB's bindings….
+# Every library and binary of the workspace but the cluster engine (agentrep-cluster: DataFusion and
+# Ballista, about 150 crates more), so the first `make run` stays short. `make test` builds the
+# cluster engine too (`build-cluster`'s selection), which unifies some shared crates' features
+# differently: after `make run`, its first build recompiles part of the tree once.
 build: setup-build ## Build the agentrep binary (dev profile: optimised dependencies)
-	$(CARGO) build --workspace --lib --bins
+	$(CARGO) build --workspace --exclude agentrep-cluster --lib --bins
+
+build-cluster: setup-build ## Build the agentrep binary with the Ballista engine and `agentrep cluster` (feature `cluster`)
+	$(CARGO) build --workspace --lib --bins --features agentrep-jobs/cluster
 
 run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
 	$(BIN) demo --dir demo --addr $(ADDR)
@@ -40,7 +43,7 @@ test: setup ## Unit, integration and end-to-end tests (closes with one summary l
 
 lint: setup ## Formatting, clippy, and the server's dependency invariant
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --features agentrep-jobs/cluster -- -D warnings
 	@! $(CARGO) tree -p agentrep-server -e normal | grep -qE 'duckdb|polars' || { echo "agentrep-server must not link duckdb or polars"; exit 1; }
 
 fmt: ## Format the code
@@ -48,7 +51,7 @@ fmt: ## Format the code
 
 bench: setup ## Benchmarks (release build; rebuild at bench scale, server against nginx, ingest from anvil)
 	@./scripts/install-debian.sh wrk nginx
-	$(CARGO) build --release -p agentrep-jobs -p agentrep-tests -p agentrep-payments -p agentrep-store --bin agentrep --example bench_chain --example bench_verify --example bench_ledger --example bench_live --example bench_writes
+	$(CARGO) build --release --features agentrep-jobs/cluster -p agentrep-jobs -p agentrep-tests -p agentrep-payments -p agentrep-store --bin agentrep --example bench_chain --example bench_verify --example bench_ledger --example bench_live --example bench_writes
 	AGENTREP_BIN=$(TARGET)/release/agentrep BENCH_CHAIN_BIN=$(TARGET)/release/examples/bench_chain BENCH_VERIFY_BIN=$(TARGET)/release/examples/bench_verify BENCH_LEDGER_BIN=$(TARGET)/release/examples/bench_ledger BENCH_LIVE_BIN=$(TARGET)/release/examples/bench_live BENCH_WRITES_BIN=$(TARGET)/release/examples/bench_writes ./scripts/bench.sh
 
 clean: ## Remove build output and demo data

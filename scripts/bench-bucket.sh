@@ -18,22 +18,10 @@ runs="${BENCH_BUCKET_RUNS:-3}"
 rm -rf "$out" && mkdir -p "$out"
 log() { echo "$*" | tee -a "$results"; }
 
-"$root/.tools/s3/bin/moto_server" -H 127.0.0.1 -p 0 >"$out/moto.log" 2>&1 &
-moto=$!
-trap 'kill $moto 2>/dev/null || true' EXIT
-for _ in $(seq 100); do grep -q 'Running on http://127.0.0.1:' "$out/moto.log" && break; sleep 0.1; done
-endpoint=$(grep -o 'http://127.0.0.1:[0-9]*' "$out/moto.log" | head -n 1)
-curl -sf -X PUT "$endpoint/bench-lake" -o /dev/null
-export AWS_ENDPOINT_URL="$endpoint" AWS_ALLOW_HTTP=true AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench
+# shellcheck source=bench-s3.sh
+. "$root/scripts/bench-s3.sh" bench-lake
 export AGENTREP_LAKE_CACHE="$out/cache"
 bucket="s3://bench-lake/$scale"
-
-timed() { # label, command...: prints the wall seconds
-  local label="$1"; shift
-  /usr/bin/time -f "%e" -o "$out/time.txt" "$@" >/dev/null 2>"$out/$label.log"
-  cat "$out/time.txt"
-}
-median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 log "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ); $bin"
 log "world ($scale) into a folder: $(timed world-folder "$bin" world --lake "$out/folder" --scale "$scale") s; into the bucket: $(timed world-bucket "$bin" world --lake "$bucket" --scale "$scale") s ($(du -sh "$out/folder" | cut -f1), $(find "$out/folder" -name '*.parquet' | wc -l) partitions)"

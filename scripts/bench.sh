@@ -12,7 +12,9 @@
 # Every load run is bounded in time; servers started here are stopped on exit.
 # BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots),
 # BENCH_ONLY=bucket runs `scripts/bench-bucket.sh` (a rebuild from a bucket lake on a local S3
-# server against the same lake in a folder). BENCH_SKIP_INGEST=1 (leave the ingest out) and BENCH_ONLY=ingest (the ingest section alone) tune it.
+# server against the same lake in a folder). BENCH_ONLY=cluster runs `scripts/bench-cluster.sh`
+# (the settlement pass on a Ballista cluster on loopback, two executors and one, against the
+# embedded DuckDB). BENCH_SKIP_INGEST=1 (leave the ingest out) and BENCH_ONLY=ingest (the ingest section alone) tune it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${AGENTREP_BIN:-$root/target/release/agentrep}"
@@ -47,6 +49,12 @@ fi
 
 if [ "${BENCH_ONLY:-}" = bucket ]; then
   AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-bucket.sh"
+  echo "results in $results"
+  exit 0
+fi
+
+if [ "${BENCH_ONLY:-}" = cluster ]; then
+  AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-cluster.sh"
   echo "results in $results"
   exit 0
 fi

@@ -8,9 +8,11 @@ trap 'rm -f "$log"' EXIT
 # `cargo test` builds a package's binaries only for that package's own tests. The binary is built
 # with the selection `make build` uses (the whole workspace, every target), so it shares every
 # compiled dependency with `make build` and `cargo test` (building one package alone resolves
-# other features and rebuilds part of the dependency tree).
-"${CARGO:-cargo}" build --workspace --all-targets || exit $?
-"${CARGO:-cargo}" test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
+# other features and rebuilds part of the dependency tree). The tests need the binary with the
+# Ballista engine and `agentrep cluster` (feature `cluster`, as `make build-cluster` builds it).
+features=(--features agentrep-jobs/cluster)
+"${CARGO:-cargo}" build --workspace --all-targets "${features[@]}" || exit $?
+"${CARGO:-cargo}" test --workspace --no-fail-fast "${features[@]}" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 awk '/^test result:/ {
   for (i = 2; i <= NF; i++) {

@@ -68,6 +68,101 @@ pub struct LakeArg {
     pub lake_cache: Option<PathBuf>,
 }
 
+/// The processes of a Ballista cluster.
+#[cfg(feature = "cluster")]
+#[derive(Debug, Clone, Subcommand)]
+pub enum ClusterRole {
+    /// The scheduler: plans each statement into stages and hands their tasks to executors.
+    Scheduler {
+        /// Address to listen on (gRPC); clients give it as `df://host:port`.
+        #[arg(long, env = "AGENTREP_SCHEDULER_BIND", default_value = "127.0.0.1:50050")]
+        bind: SocketAddr,
+        /// An executor silent this long is dead: its tasks run again on the others, seconds.
+        #[arg(long, default_value_t = 180)]
+        executor_timeout_secs: u64,
+    },
+    /// An executor: runs tasks, serving their results to other executors and the client
+    /// (Arrow Flight on `--bind`, gRPC on the next port).
+    Executor {
+        /// Address to serve results on; the next port takes the scheduler's calls.
+        #[arg(long, env = "AGENTREP_EXECUTOR_BIND", default_value = "127.0.0.1:50051")]
+        bind: SocketAddr,
+        /// The scheduler to register with.
+        #[arg(long, env = "AGENTREP_CLUSTER_SCHEDULER", default_value = "127.0.0.1:50050")]
+        scheduler: SocketAddr,
+        /// Tasks to run at once (default: the machine's cores).
+        #[arg(long)]
+        concurrent_tasks: Option<usize>,
+        /// Folder for its shuffle files (default: a temporary folder).
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+        /// How often it tells the scheduler it is alive, seconds (below the scheduler's
+        /// `--executor-timeout-secs`).
+        #[arg(long, default_value_t = 60)]
+        heartbeat_secs: u64,
+    },
+}
+
+/// Where the rebuild's settlement pass runs: `--engine` and, for a cluster, its scheduler.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EngineArg {
+    /// The engine of the settlement pass, the one pass whose input grows with the chain's history:
+    /// the embedded DuckDB, or a Ballista cluster reading a bucket lake (`--scheduler`). The
+    /// snapshot is the same either way.
+    #[arg(long, env = "AGENTREP_ENGINE", value_enum, default_value = "duckdb")]
+    pub engine: EngineKind,
+    /// The Ballista scheduler, `df://host:port` (with `--engine ballista`).
+    #[arg(long, env = "AGENTREP_SCHEDULER")]
+    pub scheduler: Option<String>,
+    /// The longest one statement of the pass may run on the cluster before the rebuild fails
+    /// (and publishes nothing), seconds.
+    #[arg(long, env = "AGENTREP_CLUSTER_TIMEOUT_SECS", default_value_t = 3600)]
+    pub cluster_timeout_secs: u64,
+}
+
+/// The engines of `--engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineKind {
+    /// DuckDB, embedded in the rebuild (the default).
+    Duckdb,
+    /// An Apache DataFusion Ballista cluster (`agentrep cluster scheduler` and `executor`).
+    Ballista,
+}
+
+impl EngineArg {
+    /// The engine to hand the rebuild (`None`: the embedded DuckDB).
+    pub fn open(&self) -> anyhow::Result<Option<std::sync::Arc<dyn agentrep_pipeline::PassEngine>>> {
+        match self.engine {
+            EngineKind::Duckdb => Ok(None),
+            EngineKind::Ballista => {
+                let scheduler =
+                    self.scheduler.as_deref().context("--engine ballista needs --scheduler df://host:port")?;
+                anyhow::ensure!(scheduler.starts_with("df://"), "--scheduler {scheduler}: expected df://host:port");
+                ballista_engine(scheduler, std::time::Duration::from_secs(self.cluster_timeout_secs))
+            }
+        }
+    }
+}
+
+#[cfg(feature = "cluster")]
+fn ballista_engine(
+    scheduler: &str,
+    timeout: std::time::Duration,
+) -> anyhow::Result<Option<std::sync::Arc<dyn agentrep_pipeline::PassEngine>>> {
+    let engine = agentrep_cluster::Ballista::new(scheduler, timeout).context("starting the cluster client")?;
+    Ok(Some(std::sync::Arc::new(engine)))
+}
+
+#[cfg(not(feature = "cluster"))]
+fn ballista_engine(
+    _scheduler: &str,
+    _timeout: std::time::Duration,
+) -> anyhow::Result<Option<std::sync::Arc<dyn agentrep_pipeline::PassEngine>>> {
+    bail!(
+        "this agentrep was built without the Ballista engine: build it with `make build-cluster` (cargo feature `cluster`)"
+    )
+}
+
 impl LakeArg {
     /// Opens the lake (a bucket's client is configured here; nothing is fetched yet).
     pub fn open(&self) -> anyhow::Result<Lake> {
@@ -182,6 +277,16 @@ pub enum Command {
         /// tolerance: slower, for checking what the tolerance changes (BENCHMARKS.md § 4d).
         #[arg(long)]
         exact_trust: bool,
+        #[command(flatten)]
+        engine: EngineArg,
+    },
+    /// Run a process of a Ballista cluster for `rebuild --engine ballista`: its scheduler, or
+    /// one of its executors. Each reads the lake's bucket with the `AWS_*` variables and runs
+    /// until stopped.
+    #[cfg(feature = "cluster")]
+    Cluster {
+        #[command(subcommand)]
+        role: ClusterRole,
     },
     /// Carry the server's store records the rebuild and the ingest jobs read (signed
     /// attestations, receipts, badge claims, discovery submissions) into the lake; `schedule`

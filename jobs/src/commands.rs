@@ -49,14 +49,18 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             publish_to,
             from_scratch,
             exact_trust,
+            engine,
         } => {
             let mirror = publish_to.as_ref().map(open_bucket).transpose()?;
             let config = PublishConfig { base_path, retain, verifier_contract, mirror };
             let lake = lake.open()?;
             let store = SnapshotStore::new(snapshots);
             let days = days_to_rebuild(&lake, date, all_days)?;
-            rebuild_days_with(&lake, &store, &config, &days, RebuildOptions { from_scratch, exact_trust })
+            let options = RebuildOptions { from_scratch, exact_trust, engine: engine.open()? };
+            rebuild_days_with(&lake, &store, &config, &days, options)
         }
+        #[cfg(feature = "cluster")]
+        Command::Cluster { role } => run_cluster_process(role),
         Command::StoreBackup { store, to } => {
             anyhow::ensure!(store.is_file(), "no store at {}", store.display());
             let opened = agentrep_store::Store::open(&store)
@@ -240,6 +244,26 @@ pub fn rebuild_days(
     rebuild_days_with(lake, store, config, days, RebuildOptions::default())
 }
 
+/// Runs a cluster process until it is stopped.
+#[cfg(feature = "cluster")]
+fn run_cluster_process(role: crate::cli::ClusterRole) -> anyhow::Result<()> {
+    use crate::cli::ClusterRole;
+    match role {
+        ClusterRole::Scheduler { bind, executor_timeout_secs } => {
+            agentrep_cluster::run_scheduler(bind, std::time::Duration::from_secs(executor_timeout_secs))
+                .with_context(|| format!("running the scheduler on {bind}"))
+        }
+        ClusterRole::Executor { bind, scheduler, concurrent_tasks, work_dir, heartbeat_secs } => {
+            let concurrent_tasks =
+                concurrent_tasks.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let heartbeat = std::time::Duration::from_secs(heartbeat_secs);
+            let settings =
+                agentrep_cluster::ExecutorSettings { bind, scheduler, concurrent_tasks, work_dir, heartbeat };
+            agentrep_cluster::run_executor(&settings).with_context(|| format!("running the executor on {bind}"))
+        }
+    }
+}
+
 /// Rebuilds and publishes each of `days` in turn, recording every run in `runs.jsonl`.
 pub fn rebuild_days_with(
     lake: &Lake,
@@ -252,7 +276,7 @@ pub fn rebuild_days_with(
     for day in days {
         let started_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let started = Instant::now();
-        let result = rebuild_one(lake, store, config, *day, options);
+        let result = rebuild_one(lake, store, config, *day, options.clone());
         // Every run is logged, failures too, so `/status` shows what the scheduler actually did.
         let (snapshot_id, outcome, passes, written) = match &result {
             Ok(day) => (day.snapshot_id.clone(), "ok".to_owned(), day.passes.clone(), Some(day.written)),

@@ -28,12 +28,7 @@ const PROFILE_SQL: &str = "
 SELECT i.address, coalesce(a.earned_7d, 0)::UBIGINT, coalesce(a.settlements_7d, 0)::UBIGINT,
        coalesce(a.buyers_7d, 0)::UINTEGER, a.last_t, lp.probed_at, lp.status, lp.error
 FROM seller_ids i
-LEFT JOIN (
-    SELECT sid, sum(value) FILTER (WHERE t >= {d7_epoch}) AS earned_7d,
-           count(*) FILTER (WHERE t >= {d7_epoch}) AS settlements_7d,
-           count(DISTINCT payer_h) FILTER (WHERE t >= {d7_epoch}) AS buyers_7d, max(t) AS last_t
-    FROM s WHERE q GROUP BY 1
-) a USING (sid)
+LEFT JOIN seller_recent a USING (sid)
 LEFT JOIN (
     SELECT lower(c.pay_to) AS address,
            epoch(max(p.probed_at))::BIGINT AS probed_at,

@@ -66,7 +66,7 @@ pub struct SourceFreshness {
 pub(crate) fn check(lake: &Lake, day: NaiveDate) -> Result<SourceFreshness, LakeError> {
     let mut out = SourceFreshness::default();
     for r in SOURCE_RULES {
-        let newest = lake.partitions_up_to(r.dataset, day)?.last().map(|p| p.date);
+        let newest = lake.partition_days(r.dataset)?.into_iter().rfind(|d| *d <= day);
         if newest.is_some_and(|d| (day - d).num_days() <= r.max_age_days) {
             continue;
         }

@@ -16,6 +16,7 @@ mod freshness;
 mod graph;
 mod history;
 mod live_basis;
+mod passes;
 mod sellers;
 mod trust;
 
@@ -28,6 +29,7 @@ use chrono::NaiveDate;
 
 pub use carry::{Carried, Recompute};
 pub use freshness::{SOURCE_RULES, Scope, SourceFreshness, SourceRule};
+pub use passes::{Embedded, LocalTables, Output, Pass, PassEngine, SETTLEMENTS, Shipped};
 
 /// TLDs counted as suspicious for the `suspicious-tld` flag: the free, abandoned Freenom registries
 /// (a domain there costs nothing, so nobody's standing is at stake) and the two that mimic file
@@ -50,6 +52,16 @@ pub enum PipelineError {
     /// The lake could not be read or written.
     #[error(transparent)]
     Lake(#[from] LakeError),
+    /// A pass on a cluster engine failed (nothing of it is published).
+    #[error("{engine} pass '{pass}': {message}")]
+    Engine {
+        /// Which engine.
+        engine: String,
+        /// Which pass.
+        pass: &'static str,
+        /// What went wrong, with its causes.
+        message: String,
+    },
     /// A DuckDB pass failed.
     #[error("duckdb pass '{pass}': {source}")]
     Duckdb {
@@ -81,8 +93,10 @@ pub struct RebuildTimings {
 }
 
 /// How to rebuild a day.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RebuildOptions {
+    /// Where the settlement pass runs: the embedded DuckDB when `None`.
+    pub engine: Option<std::sync::Arc<dyn PassEngine>>,
     /// Fold every carried state from all partitions, ignoring the stored states (they are
     /// replaced by the recomputed ones). The snapshot is the same either way.
     pub from_scratch: bool,
@@ -110,8 +124,10 @@ pub fn rebuild_with(
     options: RebuildOptions,
 ) -> Result<(SnapshotInput, RebuildTimings), PipelineError> {
     let mut timings = RebuildTimings::default();
+    let engine: &dyn PassEngine = options.engine.as_deref().unwrap_or(&Embedded);
     // One listing of each dataset for the whole rebuild (a bucket lake; a folder is read as is).
-    let lake = &lake.pinned();
+    // With an engine that reads the bucket itself, the datasets only it reads are never fetched.
+    let lake = &if engine.reads_lake_remotely() { lake.pinned_remote(SETTLEMENTS.remote_only) } else { lake.pinned() };
     let t = Instant::now();
     let input_digest = lake.input_digest(day)?;
     timings.record("digest", t);
@@ -124,6 +140,11 @@ pub fn rebuild_with(
     let t = Instant::now();
     carry::materialise(&db, &carry::FIRST_FUNDINGS)?;
     timings.record("first fundings", t);
+
+    let t = Instant::now();
+    db.execute("listings", sellers::LISTINGS_SQL)?;
+    engine.run(&SETTLEMENTS, &LocalTables::new(&db))?;
+    timings.record("settlement pass", t);
 
     let t = Instant::now();
     db.execute("seller features", sellers::SELLERS_SQL)?;

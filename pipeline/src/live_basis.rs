@@ -15,8 +15,7 @@ use crate::engine::{Engine, query};
 
 const PAYERS_SQL: &str = "SELECT (pp.sid - 1)::UINTEGER, w.address FROM pp JOIN wallets w ON w.h = pp.payer_h \
      ORDER BY pp.sid, w.wid";
-const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER, (t // 86400)::BIGINT, count(*)::UBIGINT FROM s \
-     WHERE q AND t >= {d30_epoch} GROUP BY ALL ORDER BY 1, 2";
+const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER, day, n FROM seller_days ORDER BY 1, 2";
 const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, p.resource, (epoch_us(p.probed_at) // 1000000)::BIGINT, \
      p.status, p.latency_ms, p.offer_version, p.offer_matches \
      FROM probes p JOIN cur c USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \

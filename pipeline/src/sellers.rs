@@ -1,4 +1,4 @@
-//! Seller features from the DuckDB passes in `sql/sellers.sql` and the trust graph, assessed by the
+//! Seller features from the passes in `sql/listings.sql`, `sql/settlements.sql` and `sql/sellers.sql` and the trust graph, assessed by the
 //! model in parallel.
 
 use std::ops::Range;
@@ -20,6 +20,7 @@ use crate::freshness::SourceFreshness;
 use crate::graph::{Taint, WalletGraph};
 use crate::live_basis::LiveInputs;
 
+pub(crate) const LISTINGS_SQL: &str = include_str!("sql/listings.sql");
 pub(crate) const SELLERS_SQL: &str = include_str!("sql/sellers.sql");
 const SELLERS_SELECT: &str = include_str!("sql/sellers_select.sql");
 const COUNTERPARTIES_SQL: &str = include_str!("sql/counterparties.sql");

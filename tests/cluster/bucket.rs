@@ -95,6 +95,41 @@ fn a_bucket_lake_reads_what_another_machine_wrote_and_follows_its_changes() {
     assert_eq!(reader.pinned().read_partition::<ProofRow>(day(3)).unwrap(), [proof("0x06")]);
 }
 
+#[test]
+fn a_view_that_reads_a_dataset_remotely_never_fetches_it_and_digests_it_the_same() {
+    let s3 = S3Server::start();
+    s3.create_bucket("lake-remote");
+    let dir = tempfile::tempdir().unwrap();
+    let writer = s3.lake("s3://lake-remote/prod", &dir.path().join("writer"));
+    let folder = Lake::new(dir.path().join("folder"));
+    for lake in [&writer, &folder] {
+        lake.write_partition(day(1), &[proof("0x01")]).unwrap();
+        lake.write_partition(day(2), &[proof("0x02"), proof("0x03")]).unwrap();
+    }
+    // The machine a cluster rebuild runs on: identity proofs are read where they live.
+    let reader = s3.lake("s3://lake-remote/prod", &dir.path().join("reader"));
+    let view = reader.pinned_remote(&[Dataset::IdentityProofs]);
+    assert!(view.is_remote(Dataset::IdentityProofs) && !view.is_remote(Dataset::Settlements));
+    assert_eq!(view.input_digest(day(2)).unwrap(), folder.input_digest(day(2)).unwrap(), "the same digest");
+    assert_eq!(view.input_digest(day(1)).unwrap(), folder.input_digest(day(1)).unwrap());
+    let remote = view.remote_partitions_up_to(Dataset::IdentityProofs, day(2)).unwrap().unwrap();
+    assert_eq!(remote.iter().map(|p| p.date).collect::<Vec<_>>(), [day(1), day(2)]);
+    assert_eq!(remote[1].url, "s3://lake-remote/prod/identity_proofs/date=2026-11-02/part-0.parquet");
+    assert_eq!(view.partition_days(Dataset::IdentityProofs).unwrap(), [day(1), day(2)]);
+    assert!(
+        matches!(view.partitions(Dataset::IdentityProofs), Err(agentrep_lake::LakeError::ReadRemotely(_))),
+        "no local copies are handed out"
+    );
+    assert!(!dir.path().join("reader").join("identity_proofs").exists(), "nothing of it was fetched");
+
+    // A sidecar that does not name the partition's version is not trusted: the file is hashed.
+    s3.put_object("lake-remote", "prod/identity_proofs/date=2026-11-02/part-0.parquet.sha256", b"0000 1 stale");
+    let view = reader.pinned_remote(&[Dataset::IdentityProofs]);
+    assert_eq!(view.input_digest(day(2)).unwrap(), folder.input_digest(day(2)).unwrap());
+    // A folder lake has nothing remote.
+    assert!(!folder.pinned_remote(&[Dataset::IdentityProofs]).is_remote(Dataset::IdentityProofs));
+}
+
 /// The files of the current snapshot under `snapshots`, by path.
 fn current_snapshot(snapshots: &Path) -> (String, Vec<(String, Vec<u8>)>) {
     let id = std::fs::read_link(snapshots.join("current")).expect("a current snapshot");
@@ -103,7 +138,8 @@ fn current_snapshot(snapshots: &Path) -> (String, Vec<(String, Vec<u8>)>) {
     (id, tree)
 }
 
-fn assert_same_snapshot(a: &Path, b: &Path) -> String {
+/// Asserts that the current snapshots under `a` and `b` are the same files, byte for byte.
+pub(crate) fn assert_same_snapshot(a: &Path, b: &Path) -> String {
     let (id_a, tree_a) = current_snapshot(a);
     let (id_b, tree_b) = current_snapshot(b);
     assert_eq!(id_a, id_b, "snapshot ids");
@@ -111,7 +147,7 @@ fn assert_same_snapshot(a: &Path, b: &Path) -> String {
     assert_eq!(tree_a.len(), tree_b.len());
     for ((path_a, bytes_a), (path_b, bytes_b)) in tree_a.iter().zip(&tree_b) {
         assert_eq!(path_a, path_b);
-        assert!(bytes_a == bytes_b, "{path_a} differs between the bucket lake's snapshot and the folder lake's");
+        assert!(bytes_a == bytes_b, "{path_a} differs between {} and {}", a.display(), b.display());
     }
     id_a
 }

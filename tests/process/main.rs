@@ -324,9 +324,17 @@ fn every_documented_configuration_has_a_process_test() {
         let body = &source[start..];
         let body = &body[..body.find("\n}\n").unwrap_or(body.len())];
         assert!(
-            ["agentrep_binary()", "base_command()", "Process::start", "serve(&", "check(&", "demo_dir()"]
-                .iter()
-                .any(|m| body.contains(m)),
+            [
+                "agentrep_binary()",
+                "base_command()",
+                "Process::start",
+                "serve(&",
+                "check(&",
+                "demo_dir()",
+                "BallistaCluster::start(",
+            ]
+            .iter()
+            .any(|m| body.contains(m)),
             "{configuration}: {file}::{function} does not start the agentrep binary"
         );
     }

@@ -3,6 +3,7 @@
 
 pub mod buyers;
 pub mod chain;
+pub mod cluster;
 pub mod fixtures;
 pub mod process;
 pub mod replayed;

@@ -108,6 +108,21 @@ impl Process {
 }
 
 impl Process {
+    /// Waits (up to `within`, else kills it and panics) for it to exit.
+    pub fn wait(&mut self, within: Duration) -> std::process::ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            if started.elapsed() > within {
+                self.kill_hard();
+                panic!("agentrep did not exit within {within:?}:\n{}", self.logs());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Kills it with SIGKILL (no shutdown of any kind) and waits for it to be gone.
     pub fn kill_hard(&mut self) {
         let _ = self.child.kill();

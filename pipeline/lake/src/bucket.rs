@@ -82,6 +82,16 @@ impl Bucket {
         &self.url
     }
 
+    /// The object store client itself, for engines that read the bucket with the lake's settings.
+    pub fn object_store(&self) -> Arc<dyn ObjectStore> {
+        Arc::clone(&self.store)
+    }
+
+    /// The `s3://` address of an object, `relative` to the lake's prefix.
+    pub fn object_url(&self, relative: &str) -> String {
+        format!("s3://{}/{}", self.url.bucket, self.key(relative))
+    }
+
     fn key(&self, relative: &str) -> Key {
         if self.url.prefix.is_empty() {
             Key::from(relative)

@@ -18,4 +18,4 @@ pub use bucket::{Bucket, BucketError, RemoteObject};
 pub use column::{Column, Timestamp};
 pub use datasets::{Dataset, Row, SchemaMismatch};
 pub use location::{BadLocation, BucketUrl, LakeLocation};
-pub use store::{Lake, LakeError, PartitionFile};
+pub use store::{Lake, LakeError, PartitionFile, RemotePartition};

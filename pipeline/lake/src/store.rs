@@ -68,6 +68,9 @@ pub enum LakeError {
     /// A bucket call failed.
     #[error(transparent)]
     Bucket(#[from] BucketError),
+    /// The view reads this dataset where it lives (a cluster does): it has no local copies.
+    #[error("the dataset {0} is read in the bucket by this rebuild's engine, not from local copies")]
+    ReadRemotely(&'static str),
     /// A checkpoint file is not valid JSON of its type.
     #[error("checkpoint {path}: {source}")]
     Checkpoint {
@@ -100,6 +103,28 @@ pub struct Lake {
     /// In a pinned view ([`Lake::pinned`]), the datasets whose cache was already brought in line
     /// with the bucket: they are not listed again.
     pinned: Option<Arc<std::sync::Mutex<std::collections::HashSet<Dataset>>>>,
+    /// In a view with remote datasets ([`Lake::pinned_remote`]): which, and their partitions once
+    /// listed.
+    remote: Option<Arc<RemoteDatasets>>,
+}
+
+/// The datasets a view reads where they live, and each one's partitions once listed.
+#[derive(Debug, Default)]
+struct RemoteDatasets {
+    datasets: Vec<Dataset>,
+    listed: std::sync::Mutex<std::collections::HashMap<Dataset, Vec<RemotePartition>>>,
+}
+
+/// A partition of a bucket lake as the bucket holds it, never fetched: for an engine that reads
+/// it where it lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemotePartition {
+    /// The partition day.
+    pub date: NaiveDate,
+    /// Its `s3://` address.
+    pub url: String,
+    /// Its file's SHA-256 (from the bucket's sidecar when that names this version).
+    pub sha256: String,
 }
 
 /// File name of the one file of a day partition.
@@ -150,6 +175,44 @@ fn sidecar_digest(path: &Path, sidecar: &Path) -> Option<String> {
 }
 
 /// A sidecar's SHA-256, size and, in a bucket, the partition version it names.
+/// Every partition of `dataset` in the bucket with its digest: the sidecar's when it names the
+/// partition's version and size, else the file's bytes hashed.
+fn list_remote(bucket: &Bucket, dataset: Dataset) -> Result<Vec<RemotePartition>, LakeError> {
+    let listed = bucket.list(&format!("{}/", dataset.name()))?;
+    let mut days = std::collections::BTreeMap::<NaiveDate, (Option<&RemoteObject>, Option<&RemoteObject>)>::new();
+    for object in &listed {
+        match partition_of_key(dataset, &object.key) {
+            Some((day, PART_FILE)) => days.entry(day).or_default().0 = Some(object),
+            Some((day, PART_DIGEST_FILE)) => days.entry(day).or_default().1 = Some(object),
+            _ => {}
+        }
+    }
+    let parts: Vec<(NaiveDate, &RemoteObject, Option<&RemoteObject>)> =
+        days.into_iter().filter_map(|(day, (part, sidecar))| Some((day, part?, sidecar))).collect();
+    let sidecar_keys: Vec<String> = parts.iter().filter_map(|(_, _, s)| s.map(|s| s.key.clone())).collect();
+    let mut sidecars = bucket.get_all(&sidecar_keys, FETCH_CONCURRENCY)?.into_iter();
+    let mut out = Vec::with_capacity(parts.len());
+    for (date, part, sidecar) in parts {
+        let text = if sidecar.is_some() { sidecars.next().flatten() } else { None };
+        let named = text.as_deref().map(String::from_utf8_lossy).and_then(|t| {
+            let (sha256, len, version) = parse_sidecar(&t)?;
+            (version == Some(part.version.as_str()) && len == part.size).then_some(sha256)
+        });
+        let sha256 = match named {
+            Some(sha256) => sha256,
+            None => {
+                let bytes = bucket.get(&part.key)?.ok_or_else(|| LakeError::Io {
+                    path: PathBuf::from(&part.key),
+                    source: io::Error::new(io::ErrorKind::NotFound, "removed from the bucket while listed"),
+                })?;
+                hex::encode(Sha256::digest(&bytes))
+            }
+        };
+        out.push(RemotePartition { date, url: bucket.object_url(&part.key), sha256 });
+    }
+    Ok(out)
+}
+
 fn parse_sidecar(text: &str) -> Option<(String, u64, Option<&str>)> {
     let mut fields = text.split_whitespace();
     let (sha256, len, version) = (fields.next()?, fields.next()?.parse().ok()?, fields.next());
@@ -177,7 +240,7 @@ const CARRIED_DIR: &str = "_carried";
 impl Lake {
     /// A lake in the folder `root` (created on first write).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into(), bucket: None, pinned: None }
+        Self { root: root.into(), bucket: None, pinned: None, remote: None }
     }
 
     /// A view of this lake that lists each dataset of a bucket at most once: the first read of a
@@ -188,6 +251,48 @@ impl Lake {
     pub fn pinned(&self) -> Self {
         let pinned = self.bucket.as_ref().map(|_| Arc::default());
         Self { pinned, ..self.clone() }
+    }
+
+    /// A [`pinned`](Lake::pinned) view in which `remote` datasets are read where they live, by an
+    /// engine running elsewhere: they are listed once, their digests read from the bucket's
+    /// sidecars, and their files never fetched to this machine ([`Lake::remote_partitions_up_to`];
+    /// [`Lake::partitions`] refuses them). A folder lake has no remote datasets.
+    pub fn pinned_remote(&self, remote: &[Dataset]) -> Self {
+        let view = self.pinned();
+        let remote = self
+            .bucket
+            .as_ref()
+            .map(|_| Arc::new(RemoteDatasets { datasets: remote.to_vec(), listed: Default::default() }));
+        Self { remote, ..view }
+    }
+
+    /// Whether this view reads `dataset` where it lives.
+    pub fn is_remote(&self, dataset: Dataset) -> bool {
+        self.remote.as_ref().is_some_and(|r| r.datasets.contains(&dataset))
+    }
+
+    /// A bucket lake's partitions of `dataset` up to and including `up_to` as the bucket holds
+    /// them, with their digests; nothing is fetched but the digest sidecars (a partition whose
+    /// sidecar does not name its version is read once to hash it). In a view with remote
+    /// datasets, a remote dataset is listed once. `None` for a folder lake.
+    pub fn remote_partitions_up_to(
+        &self,
+        dataset: Dataset,
+        up_to: NaiveDate,
+    ) -> Result<Option<Vec<RemotePartition>>, LakeError> {
+        let Some(bucket) = &self.bucket else { return Ok(None) };
+        let cached = self.remote.as_ref().filter(|r| r.datasets.contains(&dataset));
+        let listed = match cached.and_then(|r| r.listed.lock().expect("remote datasets").get(&dataset).cloned()) {
+            Some(listed) => listed,
+            None => {
+                let listed = list_remote(bucket, dataset)?;
+                if let Some(remote) = cached {
+                    remote.listed.lock().expect("remote datasets").insert(dataset, listed.clone());
+                }
+                listed
+            }
+        };
+        Ok(Some(listed.into_iter().filter(|p| p.date <= up_to).collect()))
     }
 
     /// The lake at `location`: a folder, or a bucket (configured from the `AWS_*` variables) whose
@@ -202,9 +307,12 @@ impl Lake {
     pub fn open_with(location: &LakeLocation, cache: &Path, settings: &[(&str, &str)]) -> Result<Self, LakeError> {
         match location {
             LakeLocation::Folder(root) => Ok(Self::new(root)),
-            LakeLocation::Bucket(url) => {
-                Ok(Self { root: cache.to_owned(), bucket: Some(Arc::new(Bucket::new(url, settings)?)), pinned: None })
-            }
+            LakeLocation::Bucket(url) => Ok(Self {
+                root: cache.to_owned(),
+                bucket: Some(Arc::new(Bucket::new(url, settings)?)),
+                pinned: None,
+                remote: None,
+            }),
         }
     }
 
@@ -214,6 +322,11 @@ impl Lake {
             Some(bucket) => LakeLocation::Bucket(bucket.url().clone()),
             None => LakeLocation::Folder(self.root.clone()),
         }
+    }
+
+    /// A bucket lake's bucket (`None` for a folder lake).
+    pub fn bucket(&self) -> Option<&Arc<Bucket>> {
+        self.bucket.as_ref()
     }
 
     /// The local folder: the lake itself, or a bucket lake's cache.
@@ -241,6 +354,13 @@ impl Lake {
     /// Path of a day partition's file.
     pub fn partition_path(&self, dataset: Dataset, date: NaiveDate) -> PathBuf {
         self.dataset_dir(dataset).join(format!("date={date}")).join(PART_FILE)
+    }
+
+    /// The `s3://` address of a day partition's file in a bucket lake (`None` for a folder lake):
+    /// where an engine running on other machines reads it.
+    pub fn partition_url(&self, dataset: Dataset, date: NaiveDate) -> Option<String> {
+        let bucket = self.bucket.as_ref()?;
+        Some(bucket.object_url(&format!("{}/date={date}/{PART_FILE}", dataset.name())))
     }
 
     /// Writes (or replaces) one day of a dataset atomically: the rows go to a temporary file in
@@ -360,6 +480,9 @@ impl Lake {
     /// the cache is first brought in line with the bucket (see the module's documentation), so
     /// the paths are local copies of the bucket's current partitions.
     pub fn partitions(&self, dataset: Dataset) -> Result<Vec<PartitionFile>, LakeError> {
+        if self.is_remote(dataset) {
+            return Err(LakeError::ReadRemotely(dataset.name()));
+        }
         if self.bucket.is_some() {
             self.sync_from_bucket(dataset, "")?;
         }
@@ -375,6 +498,10 @@ impl Lake {
 
     /// The days a dataset has a partition for, oldest first: a listing, which fetches nothing.
     pub fn partition_days(&self, dataset: Dataset) -> Result<Vec<NaiveDate>, LakeError> {
+        if self.is_remote(dataset) {
+            let parts = self.remote_partitions_up_to(dataset, NaiveDate::MAX)?.unwrap_or_default();
+            return Ok(parts.into_iter().map(|p| p.date).collect());
+        }
         let pinned = self.pinned.as_ref().is_some_and(|p| p.lock().expect("pinned datasets").contains(&dataset));
         match &self.bucket {
             Some(bucket) if !pinned => {
@@ -410,12 +537,18 @@ impl Lake {
     pub fn input_digest(&self, up_to: NaiveDate) -> Result<String, LakeError> {
         let mut hasher = Sha256::new();
         for dataset in Dataset::ALL {
-            for part in self.partitions_up_to(*dataset, up_to)? {
-                if dataset.is_derived() && part.date >= up_to {
+            let digests: Vec<(NaiveDate, String)> = if self.is_remote(*dataset) {
+                let parts = self.remote_partitions_up_to(*dataset, up_to)?.unwrap_or_default();
+                parts.into_iter().map(|p| (p.date, p.sha256)).collect()
+            } else {
+                let parts = self.partitions_up_to(*dataset, up_to)?;
+                parts.iter().map(|p| Ok((p.date, self.partition_digest(&p.path)?))).collect::<Result<_, LakeError>>()?
+            };
+            for (date, file_digest) in digests {
+                if dataset.is_derived() && date >= up_to {
                     continue;
                 }
-                let file_digest = self.partition_digest(&part.path)?;
-                hasher.update(format!("{}/{}\n{file_digest}\n", dataset.name(), part.date).as_bytes());
+                hasher.update(format!("{}/{date}\n{file_digest}\n", dataset.name()).as_bytes());
             }
         }
         Ok(hex::encode(hasher.finalize()))

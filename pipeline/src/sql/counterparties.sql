@@ -1,5 +1,6 @@
 -- Known wallets that are not sellers: payers (with their qualifying spend, overall and in the
--- last 7 days), non-hub funders, listed addresses. Uses the temporary tables of sellers.sql.
+-- last 7 days), non-hub funders, listed addresses. Uses the temporary tables of the seller
+-- passes (`listings.sql`, `settlements.sql`, `sellers.sql`).
 SELECT address, sum(payments)::UBIGINT, sum(sellers_paid)::UINTEGER, sum(funded)::UINTEGER, bool_or(denylisted),
        sum(spent)::UBIGINT, sum(spent_7d)::UBIGINT, sum(payments_7d)::UBIGINT, sum(sellers_7d)::UINTEGER
 FROM (
@@ -7,8 +8,7 @@ FROM (
            sum(spend) AS spent, 0 AS spent_7d, 0 AS payments_7d, 0 AS sellers_7d
     FROM pp GROUP BY 1
     UNION ALL
-    SELECT payer, 0, 0, 0, false, 0, sum(value), count(*), count(DISTINCT sid)
-    FROM s WHERE q AND t >= {d7_epoch} GROUP BY 1
+    SELECT payer, 0, 0, 0, false, 0, spent_7d, payments_7d, sellers_7d FROM payer_recent
     UNION ALL
     SELECT funder, 0, 0, count(*), false, 0, 0, 0, 0 FROM first_funder GROUP BY 1
     UNION ALL

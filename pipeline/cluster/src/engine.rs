@@ -1,0 +1,260 @@
+//! The Ballista engine: a [`PassEngine`] that runs a pass's DataFusion text on a Ballista cluster
+//! reading the lake's bucket.
+//!
+//! For one pass:
+//! 1. the small tables the pass ships are written as Parquet to a scratch folder of the bucket
+//!    (`<lake>/_scratch/<run>/`), and each lake input becomes a table over exactly the partitions
+//!    the rebuild reads (`s3://` addresses of its pinned view);
+//! 2. each `CREATE TABLE <name> AS <query>` runs on the cluster, whose executors write the result
+//!    to the scratch folder, where the next statements read it;
+//! 3. each output's files are fetched from the bucket and imported into the rebuild's connection;
+//! 4. the scratch folder is removed, whatever happened.
+//!
+//! Any failure (the scheduler unreachable, an executor lost beyond Ballista's retries, a
+//! statement over its time limit) fails the pass and with it the rebuild, which then publishes
+//! nothing.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use agentrep_lake::Bucket;
+use agentrep_pipeline::{LocalTables, Pass, PassEngine, PipelineError};
+use arrow::datatypes::SchemaRef;
+use arrow::record_batch::RecordBatch;
+use ballista::extension::SessionContextExt;
+use ballista_core::extension::SessionConfigExt;
+use datafusion::dataframe::DataFrameWriteOptions;
+use datafusion::datasource::file_format::parquet::ParquetFormat;
+use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl};
+use datafusion::execution::object_store::ObjectStoreRegistry;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use parquet::arrow::ArrowWriter;
+
+use crate::process::session_state;
+use crate::stores::BucketStores;
+
+/// Statements of a pass run by a [`Ballista`] engine, for messages.
+type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+/// A Ballista cluster, reached through its scheduler.
+#[derive(Debug)]
+pub struct Ballista {
+    scheduler: String,
+    statement_timeout: Duration,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Ballista {
+    /// An engine submitting to the scheduler at `scheduler` (`df://host:port`); each statement may
+    /// take up to `statement_timeout`.
+    pub fn new(scheduler: &str, statement_timeout: Duration) -> Result<Self, std::io::Error> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("ballista-client")
+            .enable_all()
+            .build()?;
+        Ok(Self { scheduler: scheduler.to_owned(), statement_timeout, runtime })
+    }
+
+    fn fail(&self, pass: &Pass, message: impl std::fmt::Display) -> PipelineError {
+        PipelineError::Engine {
+            engine: format!("ballista ({})", self.scheduler),
+            pass: pass.name,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl PassEngine for Ballista {
+    fn name(&self) -> &str {
+        "ballista"
+    }
+
+    fn run(&self, pass: &Pass, local: &LocalTables<'_>) -> Result<(), PipelineError> {
+        let bucket = local.lake().bucket().cloned().ok_or_else(|| {
+            self.fail(
+                pass,
+                "the Ballista engine reads the lake from its bucket: give `--lake s3://bucket/prefix` \
+                 (executors on other machines cannot read this machine's folder)",
+            )
+        })?;
+        let run_id = format!(
+            "{}-{}-{}",
+            local.day(),
+            std::process::id(),
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
+        );
+        let scratch = Scratch { bucket: Arc::clone(&bucket), dir: format!("_scratch/{run_id}") };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(self.fail(pass, "the Ballista engine must be driven from a thread outside any async runtime"));
+        }
+        // The rebuild's connection is not `Sync`, so the pass is driven on this thread.
+        let outcome = self.runtime.block_on(self.run_on_cluster(pass, local, &scratch));
+        let cleaned = scratch.bucket.delete_all(&scratch.dir);
+        match outcome {
+            Ok(()) => cleaned.map_err(|e| self.fail(pass, format!("removing the scratch folder: {e}"))),
+            Err(failure) => Err(self.fail(pass, chain(&*failure))),
+        }
+    }
+}
+
+/// A run's folder of the bucket, for shipped tables and statement results.
+struct Scratch {
+    bucket: Arc<Bucket>,
+    dir: String,
+}
+
+impl Scratch {
+    fn relative(&self, table: &str) -> String {
+        format!("{}/{table}", self.dir)
+    }
+
+    fn url(&self, table: &str) -> String {
+        format!("{}/", self.bucket.object_url(&self.relative(table)))
+    }
+}
+
+impl Ballista {
+    async fn run_on_cluster(&self, pass: &Pass, local: &LocalTables<'_>, scratch: &Scratch) -> Result<(), Failure> {
+        let stores = Arc::new(BucketStores::default());
+        // The client reads the bucket with the lake's own client (its settings, its credentials).
+        let bucket_url = url::Url::parse(&format!("s3://{}", scratch.bucket.url().bucket))?;
+        stores.register_store(&bucket_url, scratch.bucket.object_store());
+        let state = session_state(SessionConfig::new_with_ballista(), stores)?;
+        let ctx = SessionContext::remote_with_state(&self.scheduler, state).await?;
+
+        for dataset in pass.lake_inputs {
+            let urls = local.partition_urls(*dataset)?.ok_or("the lake is not a bucket")?;
+            if urls.is_empty() {
+                // No partition yet: an empty table of the dataset's columns.
+                ship(&ctx, scratch, dataset.name(), dataset.schema(), &[])?;
+            } else {
+                register(&ctx, dataset.name(), urls, dataset.schema())?;
+            }
+        }
+        for shipped in pass.shipped {
+            let (schema, batches) = local.export(shipped)?;
+            ship(&ctx, scratch, shipped.table, schema, &batches)?;
+        }
+
+        for (name, query) in statements(&local.sql(pass.datafusion))? {
+            let name = name.as_str();
+            let started = Instant::now();
+            let frame = ctx.sql(&query).await?;
+            let schema = SchemaRef::new(frame.schema().as_arrow().clone());
+            let url = scratch.url(name);
+            let write = frame.write_parquet(&url, DataFrameWriteOptions::new(), None);
+            tokio::time::timeout(self.statement_timeout, write)
+                .await
+                .map_err(|_| format!("statement {name} ran over {:?}", self.statement_timeout))??;
+            register(&ctx, name, vec![scratch.url(name)], schema)?;
+            tracing::debug!(target: "pipeline::sql", engine = "ballista", pass = pass.name, table = name,
+                ms = started.elapsed().as_millis() as u64, "Statement done.");
+        }
+
+        let fetched = tempfile::tempdir()?;
+        for output in pass.outputs {
+            let objects = scratch.bucket.list(&format!("{}/", scratch.relative(output.table)))?;
+            let keys: Vec<String> =
+                objects.iter().filter(|o| o.key.ends_with(".parquet")).map(|o| o.key.clone()).collect();
+            let mut files = Vec::new();
+            for (i, bytes) in scratch.bucket.get_all(&keys, 8)?.into_iter().enumerate() {
+                let bytes = bytes.ok_or_else(|| format!("{} vanished from the scratch folder", keys[i]))?;
+                let path = fetched.path().join(format!("{}-{i}.parquet", output.table));
+                std::fs::write(&path, bytes)?;
+                files.push(path);
+            }
+            if files.is_empty() {
+                // A result with no rows may leave no file: read its columns from the cluster.
+                let schema = SchemaRef::new(ctx.table(output.table).await?.schema().as_arrow().clone());
+                let path = fetched.path().join(format!("{}-empty.parquet", output.table));
+                std::fs::write(&path, parquet_bytes(schema, &[])?)?;
+                files.push(path);
+            }
+            local.import(output, &files)?;
+        }
+        Ok(())
+    }
+}
+
+/// The statements of a DataFusion text, each `CREATE TABLE <name> AS <query>`, as (name, query).
+/// Comments run from `--` to the line's end; the texts hold no `;` or `--` inside string literals.
+fn statements(text: &str) -> Result<Vec<(String, String)>, Failure> {
+    let code: Vec<&str> = text.lines().map(|l| l.split("--").next().unwrap_or_default()).collect();
+    let mut out = Vec::new();
+    for statement in code.join("\n").split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        let rest = statement.strip_prefix("CREATE TABLE ").ok_or_else(|| format!("not a CREATE TABLE: {statement}"))?;
+        let (name, query) = rest.split_once(" AS").ok_or_else(|| format!("no AS in: {statement}"))?;
+        out.push((name.trim().to_owned(), query.trim().to_owned()));
+    }
+    Ok(out)
+}
+
+/// Registers a Parquet table over `urls` (files, or folders ending in `/`) with `schema`.
+fn register(ctx: &SessionContext, name: &str, urls: Vec<String>, schema: SchemaRef) -> Result<(), Failure> {
+    let urls = urls.iter().map(ListingTableUrl::parse).collect::<Result<Vec<_>, _>>()?;
+    let options = ListingOptions::new(Arc::new(ParquetFormat::default())).with_file_extension(".parquet");
+    let config = ListingTableConfig::new_with_multi_paths(urls).with_listing_options(options).with_schema(schema);
+    ctx.register_table(name, Arc::new(ListingTable::try_new(config)?))?;
+    Ok(())
+}
+
+/// Writes `batches` to the scratch folder as one Parquet file and registers it as `name`.
+fn ship(
+    ctx: &SessionContext,
+    scratch: &Scratch,
+    name: &str,
+    schema: SchemaRef,
+    batches: &[RecordBatch],
+) -> Result<(), Failure> {
+    scratch
+        .bucket
+        .put(&format!("{}/part-0.parquet", scratch.relative(name)), parquet_bytes(Arc::clone(&schema), batches)?)?;
+    register(ctx, name, vec![scratch.url(name)], schema)
+}
+
+fn parquet_bytes(schema: SchemaRef, batches: &[RecordBatch]) -> Result<Vec<u8>, Failure> {
+    let mut bytes = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut bytes, schema, None)?;
+    for batch in batches {
+        writer.write(batch)?;
+    }
+    writer.close()?;
+    Ok(bytes)
+}
+
+/// An error and its causes, on one line.
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_statement_of_the_settlement_pass_creates_a_named_table() {
+        let names: Vec<String> =
+            statements(agentrep_pipeline::SETTLEMENTS.datafusion).unwrap().into_iter().map(|(n, _)| n).collect();
+        for output in agentrep_pipeline::SETTLEMENTS.outputs {
+            assert!(names.iter().any(|n| n == output.table), "{} is never created: {names:?}", output.table);
+        }
+        assert_eq!(names[0], "s");
+    }
+
+    #[test]
+    fn a_statement_that_creates_no_table_is_refused() {
+        assert!(statements("-- a comment\nSELECT 1;").is_err());
+        assert!(statements("-- only a comment;\n").unwrap().is_empty());
+    }
+}
