@@ -413,6 +413,8 @@ pub enum Command {
         /// Also push each published snapshot to this bucket (as `rebuild --publish-to`).
         #[arg(long, env = "AGENTREP_PUBLISH_TO")]
         publish_to: Option<BucketUrl>,
+        #[command(flatten)]
+        engine: EngineArg,
     },
     /// Benchmark helpers used by `make bench`.
     Bench {

@@ -156,8 +156,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             clock,
             verifier_contract,
             publish_to,
+            engine,
         } => {
             let args = crate::ingest::ScheduleArgs {
+                rebuild: RebuildOptions { engine: engine.open()?, ..RebuildOptions::default() },
                 mirror: publish_to.as_ref().map(open_bucket).transpose()?,
                 ingest: crate::ingest::IngestArgs { lake: lake.open()?, rpc, config, snapshots },
                 serve: serve.then_some(addr),

@@ -243,6 +243,8 @@ pub struct ScheduleArgs {
     pub verifier_contract: Option<String>,
     /// A bucket each published snapshot is also pushed to.
     pub mirror: Option<std::sync::Arc<agentrep_lake::Bucket>>,
+    /// How each day is rebuilt (its engine).
+    pub rebuild: agentrep_pipeline::RebuildOptions,
 }
 
 /// `agentrep schedule`.
@@ -329,9 +331,9 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
             }
         }
         while let Some(day) = ready_day(lake, checkpoint.last_rebuilt)? {
-            let (l, st, p) = (lake.clone(), store.clone(), publish.clone());
+            let (l, st, p, o) = (lake.clone(), store.clone(), publish.clone(), args.rebuild.clone());
             let outcome =
-                tokio::task::spawn_blocking(move || crate::commands::rebuild_days(&l, &st, &p, &[day])).await?;
+                tokio::task::spawn_blocking(move || crate::commands::rebuild_days_with(&l, &st, &p, &[day], o)).await?;
             match outcome {
                 Ok(()) => info!(%day, "Day rebuilt and published."),
                 Err(e) => {

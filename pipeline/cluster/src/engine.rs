@@ -17,7 +17,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agentrep_lake::Bucket;
+use agentrep_lake::{Bucket, Dataset};
 use agentrep_pipeline::{LocalTables, Pass, PassEngine, PipelineError};
 use arrow::datatypes::SchemaRef;
 use arrow::record_batch::RecordBatch;
@@ -29,6 +29,7 @@ use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTable
 use datafusion::execution::object_store::ObjectStoreRegistry;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parquet::arrow::ArrowWriter;
+use std::path::PathBuf;
 
 use crate::process::session_state;
 use crate::stores::BucketStores;
@@ -78,23 +79,48 @@ impl PassEngine for Ballista {
                  (executors on other machines cannot read this machine's folder)",
             )
         })?;
+        // What the pass reads of this machine is taken here, on the rebuild's thread (its DuckDB
+        // connection stays on it); the cluster work below needs none of it.
+        let mut shipped = Vec::with_capacity(pass.shipped.len());
+        for table in pass.shipped {
+            shipped.push((table.table, local.export(table)?));
+        }
+        let mut inputs = Vec::with_capacity(pass.lake_inputs.len());
+        for dataset in pass.lake_inputs {
+            let urls = local.partition_urls(*dataset)?.ok_or_else(|| self.fail(pass, "the lake is not a bucket"))?;
+            inputs.push((*dataset, urls));
+        }
         let run_id = format!(
             "{}-{}-{}",
             local.day(),
             std::process::id(),
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
         );
-        let scratch = Scratch { bucket: Arc::clone(&bucket), dir: format!("_scratch/{run_id}") };
-        if tokio::runtime::Handle::try_current().is_ok() {
-            return Err(self.fail(pass, "the Ballista engine must be driven from a thread outside any async runtime"));
+        let fetched = tempfile::tempdir().map_err(|e| self.fail(pass, format!("a folder for the results: {e}")))?;
+        let job = Job {
+            pass: pass.name,
+            sql: local.sql(pass.datafusion),
+            shipped,
+            inputs,
+            outputs: pass.outputs.iter().map(|o| o.table).collect(),
+            scratch: Scratch { bucket, dir: format!("_scratch/{run_id}") },
+            fetched: fetched.path().to_owned(),
+        };
+        // The client runs on a thread of its own, so the rebuild may itself be part of an async
+        // runtime (the scheduler's) without the client's runtime nesting in it.
+        let outcome = std::thread::scope(|scope| {
+            scope.spawn(|| self.runtime.block_on(job.run(&self.scheduler, self.statement_timeout))).join()
+        });
+        let cleaned = job.scratch.bucket.delete_all(&job.scratch.dir);
+        let files = match outcome {
+            Ok(Ok(files)) => files,
+            Ok(Err(failure)) => return Err(self.fail(pass, chain(&*failure))),
+            Err(_) => return Err(self.fail(pass, "the cluster client panicked")),
+        };
+        for (output, files) in pass.outputs.iter().zip(&files) {
+            local.import(output, files)?;
         }
-        // The rebuild's connection is not `Sync`, so the pass is driven on this thread.
-        let outcome = self.runtime.block_on(self.run_on_cluster(pass, local, &scratch));
-        let cleaned = scratch.bucket.delete_all(&scratch.dir);
-        match outcome {
-            Ok(()) => cleaned.map_err(|e| self.fail(pass, format!("removing the scratch folder: {e}"))),
-            Err(failure) => Err(self.fail(pass, chain(&*failure))),
-        }
+        cleaned.map_err(|e| self.fail(pass, format!("removing the scratch folder: {e}")))
     }
 }
 
@@ -114,66 +140,81 @@ impl Scratch {
     }
 }
 
-impl Ballista {
-    async fn run_on_cluster(&self, pass: &Pass, local: &LocalTables<'_>, scratch: &Scratch) -> Result<(), Failure> {
+/// One pass's work on the cluster, with everything it needs from the rebuilding machine.
+struct Job {
+    pass: &'static str,
+    /// The DataFusion text, placeholders filled.
+    sql: String,
+    /// Each shipped table: its name, schema and rows.
+    shipped: Vec<(&'static str, (SchemaRef, Vec<RecordBatch>))>,
+    /// Each lake input and the `s3://` addresses of its partitions.
+    inputs: Vec<(Dataset, Vec<String>)>,
+    outputs: Vec<&'static str>,
+    scratch: Scratch,
+    /// Where the outputs' files are fetched to.
+    fetched: PathBuf,
+}
+
+impl Job {
+    /// Runs the statements on the cluster; returns each output's files, in the order of `outputs`.
+    async fn run(&self, scheduler: &str, statement_timeout: Duration) -> Result<Vec<Vec<PathBuf>>, Failure> {
+        let scratch = &self.scratch;
         let stores = Arc::new(BucketStores::default());
         // The client reads the bucket with the lake's own client (its settings, its credentials).
         let bucket_url = url::Url::parse(&format!("s3://{}", scratch.bucket.url().bucket))?;
         stores.register_store(&bucket_url, scratch.bucket.object_store());
         let state = session_state(SessionConfig::new_with_ballista(), stores)?;
-        let ctx = SessionContext::remote_with_state(&self.scheduler, state).await?;
+        let ctx = SessionContext::remote_with_state(scheduler, state).await?;
 
-        for dataset in pass.lake_inputs {
-            let urls = local.partition_urls(*dataset)?.ok_or("the lake is not a bucket")?;
+        for (dataset, urls) in &self.inputs {
             if urls.is_empty() {
                 // No partition yet: an empty table of the dataset's columns.
                 ship(&ctx, scratch, dataset.name(), dataset.schema(), &[])?;
             } else {
-                register(&ctx, dataset.name(), urls, dataset.schema())?;
+                register(&ctx, dataset.name(), urls.clone(), dataset.schema())?;
             }
         }
-        for shipped in pass.shipped {
-            let (schema, batches) = local.export(shipped)?;
-            ship(&ctx, scratch, shipped.table, schema, &batches)?;
+        for (table, (schema, batches)) in &self.shipped {
+            ship(&ctx, scratch, table, Arc::clone(schema), batches)?;
         }
 
-        for (name, query) in statements(&local.sql(pass.datafusion))? {
+        for (name, query) in statements(&self.sql)? {
             let name = name.as_str();
             let started = Instant::now();
             let frame = ctx.sql(&query).await?;
             let schema = SchemaRef::new(frame.schema().as_arrow().clone());
             let url = scratch.url(name);
             let write = frame.write_parquet(&url, DataFrameWriteOptions::new(), None);
-            tokio::time::timeout(self.statement_timeout, write)
+            tokio::time::timeout(statement_timeout, write)
                 .await
-                .map_err(|_| format!("statement {name} ran over {:?}", self.statement_timeout))??;
+                .map_err(|_| format!("statement {name} ran over {statement_timeout:?}"))??;
             register(&ctx, name, vec![scratch.url(name)], schema)?;
-            tracing::debug!(target: "pipeline::sql", engine = "ballista", pass = pass.name, table = name,
+            tracing::debug!(target: "pipeline::sql", engine = "ballista", pass = self.pass, table = name,
                 ms = started.elapsed().as_millis() as u64, "Statement done.");
         }
 
-        let fetched = tempfile::tempdir()?;
-        for output in pass.outputs {
-            let objects = scratch.bucket.list(&format!("{}/", scratch.relative(output.table)))?;
+        let mut outputs = Vec::with_capacity(self.outputs.len());
+        for table in &self.outputs {
+            let objects = scratch.bucket.list(&format!("{}/", scratch.relative(table)))?;
             let keys: Vec<String> =
                 objects.iter().filter(|o| o.key.ends_with(".parquet")).map(|o| o.key.clone()).collect();
             let mut files = Vec::new();
             for (i, bytes) in scratch.bucket.get_all(&keys, 8)?.into_iter().enumerate() {
                 let bytes = bytes.ok_or_else(|| format!("{} vanished from the scratch folder", keys[i]))?;
-                let path = fetched.path().join(format!("{}-{i}.parquet", output.table));
+                let path = self.fetched.join(format!("{table}-{i}.parquet"));
                 std::fs::write(&path, bytes)?;
                 files.push(path);
             }
             if files.is_empty() {
                 // A result with no rows may leave no file: read its columns from the cluster.
-                let schema = SchemaRef::new(ctx.table(output.table).await?.schema().as_arrow().clone());
-                let path = fetched.path().join(format!("{}-empty.parquet", output.table));
+                let schema = SchemaRef::new(ctx.table(*table).await?.schema().as_arrow().clone());
+                let path = self.fetched.join(format!("{table}-empty.parquet"));
                 std::fs::write(&path, parquet_bytes(schema, &[])?)?;
                 files.push(path);
             }
-            local.import(output, &files)?;
+            outputs.push(files);
         }
-        Ok(())
+        Ok(outputs)
     }
 }
 
