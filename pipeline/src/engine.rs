@@ -110,11 +110,7 @@ impl Engine {
 
     /// Runs a script statement by statement, logging each statement's duration at debug level.
     pub fn execute(&self, pass: &'static str, text: &str) -> Result<(), PipelineError> {
-        // The scripts hold no ';' or '--' inside string literals, so comments can be cut at '--'
-        // and statements split at ';'.
-        let code: String =
-            self.sql(text).lines().map(|l| l.split("--").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
-        for statement in code.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        for statement in &statements(&self.sql(text)) {
             let started = std::time::Instant::now();
             self.conn.execute_batch(statement).map_err(|source| PipelineError::Duckdb { pass, source })?;
             let head = statement.lines().next().unwrap_or_default();
@@ -122,6 +118,13 @@ impl Engine {
         }
         Ok(())
     }
+}
+
+/// The statements of a SQL script, comments removed. The scripts hold no `;` or `--` inside
+/// string literals, so comments are cut at `--` and statements split at `;`.
+pub fn statements(script: &str) -> Vec<String> {
+    let code: Vec<&str> = script.lines().map(|l| l.split("--").next().unwrap_or_default()).collect();
+    code.join("\n").split(';').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
 }
 
 /// Runs a query and maps each row with `row`.

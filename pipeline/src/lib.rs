@@ -28,6 +28,7 @@ use agentrep_model::SnapshotInput;
 use chrono::NaiveDate;
 
 pub use carry::{Carried, Recompute};
+pub use engine::statements;
 pub use freshness::{SOURCE_RULES, Scope, SourceFreshness, SourceRule};
 pub use passes::{Embedded, LocalTables, Output, Pass, PassEngine, SETTLEMENTS, Shipped};
 

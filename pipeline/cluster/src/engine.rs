@@ -10,10 +10,11 @@
 //! 3. each output's files are fetched from the bucket and imported into the rebuild's connection;
 //! 4. the scratch folder is removed, whatever happened.
 //!
-//! Any failure (the scheduler unreachable, an executor lost beyond Ballista's retries, a
-//! statement over its time limit) fails the pass and with it the rebuild, which then publishes
-//! nothing.
+//! Any failure (the scheduler unreachable, a statement that fails, a statement over its time
+//! limit: Ballista itself retries a lost executor's work without end) fails the pass and with it
+//! the rebuild, which then publishes nothing.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -29,12 +30,11 @@ use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTable
 use datafusion::execution::object_store::ObjectStoreRegistry;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parquet::arrow::ArrowWriter;
-use std::path::PathBuf;
 
 use crate::process::session_state;
 use crate::stores::BucketStores;
 
-/// Statements of a pass run by a [`Ballista`] engine, for messages.
+/// What went wrong on the cluster, with its causes.
 type Failure = Box<dyn std::error::Error + Send + Sync>;
 
 /// A Ballista cluster, reached through its scheduler.
@@ -219,11 +219,9 @@ impl Job {
 }
 
 /// The statements of a DataFusion text, each `CREATE TABLE <name> AS <query>`, as (name, query).
-/// Comments run from `--` to the line's end; the texts hold no `;` or `--` inside string literals.
 fn statements(text: &str) -> Result<Vec<(String, String)>, Failure> {
-    let code: Vec<&str> = text.lines().map(|l| l.split("--").next().unwrap_or_default()).collect();
     let mut out = Vec::new();
-    for statement in code.join("\n").split(';').map(str::trim).filter(|s| !s.is_empty()) {
+    for statement in agentrep_pipeline::statements(text) {
         let rest = statement.strip_prefix("CREATE TABLE ").ok_or_else(|| format!("not a CREATE TABLE: {statement}"))?;
         let (name, query) = rest.split_once(" AS").ok_or_else(|| format!("no AS in: {statement}"))?;
         out.push((name.trim().to_owned(), query.trim().to_owned()));

@@ -174,31 +174,42 @@ fn sidecar_digest(path: &Path, sidecar: &Path) -> Option<String> {
     (len == file.len()).then_some(sha256)
 }
 
-/// A sidecar's SHA-256, size and, in a bucket, the partition version it names.
-/// Every partition of `dataset` in the bucket with its digest: the sidecar's when it names the
-/// partition's version and size, else the file's bytes hashed.
-fn list_remote(bucket: &Bucket, dataset: Dataset) -> Result<Vec<RemotePartition>, LakeError> {
-    let listed = bucket.list(&format!("{}/", dataset.name()))?;
-    let mut days = std::collections::BTreeMap::<NaiveDate, (Option<&RemoteObject>, Option<&RemoteObject>)>::new();
-    for object in &listed {
+/// A bucket listing of a dataset's objects by partition day: each day's file and sidecar.
+type ListedDays<'a> = std::collections::BTreeMap<NaiveDate, (Option<&'a RemoteObject>, Option<&'a RemoteObject>)>;
+
+fn listed_days(dataset: Dataset, listed: &[RemoteObject]) -> ListedDays<'_> {
+    let mut days = ListedDays::new();
+    for object in listed {
         match partition_of_key(dataset, &object.key) {
             Some((day, PART_FILE)) => days.entry(day).or_default().0 = Some(object),
             Some((day, PART_DIGEST_FILE)) => days.entry(day).or_default().1 = Some(object),
             _ => {}
         }
     }
-    let parts: Vec<(NaiveDate, &RemoteObject, Option<&RemoteObject>)> =
-        days.into_iter().filter_map(|(day, (part, sidecar))| Some((day, part?, sidecar))).collect();
+    days
+}
+
+/// The SHA-256 a bucket sidecar gives for `part`, if it was written for that very version.
+fn sidecar_for(text: &[u8], part: &RemoteObject) -> Option<String> {
+    let text = String::from_utf8_lossy(text);
+    let (sha256, len, version) = parse_sidecar(&text)?;
+    (version == Some(part.version.as_str()) && len == part.size).then_some(sha256)
+}
+
+/// Every partition of `dataset` in the bucket with its digest: the sidecar's when it names the
+/// partition's version and size, else the file's bytes hashed.
+fn list_remote(bucket: &Bucket, dataset: Dataset) -> Result<Vec<RemotePartition>, LakeError> {
+    let listed = bucket.list(&format!("{}/", dataset.name()))?;
+    let parts: Vec<(NaiveDate, &RemoteObject, Option<&RemoteObject>)> = listed_days(dataset, &listed)
+        .into_iter()
+        .filter_map(|(day, (part, sidecar))| Some((day, part?, sidecar)))
+        .collect();
     let sidecar_keys: Vec<String> = parts.iter().filter_map(|(_, _, s)| s.map(|s| s.key.clone())).collect();
     let mut sidecars = bucket.get_all(&sidecar_keys, FETCH_CONCURRENCY)?.into_iter();
     let mut out = Vec::with_capacity(parts.len());
     for (date, part, sidecar) in parts {
         let text = if sidecar.is_some() { sidecars.next().flatten() } else { None };
-        let named = text.as_deref().map(String::from_utf8_lossy).and_then(|t| {
-            let (sha256, len, version) = parse_sidecar(&t)?;
-            (version == Some(part.version.as_str()) && len == part.size).then_some(sha256)
-        });
-        let sha256 = match named {
+        let sha256 = match text.and_then(|t| sidecar_for(&t, part)) {
             Some(sha256) => sha256,
             None => {
                 let bytes = bucket.get(&part.key)?.ok_or_else(|| LakeError::Io {
@@ -213,6 +224,7 @@ fn list_remote(bucket: &Bucket, dataset: Dataset) -> Result<Vec<RemotePartition>
     Ok(out)
 }
 
+/// A sidecar's SHA-256, size and, in a bucket, the partition version it names.
 fn parse_sidecar(text: &str) -> Option<(String, u64, Option<&str>)> {
     let mut fields = text.split_whitespace();
     let (sha256, len, version) = (fields.next()?, fields.next()?.parse().ok()?, fields.next());
@@ -359,8 +371,7 @@ impl Lake {
     /// The `s3://` address of a day partition's file in a bucket lake (`None` for a folder lake):
     /// where an engine running on other machines reads it.
     pub fn partition_url(&self, dataset: Dataset, date: NaiveDate) -> Option<String> {
-        let bucket = self.bucket.as_ref()?;
-        Some(bucket.object_url(&format!("{}/date={date}/{PART_FILE}", dataset.name())))
+        Some(self.bucket.as_ref()?.object_url(&partition_key(dataset, date)))
     }
 
     /// Writes (or replaces) one day of a dataset atomically: the rows go to a temporary file in
@@ -619,15 +630,7 @@ impl Lake {
 
     fn sync_from_bucket_unpinned(&self, bucket: &Bucket, dataset: Dataset, within: &str) -> Result<(), LakeError> {
         let listed = bucket.list(&format!("{}/{within}", dataset.name()))?;
-        let mut in_bucket =
-            std::collections::BTreeMap::<NaiveDate, (Option<&RemoteObject>, Option<&RemoteObject>)>::new();
-        for object in &listed {
-            match partition_of_key(dataset, &object.key) {
-                Some((day, PART_FILE)) => in_bucket.entry(day).or_default().0 = Some(object),
-                Some((day, PART_DIGEST_FILE)) => in_bucket.entry(day).or_default().1 = Some(object),
-                _ => {}
-            }
-        }
+        let in_bucket = listed_days(dataset, &listed);
         // Cached partitions the bucket no longer has leave the cache.
         for cached in self.local_partitions(dataset)? {
             let in_scope = format!("date={}/", cached.date).starts_with(within);
@@ -666,12 +669,8 @@ impl Lake {
             // hashed when a digest is first asked for.
             let digest_file = path.with_file_name(PART_DIGEST_FILE);
             let _ = fs::remove_file(&digest_file);
-            if let Some(text) = sidecar_text
-                && let Some((sha256, len, Some(version))) = parse_sidecar(&String::from_utf8_lossy(&text))
-                && version == fetched.version
-                && len == fetched.size
-            {
-                write_sidecar(&digest_file, &sha256, len).map_err(io_err(&digest_file))?;
+            if let Some(sha256) = sidecar_text.and_then(|text| sidecar_for(&text, &fetched)) {
+                write_sidecar(&digest_file, &sha256, fetched.size).map_err(io_err(&digest_file))?;
             }
             let version_file = path.with_file_name(PART_VERSION_FILE);
             write_version_file(&version_file, &fetched.version, fetched.size).map_err(io_err(&version_file))?;
