@@ -1,7 +1,6 @@
 //! `agentrep ingest` (every selected source once) and `agentrep schedule` (every source on its
 //! cadence, and the rebuild of each day once every required source has covered it).
 
-use std::fs::File;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -174,23 +173,6 @@ pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: 
     Ok(())
 }
 
-/// A lock file beside the checkpoints, held while a scheduler runs: a second scheduler on the same
-/// lake is refused. The OS releases it when the process dies, so a killed run does not block the
-/// next one.
-fn lock(lake: &Lake) -> anyhow::Result<File> {
-    let dir = lake.checkpoints_dir();
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let path = dir.join("scheduler.lock");
-    let file = File::options().create(true).truncate(false).write(true).open(&path)?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => {
-            bail!("another scheduler holds {} (two schedulers on one lake are refused)", path.display())
-        }
-        Err(std::fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking {}", path.display())),
-    }
-}
-
 /// The scheduler's own checkpoint: the last day it rebuilt.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 struct SchedulerCheckpoint {
@@ -250,7 +232,8 @@ pub struct ScheduleArgs {
 /// `agentrep schedule`.
 pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     let lake = &args.ingest.lake;
-    let _lock = lock(lake)?;
+    // One scheduler per lake, on one machine or (bucket lake) many: a second one is refused.
+    let lease = lake.lease("scheduler")?;
     let config = load_config(&args.ingest)?;
     let clients = connect(&config, true).await?;
     let store = SnapshotStore::new(&args.ingest.snapshots);
@@ -288,6 +271,9 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     let mut due = [tokio::time::Instant::now(); 4];
     let bars = Bars::default();
     loop {
+        // A scheduler that lost its lease (cut off from the bucket for a whole lease, and perhaps
+        // taken over) stops before it writes again.
+        lease.check()?;
         let now = now(args.clock, clients.chain.as_ref()).await?;
         let ctx = RunContext {
             lake,
@@ -331,6 +317,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
             }
         }
         while let Some(day) = ready_day(lake, checkpoint.last_rebuilt)? {
+            lease.check()?;
             let (l, st, p, o) = (lake.clone(), store.clone(), publish.clone(), args.rebuild.clone());
             let outcome =
                 tokio::task::spawn_blocking(move || crate::commands::rebuild_days_with(&l, &st, &p, &[day], o)).await?;

@@ -216,3 +216,55 @@ fn a_write_the_bucket_refuses_changes_nothing() {
     let cached: Vec<ProofRow> = Lake::new(dir.path().join("cache")).read_partition(day(1)).unwrap();
     assert_eq!(cached, [proof("0x01")], "the cache keeps what the bucket last had");
 }
+
+/// One scheduler per lake, wherever it runs: the lease of a bucket lake keeps a second holder out
+/// on another machine (another cache folder), is renewed while held, is taken over once a killed
+/// holder's lease has run out, and tells a holder whose lease was taken that it lost it.
+#[test]
+fn a_bucket_lake_lease_has_one_holder_across_machines() {
+    use agentrep_lake::LakeError;
+    use std::time::Duration;
+    let s3 = S3Server::start();
+    s3.create_bucket("lake-lease");
+    let dir = tempfile::tempdir().unwrap();
+    let one = s3.lake("s3://lake-lease/prod", &dir.path().join("one"));
+    let two = s3.lake("s3://lake-lease/prod", &dir.path().join("two"));
+    let lasts = Duration::from_secs(2);
+
+    let held = one.lease_for("scheduler", lasts).unwrap();
+    let refused = two.lease_for("scheduler", lasts).unwrap_err();
+    assert!(matches!(refused, LakeError::LeaseHeld { .. }), "{refused}");
+    assert!(refused.to_string().contains(&format!("process {}", std::process::id())), "names its holder: {refused}");
+    // Held past its duration: the renewals keep it.
+    std::thread::sleep(lasts + Duration::from_secs(1));
+    held.check().unwrap();
+    assert!(matches!(two.lease_for("scheduler", lasts), Err(LakeError::LeaseHeld { .. })));
+    drop(held);
+    let held = two.lease_for("scheduler", lasts).expect("a released lease is free");
+    drop(held);
+
+    // A holder killed without releasing: its lease object stays, unrenewed, until it runs out.
+    let bucket = one.bucket().unwrap();
+    let killed = br#"{"holder":"process 1 on a machine that died","duration_secs":2,"renewed_at":0}"#;
+    bucket.put("_checkpoints/scheduler.lease", killed.to_vec()).unwrap();
+    let refused = two.lease_for("scheduler", lasts).unwrap_err();
+    assert!(refused.to_string().contains("a machine that died"), "{refused}");
+    std::thread::sleep(lasts + Duration::from_secs(1));
+    let held = two.lease_for("scheduler", lasts).expect("an expired lease is taken over");
+
+    // Taken from under its holder (as a takeover after a long cut-off would): the holder's next
+    // renewal is refused, and it knows before it writes again.
+    bucket.put("_checkpoints/scheduler.lease", killed.to_vec()).unwrap();
+    std::thread::sleep(lasts);
+    let lost = held.check().unwrap_err();
+    assert!(matches!(lost, LakeError::LeaseLost { .. }), "{lost}");
+    drop(held);
+    assert!(bucket.get("_checkpoints/scheduler.lease").unwrap().is_some(), "a lost lease is not released by its loser");
+
+    // A folder lake: the same refusal, by a lock the OS drops with its holder.
+    let folder = Lake::new(dir.path().join("folder"));
+    let held = folder.lease("scheduler").unwrap();
+    assert!(matches!(folder.lease("scheduler"), Err(LakeError::LeaseHeld { .. })));
+    drop(held);
+    folder.lease("scheduler").expect("released");
+}

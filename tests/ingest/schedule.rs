@@ -116,5 +116,18 @@ async fn schedule_serves_the_replayed_days_unattended() {
     let probes: Vec<ProbeRow> = read_dated::<ProbeRow>(&lake).expect("probes").into_iter().map(|(_, p)| p).collect();
     assert!(!probes.is_empty() && probes.iter().all(|p| p.offer_matches == Some(true)), "{:?}", probes.first());
     assert!(sellers.urls().iter().all(|u| probes.iter().any(|p| &p.resource == u)));
+    // A second scheduler on the same lake is refused at once, and the first one runs on.
+    let second = std::process::Command::new(agentrep_binary())
+        .arg("schedule")
+        .arg("--lake")
+        .arg(lake.root())
+        .arg("--snapshots")
+        .arg(dir.path().join("snapshots-second"))
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .expect("a second scheduler runs");
+    let refused = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success() && refused.contains("holds this lake's scheduler lease"), "{refused}");
     assert!(child.0.try_wait().expect("status").is_none(), "still running until stopped");
 }

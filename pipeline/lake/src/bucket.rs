@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use object_store::aws::AmazonS3Builder;
 use object_store::path::Path as Key;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload, WriteMultipart};
+use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, UpdateVersion, WriteMultipart};
 use tokio::runtime::Runtime;
 
 use crate::location::BucketUrl;
@@ -34,6 +34,26 @@ pub struct RemoteObject {
     /// What changes whenever the object does: its ETag, or its time and size where the store
     /// gives no ETag.
     pub version: String,
+}
+
+/// A small object read with what a conditional write over it needs.
+#[derive(Debug, Clone)]
+pub struct Versioned {
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its ETag (a conditional write names it).
+    pub e_tag: Option<String>,
+    /// When the store last wrote it, by the store's clock.
+    pub modified: chrono::DateTime<chrono::Utc>,
+}
+
+/// When a conditional write may happen.
+#[derive(Debug, Clone, Copy)]
+pub enum Condition<'a> {
+    /// Only if there is no such object (`If-None-Match: *`).
+    Absent,
+    /// Only if the object is still the version with this ETag (`If-Match`).
+    At(&'a str),
 }
 
 /// Files bigger than this are uploaded in parts, so no upload holds a whole partition in memory.
@@ -166,6 +186,58 @@ impl Bucket {
         let size = bytes.len() as u64;
         let put = self.block_on(self.store.put(&key, PutPayload::from(bytes))).map_err(|e| self.error(relative, e))?;
         Ok(version_of(put.e_tag.as_deref(), chrono::Utc::now(), size))
+    }
+
+    /// An object's bytes with its ETag and the store's time of its last write; `None` when there
+    /// is no such object.
+    pub fn get_versioned(&self, relative: &str) -> Result<Option<Versioned>, BucketError> {
+        let key = self.key(relative);
+        let got = self.block_on(async {
+            match self.store.get(&key).await {
+                Ok(result) => {
+                    let (e_tag, modified) = (result.meta.e_tag.clone(), result.meta.last_modified);
+                    let bytes = result.bytes().await?.to_vec();
+                    Ok(Some(Versioned { bytes, e_tag, modified }))
+                }
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        got.map_err(|e| self.error(relative, e))
+    }
+
+    /// Writes `bytes` as one object only under `condition`: the new version's ETag, or `None` when
+    /// the condition did not hold (another writer came first). A store that answers without an
+    /// ETag cannot take conditional writes, and is an error.
+    pub fn put_if(
+        &self,
+        relative: &str,
+        bytes: Vec<u8>,
+        condition: Condition<'_>,
+    ) -> Result<Option<String>, BucketError> {
+        let key = self.key(relative);
+        let mode = match condition {
+            Condition::Absent => PutMode::Create,
+            Condition::At(e_tag) => PutMode::Update(UpdateVersion { e_tag: Some(e_tag.to_owned()), version: None }),
+        };
+        let opts = PutOptions { mode, ..PutOptions::default() };
+        match self.block_on(self.store.put_opts(&key, PutPayload::from(bytes), opts)) {
+            Ok(put) => match put.e_tag {
+                Some(e_tag) => Ok(Some(e_tag)),
+                None => Err(self.error(relative, "the store gave no ETag, so it cannot take conditional writes")),
+            },
+            Err(object_store::Error::AlreadyExists { .. } | object_store::Error::Precondition { .. }) => Ok(None),
+            Err(e) => Err(self.error(relative, e)),
+        }
+    }
+
+    /// Deletes one object (nothing happens when there is none).
+    pub fn delete(&self, relative: &str) -> Result<(), BucketError> {
+        let key = self.key(relative);
+        match self.block_on(self.store.delete(&key)) {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(self.error(relative, e)),
+        }
     }
 
     /// Uploads a local file as one object: one PUT when small, a multipart upload (completed

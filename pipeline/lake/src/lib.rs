@@ -11,11 +11,13 @@ mod column;
 pub mod datasets;
 pub mod dictionary;
 pub mod domain;
+pub mod lease;
 mod location;
 mod store;
 
-pub use bucket::{Bucket, BucketError, RemoteObject};
+pub use bucket::{Bucket, BucketError, Condition, RemoteObject, Versioned};
 pub use column::{Column, Timestamp};
 pub use datasets::{Dataset, Row, SchemaMismatch};
+pub use lease::Lease;
 pub use location::{BadLocation, BucketUrl, LakeLocation};
 pub use store::{Lake, LakeError, PartitionFile, RemotePartition};

@@ -36,6 +36,7 @@ use serde::de::DeserializeOwned;
 
 use crate::bucket::{Bucket, BucketError, RemoteObject, temporary_beside};
 use crate::datasets::{Dataset, Row, SchemaMismatch};
+use crate::lease::{LEASE_DURATION, Lease};
 use crate::location::LakeLocation;
 
 /// A lake failure, with the path it concerns.
@@ -71,6 +72,22 @@ pub enum LakeError {
     /// The view reads this dataset where it lives (a cluster does): it has no local copies.
     #[error("the dataset {0} is read in the bucket by this rebuild's engine, not from local copies")]
     ReadRemotely(&'static str),
+    /// Another process holds a lease this one asked for.
+    #[error("another process holds this lake's {name} lease: {holder}; one {name} per lake")]
+    LeaseHeld {
+        /// The lease (`scheduler`).
+        name: String,
+        /// Who holds it, as its holder wrote.
+        holder: String,
+    },
+    /// This process held the lease and no longer does.
+    #[error("this process lost the lake's {name} lease: {why}")]
+    LeaseLost {
+        /// The lease.
+        name: String,
+        /// Why.
+        why: String,
+    },
     /// A checkpoint file is not valid JSON of its type.
     #[error("checkpoint {path}: {source}")]
     Checkpoint {
@@ -244,7 +261,7 @@ fn write_sidecar(sidecar: &Path, sha256: &str, len: u64) -> io::Result<()> {
 const FETCH_CONCURRENCY: usize = 8;
 
 /// Folder beside the datasets that holds the ingest jobs' checkpoints (and their lock).
-const CHECKPOINTS_DIR: &str = "_checkpoints";
+pub(crate) const CHECKPOINTS_DIR: &str = "_checkpoints";
 
 /// Folder beside the datasets that holds the rebuild's carried state.
 const CARRIED_DIR: &str = "_carried";
@@ -453,6 +470,21 @@ impl Lake {
     /// Folder of the ingest jobs' checkpoints.
     pub fn checkpoints_dir(&self) -> PathBuf {
         self.root.join(CHECKPOINTS_DIR)
+    }
+
+    /// Takes the lease `name` (`scheduler`): refused while another process, on this machine or,
+    /// for a bucket lake, on any machine, holds it (module [`crate::lease`]). Released when the
+    /// [`Lease`] is dropped, or by the OS or the lease's expiry when the process dies.
+    pub fn lease(&self, name: &str) -> Result<Lease, LakeError> {
+        self.lease_for(name, LEASE_DURATION)
+    }
+
+    /// [`Lake::lease`] with a bucket lease lasting `duration` between renewals (tests shorten it).
+    pub fn lease_for(&self, name: &str, duration: std::time::Duration) -> Result<Lease, LakeError> {
+        match &self.bucket {
+            Some(bucket) => Lease::bucket(name, Arc::clone(bucket), duration),
+            None => Lease::folder(name, &self.checkpoints_dir()),
+        }
     }
 
     /// Reads a job's checkpoint; `None` before its first run.
