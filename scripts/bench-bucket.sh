@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `BENCH_ONLY=bucket make bench`: what the lake on a bucket costs a rebuild, against the same lake
-# in a folder. A local S3 server (moto_server from .tools/s3, on 127.0.0.1) holds a world of
+# in a folder. A local S3 server (BENCH_S3_SERVER, moto_server by default; scripts/bench-s3.sh) holds a world of
 # BENCH_BUCKET_SCALE (default small, the `make run` world); the same world is generated into a
 # folder. The newest day is rebuilt BENCH_BUCKET_RUNS times (3) each way, in turn: from the folder;
 # from the bucket with a warm cache (the machine rebuilt yesterday: only listings); and from the
@@ -13,6 +13,7 @@ out="${BENCH_DIR:-$root/bench-data}/bucket"
 results="${BENCH_RESULTS:-$out/results.txt}"
 scale="${BENCH_BUCKET_SCALE:-small}"
 runs="${BENCH_BUCKET_RUNS:-3}"
+export BENCH_S3_SERVER="${BENCH_S3_SERVER:-moto}"
 "$root/scripts/install-debian.sh" time
 "$root/scripts/fetch-test-clients.sh"
 rm -rf "$out" && mkdir -p "$out"
