@@ -268,3 +268,42 @@ fn a_bucket_lake_lease_has_one_holder_across_machines() {
     drop(held);
     folder.lease("scheduler").expect("released");
 }
+
+/// The operator's `agentrep schedule --lake s3://…` (the real binary, only the README's
+/// variables): refused while another machine's lease is live, with its holder named; and a
+/// scheduler that ends (here on a bad configuration) exits with its error, not a panic, and
+/// leaves no lease behind.
+#[test]
+fn agentrep_schedule_on_a_bucket_lake_is_refused_while_another_holds_the_lease() {
+    let s3 = S3Server::start();
+    s3.create_bucket("lake-scheduler");
+    let dir = tempfile::tempdir().unwrap();
+    let lease_key = "prod/_checkpoints/scheduler.lease";
+    let schedule = |config: &str| {
+        let mut env = s3.env();
+        env.push(("AGENTREP_LAKE_CACHE", dir.path().join("cache").display().to_string()));
+        env.push(("AGENTREP_CONFIG", config.to_owned()));
+        let snapshots = dir.path().join("snapshots");
+        base_command()
+            .args(["schedule", "--lake", "s3://lake-scheduler/prod", "--snapshots"])
+            .arg(&snapshots)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .output()
+            .expect("runs")
+    };
+    let missing = dir.path().join("missing.toml").display().to_string();
+    let live = br#"{"holder":"process 42 on another machine","duration_secs":60,"renewed_at":0}"#;
+    s3.put_object("lake-scheduler", lease_key, live);
+    let refused = schedule(&missing);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("scheduler lease: process 42 on another machine"), "{stderr}");
+
+    s3.delete_object("lake-scheduler", lease_key);
+    let ended = schedule(&missing);
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    assert_eq!(ended.status.code(), Some(1), "an error, not a panic: {stderr}");
+    assert!(stderr.contains("bad configuration") && !stderr.contains("panicked"), "{stderr}");
+    let lake = s3.lake("s3://lake-scheduler/prod", &dir.path().join("reader"));
+    assert_eq!(lake.bucket().unwrap().get("_checkpoints/scheduler.lease").unwrap(), None, "released on exit");
+}

@@ -63,12 +63,24 @@ const MULTIPART_ABOVE: u64 = 16 * 1024 * 1024;
 pub struct Bucket {
     url: BucketUrl,
     store: Arc<dyn ObjectStore>,
-    runtime: Runtime,
+    /// Always `Some` until the bucket is dropped (see `Drop`).
+    runtime: Option<Runtime>,
 }
 
 impl std::fmt::Debug for Bucket {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Bucket").field("url", &self.url.to_string()).finish_non_exhaustive()
+    }
+}
+
+/// A bucket may be dropped inside an async context (`agentrep schedule` owns its lake there),
+/// where dropping a runtime the ordinary way panics: its worker threads are left to stop on their
+/// own. Nothing is in flight by then, since every call blocks until it is done.
+impl Drop for Bucket {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
     }
 }
 
@@ -94,7 +106,7 @@ impl Bucket {
             .enable_all()
             .build()
             .map_err(|e| err(e.into()))?;
-        Ok(Self { url: url.clone(), store: Arc::new(store), runtime })
+        Ok(Self { url: url.clone(), store: Arc::new(store), runtime: Some(runtime) })
     }
 
     /// The bucket's address, for messages.
@@ -140,12 +152,11 @@ impl Bucket {
         F: Future + Send,
         F::Output: Send,
     {
+        let runtime = self.runtime.as_ref().expect("a bucket's runtime lives as long as the bucket");
         if tokio::runtime::Handle::try_current().is_ok() {
-            std::thread::scope(|scope| {
-                scope.spawn(|| self.runtime.block_on(future)).join().expect("a bucket call panicked")
-            })
+            std::thread::scope(|scope| scope.spawn(|| runtime.block_on(future)).join().expect("a bucket call panicked"))
         } else {
-            self.runtime.block_on(future)
+            runtime.block_on(future)
         }
     }
 
@@ -169,15 +180,7 @@ impl Bucket {
 
     /// An object's bytes; `None` when there is no such object.
     pub fn get(&self, relative: &str) -> Result<Option<Vec<u8>>, BucketError> {
-        let key = self.key(relative);
-        let got = self.block_on(async {
-            match self.store.get(&key).await {
-                Ok(result) => result.bytes().await.map(|b| Some(b.to_vec())),
-                Err(object_store::Error::NotFound { .. }) => Ok(None),
-                Err(e) => Err(e),
-            }
-        });
-        got.map_err(|e| self.error(relative, e))
+        Ok(self.get_versioned(relative)?.map(|object| object.bytes))
     }
 
     /// Writes `bytes` as one object (a PUT, which readers see whole or not at all); its version.
@@ -403,4 +406,20 @@ pub(crate) fn temporary_beside(path: &Path) -> PathBuf {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `agentrep schedule` owns its lake inside its async main loop and drops it there when it
+    /// ends (stopped, refused a lease, or a bad configuration): that must not panic. No request
+    /// is made: building a bucket client connects to nothing.
+    #[test]
+    fn a_bucket_dropped_inside_an_async_context_does_not_panic() {
+        let url: BucketUrl = "s3://some-bucket/prefix".parse().unwrap();
+        let bucket = Bucket::new(&url, &[("aws_endpoint", "http://127.0.0.1:9"), ("aws_allow_http", "true")]).unwrap();
+        let caller = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        caller.block_on(async move { drop(bucket) });
+    }
 }

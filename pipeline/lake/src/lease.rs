@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::bucket::{Bucket, Condition};
-use crate::store::{CHECKPOINTS_DIR, LakeError};
+use crate::store::{CHECKPOINTS_DIR, LakeError, io_err};
 
 /// How long a bucket lease lasts without a renewal.
 pub const LEASE_DURATION: Duration = Duration::from_secs(60);
@@ -80,20 +80,16 @@ struct RenewalState {
 impl Lease {
     /// Takes the lease `name` of a folder lake (its checkpoints folder is `dir`).
     pub(crate) fn folder(name: &str, dir: &std::path::Path) -> Result<Self, LakeError> {
-        let io = |path: &std::path::Path| {
-            let path = path.to_owned();
-            move |source| LakeError::Io { path, source }
-        };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
         let path = dir.join(format!("{name}.lock"));
-        let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io(&path))?;
+        let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io_err(&path))?;
         match file.try_lock() {
             Ok(()) => Ok(Self { name: name.to_owned(), holder: Holder::Folder { _locked: file } }),
             Err(std::fs::TryLockError::WouldBlock) => Err(LakeError::LeaseHeld {
                 name: name.to_owned(),
                 holder: format!("another process on this machine (it locks {})", path.display()),
             }),
-            Err(std::fs::TryLockError::Error(e)) => Err(io(&path)(e)),
+            Err(std::fs::TryLockError::Error(e)) => Err(io_err(&path)(e)),
         }
     }
 

@@ -98,7 +98,7 @@ pub enum LakeError {
     },
 }
 
-fn io_err(path: &Path) -> impl FnOnce(io::Error) -> LakeError + '_ {
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(io::Error) -> LakeError + '_ {
     move |source| LakeError::Io { path: path.to_owned(), source }
 }
 
@@ -260,7 +260,7 @@ fn write_sidecar(sidecar: &Path, sha256: &str, len: u64) -> io::Result<()> {
 /// Partitions fetched from a bucket at once.
 const FETCH_CONCURRENCY: usize = 8;
 
-/// Folder beside the datasets that holds the ingest jobs' checkpoints (and their lock).
+/// Folder beside the datasets that holds the ingest jobs' checkpoints (and the scheduler's lease).
 pub(crate) const CHECKPOINTS_DIR: &str = "_checkpoints";
 
 /// Folder beside the datasets that holds the rebuild's carried state.
