@@ -105,6 +105,7 @@ done
 last_day=$(echo "$days" | tail -n 1)
 floor=$("$bin" bench floor --lake "$lake" --date "$last_day" --runs 5)
 log "duckdb floor (GROUP BY pay_to over the same settlements): $floor"
+log "live bases (file size, indexing at load, one seller decoded as a paid re-score does, every 10th seller): $("$bin" bench live-basis --snapshot "$snap/current" --step 10)"
 # What each day's publication wrote, and its digest pass (from the run log).
 python3 - "$snap/runs.jsonl" <<'PY' | tee -a "$results"
 import json, sys

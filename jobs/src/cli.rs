@@ -503,6 +503,16 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// What a snapshot's live bases cost the server: the file's size, indexing it, and decoding one
+    /// seller's basis (median, 99th percentile, slowest); prints JSON.
+    LiveBasis {
+        /// A snapshot folder (one `<day>-<digest>` folder, or `current`).
+        #[arg(long)]
+        snapshot: PathBuf,
+        /// Decode every `step`-th seller.
+        #[arg(long, default_value_t = 10)]
+        step: usize,
+    },
     /// The node's bare `eth_getLogs` rate (the floor the settlements ingest is compared with):
     /// the USDC `Transfer` logs to the lake's listed payTos over `[from, to]`, raw JSON-RPC, the
     /// same topic batches and the same adaptive windows as the ingest's pager, logs counted and

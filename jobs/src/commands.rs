@@ -184,6 +184,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{{\"groups\": {groups}, \"median_ms\": {:.1}, \"runs_ms\": {times:?}}}", times[times.len() / 2]);
             Ok(())
         }
+        Command::Bench { what: BenchCommand::LiveBasis { snapshot, step } } => {
+            let cost = crate::bench_live_basis::measure(&snapshot, step)?;
+            println!("{}", serde_json::to_string(&cost)?);
+            Ok(())
+        }
         Command::Bench {
             what: BenchCommand::Logs { rpc, lake, from_block, to_block, log_window, max_log_window, topic_batch, usdc },
         } => {

@@ -2,6 +2,7 @@
 //! evaluation, so end-to-end tests drive exactly what operators run.
 
 pub mod bench;
+pub mod bench_live_basis;
 pub mod cli;
 pub mod commands;
 pub mod env_table;

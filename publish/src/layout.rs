@@ -19,8 +19,8 @@ pub const SHIELD: &str = "bundles/trust-shield.keyed.jsonl";
 pub const HISTORY: &str = "bundles/history.keyed.jsonl";
 /// Buyer-trust verdicts of launched tokens, keyed bundle (keyed by token address).
 pub const BUYER_TRUST: &str = "bundles/buyer-trust.keyed.jsonl";
-/// What each seller's live re-score builds on, keyed bundle (read by the server, not served).
-pub const LIVE_BASIS: &str = "bundles/live-basis.keyed.jsonl";
+/// What each seller's live re-score builds on, typed columns (read by the server, not served).
+pub const LIVE_BASIS: &str = "live-basis.parquet";
 /// What every live re-score of the snapshot shares (day, known facilitators).
 pub const LIVE_CONTEXT: &str = "live-context.json";
 /// The manifest.
@@ -74,8 +74,6 @@ pub enum WalletDoc {
     History,
     /// A line of the buyer-trust bundle (keyed by token).
     BuyerTrust,
-    /// A line of the live-basis bundle (read by the live re-score, never served as a file).
-    LiveBasis,
 }
 
 /// A whole-snapshot document served as published.
@@ -102,7 +100,8 @@ pub enum FileKind<'a> {
     Bundle(WalletDoc),
     /// A whole-snapshot document.
     Whole(WholeDoc),
-    /// Read by the loader, not served as a file (manifest, indexes, counterparties, full leaderboard).
+    /// Read by the loader, not served as a file (manifest, indexes, counterparties, full leaderboard,
+    /// live bases).
     Data,
 }
 
@@ -113,7 +112,6 @@ pub fn classify(path: &str) -> FileKind<'_> {
         SHIELD => return FileKind::Bundle(WalletDoc::Shield),
         HISTORY => return FileKind::Bundle(WalletDoc::History),
         BUYER_TRUST => return FileKind::Bundle(WalletDoc::BuyerTrust),
-        LIVE_BASIS => return FileKind::Bundle(WalletDoc::LiveBasis),
         LEADERBOARD => return FileKind::Whole(WholeDoc::Leaderboard),
         SCORES_CSV => return FileKind::Whole(WholeDoc::ScoresCsv),
         SCORES_PARQUET => return FileKind::Whole(WholeDoc::ScoresParquet),
@@ -151,6 +149,7 @@ mod tests {
         assert_eq!(classify(MOVERS), FileKind::Whole(WholeDoc::Movers));
         assert_eq!(classify(AGENTS_INDEX), FileKind::Data);
         assert_eq!(classify(MANIFEST), FileKind::Data);
+        assert_eq!(classify(LIVE_BASIS), FileKind::Data);
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub enum PublishError {
     /// Parquet encoding failed.
     #[error("snapshot parquet: {0}")]
     Parquet(#[source] parquet::errors::ParquetError),
+    /// `live-basis.parquet` does not hold what this version writes.
+    #[error("live basis: {0}")]
+    LiveBasis(String),
     /// A snapshot bucket call failed, or the bucket holds something that is not a snapshot.
     #[error("snapshot bucket: {0}")]
     Bucket(String),

@@ -53,6 +53,8 @@ pub struct LoadedSnapshot {
     pub directory: DirectoryRows,
     /// What every live re-score of the snapshot shares (absent in snapshots older than it).
     pub live_context: Option<crate::live::LiveContextV1>,
+    /// Every seller's live basis, held compressed (absent in snapshots older than its columns).
+    pub live_bases: Option<crate::live::LiveBases>,
     /// Every file listed in the manifest, by relative path.
     pub files: HashMap<String, Vec<u8>>,
 }
@@ -73,11 +75,16 @@ impl LoadedSnapshot {
         let manifest_path = dir.join(layout::MANIFEST);
         let manifest_bytes = fs::read(&manifest_path).map_err(PublishError::io(&manifest_path))?;
         let manifest: ManifestV1 = serde_json::from_slice(&manifest_bytes).map_err(PublishError::Encode)?;
-        let files: HashMap<String, Vec<u8>> = manifest
+        let mut files: HashMap<String, Vec<u8>> = manifest
             .files
             .par_iter()
             .map(|f| read_checked(dir, &manifest, f).map(|bytes| (f.path.clone(), bytes)))
             .collect::<Result<_, PublishError>>()?;
+        // Moved out, not copied: the server keeps these bytes as they are.
+        let live_bases = files
+            .remove(layout::LIVE_BASIS)
+            .map(|b| crate::live::LiveBases::read(bytes::Bytes::from(b)))
+            .transpose()?;
         let required = |path: &str| {
             files.get(path).ok_or_else(|| PublishError::Corrupt {
                 snapshot: manifest.snapshot_id.clone(),
@@ -110,6 +117,7 @@ impl LoadedSnapshot {
         Ok(Self {
             id: manifest.snapshot_id.clone(),
             live_context,
+            live_bases,
             dir: dir.to_owned(),
             manifest,
             manifest_bytes,

@@ -245,7 +245,8 @@ pub fn write_snapshot(
     files.push(out.write(PREFLIGHT, &keyed_bundle(&input.sellers, |s| payloads::preflight(ctx, s))?)?);
     files.push(out.write(SHIELD, &keyed_bundle(&input.sellers, |s| payloads::shield_payload(ctx, s))?)?);
     files.push(out.write(HISTORY, &keyed_bundle(&input.sellers, |s| payloads::history(ctx, s))?)?);
-    files.push(out.write(LIVE_BASIS, &keyed_bundle(&input.sellers, crate::live::LiveSellerV1::of)?)?);
+    let live_rows: Vec<crate::live::LiveRow<'_>> = input.sellers.iter().map(crate::live::LiveRow::of).collect();
+    files.push(out.write(LIVE_BASIS, &crate::live::columns::write(&live_rows)?)?);
     files.push(out.json(
         LIVE_CONTEXT,
         &crate::live::LiveContextV1 {

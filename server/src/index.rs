@@ -127,6 +127,9 @@ pub struct ServedSnapshot {
     /// What every live re-score of this snapshot shares; `None` for a snapshot published before
     /// the live re-score existed.
     pub live_context: Option<agentrep_publish::live::LiveContextV1>,
+    /// Every seller's live basis, compressed, decoded one seller at a time by a paid re-score;
+    /// `None` for a snapshot published before its columns.
+    pub live_bases: Option<agentrep_publish::live::LiveBases>,
     /// Every seller and deployer with the lookups the queries read.
     pub index: AgentIndex,
     /// Proofs, lists, identities, crawl sources, funding chains and top buyers.
@@ -151,6 +154,7 @@ impl ServedSnapshot {
             deployers,
             directory,
             live_context,
+            live_bases,
             mut files,
             ..
         } = loaded;
@@ -212,6 +216,7 @@ impl ServedSnapshot {
             counterparties: counterparties.into_iter().map(|c| (c.address.clone(), c)).collect(),
             retained,
             live_context,
+            live_bases,
             index: AgentIndex::build(agents, deployers),
             leaderboard_views: ViewCache::new(512),
             history_views: ViewCache::new(16_384),

@@ -89,7 +89,8 @@ fn parse<T: serde::de::DeserializeOwned>(blob: Option<&Blob>, what: &str) -> Res
 fn no_live_context() -> ApiError {
     ApiError::NotAvailable {
         code: "snapshot_without_live_basis",
-        message: "the served snapshot was published before live re-scores existed; rebuild it. Nothing was charged"
+        message: "the served snapshot carries no live basis this server reads (it was published before live \
+                  re-scores, or before their bases were columns); rebuild it. Nothing was charged"
             .to_owned(),
     }
 }
@@ -97,8 +98,8 @@ fn no_live_context() -> ApiError {
 /// Whether the snapshot carries what a live re-score of `a` builds on: checked before any terms,
 /// without reading it.
 fn has_live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
-    match (&snap.live_context, snap.wallet(WalletDoc::LiveBasis, a.as_str())) {
-        (Some(_), Some(_)) => Ok(()),
+    match (&snap.live_context, &snap.live_bases) {
+        (Some(_), Some(bases)) if bases.contains(a.as_str()) => Ok(()),
         _ => Err(no_live_context()),
     }
 }
@@ -107,7 +108,15 @@ fn has_live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
 /// the live re-score.
 fn live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(LiveSellerV1, LiveContextV1), ApiError> {
     let context = snap.live_context.clone().ok_or_else(no_live_context)?;
-    Ok((parse(snap.wallet(WalletDoc::LiveBasis, a.as_str()), "live basis")?, context))
+    let bases = snap.live_bases.as_ref().ok_or_else(no_live_context)?;
+    let line = bases
+        .get(a.as_str())
+        .map_err(|e| ApiError::NotAvailable {
+            code: "snapshot_unreadable",
+            message: format!("{e}; nothing was charged"),
+        })?
+        .ok_or_else(no_live_context)?;
+    Ok((line, context))
 }
 
 /// `?full=1`: the full profile of a wallet whose live re-score the caller paid for in the last
