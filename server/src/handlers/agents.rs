@@ -47,7 +47,7 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
     sell(app, req, &LIVE_RESCORE, |_| async {
         let live = app.live().expect("sell refuses the route without live sources");
         let snap = snapshot(app)?;
-        let (line, context) = live_basis(&snap, a)?;
+        let (line, context) = read_live_basis(&snap, a).await?;
         let published: ScorePayloadV1 = parse(snap.wallet(WalletDoc::Score, a.as_str()), "score")?;
         let rescore = live.rescore(a.as_str(), &line, &context.facilitators, snap.date()).await.map_err(|e| {
             ApiError::SourceUnavailable {
@@ -102,6 +102,17 @@ fn has_live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
         (Some(_), Some(bases)) if bases.contains(a.as_str()) => Ok(()),
         _ => Err(no_live_context()),
     }
+}
+
+/// [`live_basis`] on a blocking thread: decoding the seller's row group (zstd, a few milliseconds,
+/// BENCHMARKS.md § 4h) would otherwise stall one of the runtime's few threads and every request
+/// waiting on it.
+async fn read_live_basis(snap: &Arc<ServedSnapshot>, a: &Address) -> Result<(LiveSellerV1, LiveContextV1), ApiError> {
+    let (snap, a) = (snap.clone(), a.clone());
+    tokio::task::spawn_blocking(move || live_basis(&snap, &a)).await.map_err(|e| ApiError::NotAvailable {
+        code: "snapshot_unreadable",
+        message: format!("reading the live basis failed: {e}; nothing was charged"),
+    })?
 }
 
 /// The wallet's live basis and the snapshot's live context; refused when the snapshot predates
