@@ -16,14 +16,12 @@ setup-build: ## What building and `make run` need: the prebuilt libduckdb (npm) 
 	@./scripts/install-debian.sh mold
 
 setup: setup-build ## Everything `make test` needs besides: anvil and solc (npm), the clients the tests drive (npm, PyPI) and headless Chromium (Debian)
-	@./scripts/fetch-chain-tools.sh
-	@./scripts/fetch-test-clients.sh
-	@./scripts/install-debian.sh chromium fonts-dejavu-core
+	@./scripts/setup-test-tools.sh
 
 # Every library and binary of the workspace but the cluster engine (agentrep-cluster: DataFusion and
-# Ballista, about 150 crates more), so the first `make run` stays short. `make test` builds the
-# cluster engine too (`build-cluster`'s selection), which unifies some shared crates' features
-# differently: after `make run`, its first build recompiles part of the tree once.
+# Ballista, 86 crates more), so the first `make run` stays short. `make test` builds the cluster
+# engine and the test targets too; feature-set/Cargo.toml keeps every dependency the two share
+# resolved with the same features, so after `make build` it compiles no dependency again.
 build: setup-build ## Build the agentrep binary (dev profile: optimised dependencies)
 	$(CARGO) build --workspace --exclude agentrep-cluster --lib --bins
 
@@ -38,7 +36,9 @@ run-paid: build ## The demo taking payments on a local chain (anvil), printing a
 	@./scripts/fetch-test-clients.sh
 	$(BIN) demo --dir demo --addr $(ADDR) --paid
 
-test: setup ## Unit, integration and end-to-end tests (closes with one summary line)
+# The test tools install while the workspace compiles (scripts/test.sh): they need the network and
+# the disk, the build the two cores.
+test: setup-build ## Unit, integration and end-to-end tests (closes with one summary line)
 	CARGO="$(CARGO)" ./scripts/test.sh
 
 lint: setup ## Formatting, clippy, and the server's dependency invariant

@@ -3,7 +3,11 @@
 # ("tests: N passed, N failed, N skipped"), keeping cargo's exit status.
 set -uo pipefail
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+tools_log="$(mktemp)"
+trap 'rm -f "$log" "$tools_log"' EXIT
+# The tools only the tests run install meanwhile (network and disk; the build has the cores).
+"$(dirname "$0")/setup-test-tools.sh" >"$tools_log" 2>&1 &
+tools=$!
 # The ingest tests run the `agentrep` binary as a process (killed and restarted, scheduled):
 # `cargo test` builds a package's binaries only for that package's own tests. The binary is built
 # with the selection `make build` uses (the whole workspace, every target), so it shares every
@@ -11,7 +15,13 @@ trap 'rm -f "$log"' EXIT
 # other features and rebuilds part of the dependency tree). The tests need the binary with the
 # Ballista engine and `agentrep cluster` (feature `cluster`, as `make build-cluster` builds it).
 features=(--features agentrep-jobs/cluster)
-"${CARGO:-cargo}" build --workspace --all-targets "${features[@]}" || exit $?
+"${CARGO:-cargo}" build --workspace --all-targets "${features[@]}"
+built=$?
+wait "$tools"
+tools_status=$?
+cat "$tools_log"
+[ "$tools_status" -eq 0 ] || { echo "test: installing the test tools failed (exit $tools_status)" >&2; exit "$tools_status"; }
+[ "$built" -eq 0 ] || exit "$built"
 "${CARGO:-cargo}" test --workspace --no-fail-fast "${features[@]}" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 awk '/^test result:/ {

@@ -13,7 +13,7 @@ use agentrep_tests::cluster::BallistaCluster;
 use agentrep_tests::process::{Process, base_command};
 use agentrep_tests::s3::S3Server;
 
-use crate::bucket::assert_same_snapshot;
+use super::bucket::assert_same_snapshot;
 
 const LAKE: &str = "s3://agentrep-lake/world";
 

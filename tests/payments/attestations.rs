@@ -16,7 +16,7 @@ use alloy::sol_types::SolValue;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::{now, top_seller};
+use super::{now, top_seller};
 
 /// Deploys `contracts/artifacts/ScoreVerifier.json` for `operator` (max age: the default day).
 async fn deploy_verifier(chain: &PayChain, operator: Address) -> Address {

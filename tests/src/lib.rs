@@ -1,4 +1,4 @@
-//! Shared support for the end-to-end tests: a small world built once per test binary, and a real
+//! Shared support for the end-to-end tests: a small world built once per test run (every integration test is one binary, `tests/integration.rs`), and a real
 //! server on a random loopback port.
 
 pub mod buyers;
@@ -98,7 +98,7 @@ fn build_world_in(dir: tempfile::TempDir, days: u32, rebuilt: usize) -> BuiltWor
     world
 }
 
-/// The shared world of this test binary: 8 days, the first 7 rebuilt (the 8th is left for tests
+/// The shared world of the test run: 8 days, the first 7 rebuilt (the 8th is left for tests
 /// that publish a new snapshot while serving).
 pub fn shared_world() -> &'static BuiltWorld {
     static WORLD: OnceLock<BuiltWorld> = OnceLock::new();

@@ -15,7 +15,7 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_owned()
 }
 
-/// The demo's folder, built once per test binary by the real binary (`agentrep demo --no-serve`,
+/// The demo's folder, built once per test run by the real binary (`agentrep demo --no-serve`,
 /// what `make run` does before it serves): the embedded world's lake and its 30 snapshots.
 pub fn demo_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();

@@ -2,7 +2,7 @@
 //! rest of the outside world, and `agentrep ingest` pointed at them: what the ingest's
 //! end-to-end, fault and scheduler tests share.
 //!
-//! [`ReplayedWorld::shared`] builds it once per test binary: the tiny world over 3 days, thinned
+//! [`ReplayedWorld::shared`] builds it once per test run: the tiny world over 3 days, thinned
 //! (the replay costs one anvil block per second that has a fact), replayed onto anvil and dumped;
 //! every test then starts its own anvil from the dump ([`ReplayedWorld::node`]), so tests never
 //! see each other's chain. [`ReplayedWorld::bazaars`] serves the world's listings as x402 Bazaar
@@ -61,7 +61,7 @@ pub struct ReplayedWorld {
 }
 
 impl ReplayedWorld {
-    /// The replayed world of this test binary, built on first use (about a minute).
+    /// The replayed world of the test run, built on first use (about a minute).
     ///
     /// # Panics
     /// When the world cannot be generated or replayed.
