@@ -4,7 +4,8 @@
 //! two test threads stay busy across areas instead of idling at the end of each binary, and the
 //! tests and their dependencies are compiled and linked once rather than once per area.
 //!
-//! Run one area with its module path: `cargo test -p agentrep-tests --test integration -- e2e::docs`.
+//! Run one area with its module path, with the selection `make test` builds (so nothing is compiled
+//! with other features): `cargo test --workspace --features agentrep-jobs/cluster --test integration -- e2e::docs`.
 
 #[path = "clients/main.rs"]
 mod clients;

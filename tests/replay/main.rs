@@ -69,7 +69,7 @@ fn chain(replay: &Replay, world: &str) -> Address {
 }
 
 /// One replay of the tiny world, for timing: `REPLAY_THIN=0` (default here) replays it whole.
-/// `cargo test -p agentrep-tests --test integration -- replay:: --ignored --nocapture`.
+/// `cargo test --workspace --features agentrep-jobs/cluster --test integration -- replay:: --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "timing only: the whole tiny world takes tens of minutes on anvil 1.7.1"]
 async fn times_one_replay() {
