@@ -102,8 +102,37 @@ fn path_for(d: &Deployer, j: u32, r: &mut impl Rng) -> Path {
 }
 
 type Launch = (i64, LaunchRow);
-type Observations = Vec<(i64, LaunchObservationRow)>;
-type Buys = Vec<(i64, TokenBuyRow)>;
+type Observations = Vec<(i64, Observation)>;
+type Buys = Vec<(i64, Buy)>;
+
+/// One day's observation of a launch, its token named by the launch's place in
+/// [`DeployerRows::launches`]. Observations and buys keep numbers, not addresses, until their day's
+/// partition is written: at ten times the benchmark scale (100M buys and observations) the
+/// addresses' strings alone would not fit in memory.
+#[derive(Debug, Clone)]
+pub(crate) struct Observation {
+    launch: u32,
+    liquidity: u64,
+    swaps: u32,
+    holders: u32,
+    price: f64,
+    creator_holding: f64,
+}
+
+/// A known wallet's first buy of a launch's token on one day (see [`Observation`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Buy {
+    launch: u32,
+    buyer: PoolWallet,
+    tokens: u32,
+}
+
+/// A wallet of the [`BuyerPools`]: its pool and its place there.
+#[derive(Debug, Clone, Copy)]
+struct PoolWallet {
+    pool: u8,
+    index: u32,
+}
 
 /// The known wallets that buy launched tokens.
 #[derive(Debug)]
@@ -146,16 +175,29 @@ impl BuyerPools {
         }
     }
 
-    fn pick(&self, weights: [f64; 3], r: &mut impl Rng) -> Option<&String> {
+    fn pool(&self, pool: u8) -> &[String] {
+        match pool {
+            0 => &self.agents,
+            1 => &self.bad,
+            _ => &self.payers,
+        }
+    }
+
+    fn address(&self, wallet: PoolWallet) -> &str {
+        &self.pool(wallet.pool)[wallet.index as usize]
+    }
+
+    fn pick(&self, weights: [f64; 3], r: &mut impl Rng) -> Option<PoolWallet> {
         let x: f64 = r.random();
         let pool = if x < weights[0] {
-            &self.agents
+            0
         } else if x < weights[0] + weights[1] {
-            &self.bad
+            1
         } else {
-            &self.payers
+            2
         };
-        (!pool.is_empty()).then(|| &pool[r.random_range(0..pool.len())])
+        let len = self.pool(pool).len();
+        (len > 0).then(|| PoolWallet { pool, index: r.random_range(0..len) as u32 })
     }
 }
 
@@ -163,13 +205,13 @@ impl BuyerPools {
 /// for new holders with the day's swaps and may need one for the creator), each new to the token
 /// (`seen` starts with the creator, who never buys its own token here).
 #[allow(clippy::too_many_arguments)]
-fn day_buys(
-    pools: &BuyerPools,
+fn day_buys<'p>(
+    pools: &'p BuyerPools,
     path: Path,
-    token: &str,
+    launch: u32,
     (new_holders, swaps): (u32, u32),
     at: i64,
-    seen: &mut HashSet<String>,
+    seen: &mut HashSet<&'p str>,
     r: &mut impl Rng,
     out: &mut Buys,
 ) {
@@ -178,19 +220,10 @@ fn day_buys(
     let want = ((f64::from(new_holders) * share) + r.random::<f64>()).floor() as u32;
     for _ in 0..want.min(room) {
         let Some(buyer) = pools.pick(weights, r) else { continue };
-        if !seen.insert(buyer.clone()) {
+        if !seen.insert(pools.address(buyer)) {
             continue;
         }
-        out.push((
-            at,
-            TokenBuyRow {
-                token: token.to_owned(),
-                buyer: buyer.clone(),
-                buys: 1,
-                tokens: r.random_range(1_000..100_000u32).into(),
-                first_at: Timestamp::from_secs(at),
-            },
-        ));
+        out.push((at, Buy { launch, buyer, tokens: r.random_range(1_000..100_000u32) }));
     }
 }
 
@@ -226,7 +259,7 @@ fn deployer_launches(world: &World, pools: &BuyerPools, d: &Deployer) -> (Vec<La
         launches.push((
             launched_at,
             LaunchRow {
-                token: token.clone(),
+                token,
                 deployer: d.address.clone(),
                 platform: platform.to_owned(),
                 name: format!("Token {}-{}", d.index, j),
@@ -240,7 +273,7 @@ fn deployer_launches(world: &World, pools: &BuyerPools, d: &Deployer) -> (Vec<La
         let mut price = r.random_range(0.0001..0.01);
         let mut holding = 1.0f64;
         let mut holders = r.random_range(5..40u32);
-        let mut seen = HashSet::from([d.address.clone()]);
+        let mut seen = HashSet::from([d.address.as_str()]);
         let mut held = 0u32;
         for day in 0..=age_days {
             let t = launched_at - launched_at.rem_euclid(DAY) + day * DAY + 20 * 3_600;
@@ -307,9 +340,9 @@ fn deployer_launches(world: &World, pools: &BuyerPools, d: &Deployer) -> (Vec<La
             }
             let new_holders = holders.saturating_sub(held);
             held = holders;
-            day_buys(pools, path, &token, (new_holders, swaps), t, &mut seen, &mut buy_rng, &mut buys);
-            let obs = LaunchObservationRow {
-                token: token.clone(),
+            day_buys(pools, path, j, (new_holders, swaps), t, &mut seen, &mut buy_rng, &mut buys);
+            let obs = Observation {
+                launch: j,
                 liquidity: (liquidity * 1_000_000.0) as u64,
                 swaps,
                 holders,
@@ -339,22 +372,53 @@ fn deployer_launches(world: &World, pools: &BuyerPools, d: &Deployer) -> (Vec<La
 #[derive(Debug)]
 pub(crate) struct DeployerRows {
     pub launches: Vec<(i64, LaunchRow)>,
-    pub observations: Vec<(i64, LaunchObservationRow)>,
-    pub buys: Vec<(i64, TokenBuyRow)>,
+    pub observations: Vec<(i64, Observation)>,
+    pub buys: Vec<(i64, Buy)>,
+    /// The wallets the buys name.
+    pub pools: BuyerPools,
     pub events: Events,
+}
+
+impl DeployerRows {
+    /// The lake row of an observation.
+    pub(crate) fn observation_row(&self, o: Observation) -> LaunchObservationRow {
+        LaunchObservationRow {
+            token: self.launches[o.launch as usize].1.token.clone(),
+            liquidity: o.liquidity,
+            swaps: o.swaps,
+            holders: o.holders,
+            price: o.price,
+            creator_holding: o.creator_holding,
+        }
+    }
+
+    /// The lake row of a buy made at `at`.
+    pub(crate) fn buy_row(&self, at: i64, b: Buy) -> TokenBuyRow {
+        TokenBuyRow {
+            token: self.launches[b.launch as usize].1.token.clone(),
+            buyer: self.pools.address(b.buyer).to_owned(),
+            buys: 1,
+            tokens: b.tokens.into(),
+            first_at: Timestamp::from_secs(at),
+        }
+    }
 }
 
 pub(crate) fn rows(world: &World) -> DeployerRows {
     let seed = world.config.seed;
     let pools = BuyerPools::of(world);
     let per_deployer: Vec<_> = world.deployers.par_iter().map(|d| deployer_launches(world, &pools, d)).collect();
-    let mut launches = Vec::new();
-    let mut observations = Vec::new();
-    let mut buys = Vec::new();
+    // Sized once: grown by doubling, the largest of them (the buys) would hold up to twice its rows.
+    let count = |f: fn(&(Vec<Launch>, Observations, Buys)) -> usize| per_deployer.iter().map(f).sum::<usize>();
+    let mut launches = Vec::with_capacity(count(|d| d.0.len()));
+    let mut observations = Vec::with_capacity(count(|d| d.1.len()));
+    let mut buys = Vec::with_capacity(count(|d| d.2.len()));
     for (l, o, b) in per_deployer {
+        // Each deployer numbered its launches from 0; here they take their place in `launches`.
+        let first = launches.len() as u32;
         launches.extend(l);
-        observations.extend(o);
-        buys.extend(b);
+        observations.extend(o.into_iter().map(|(t, o)| (t, Observation { launch: first + o.launch, ..o })));
+        buys.extend(b.into_iter().map(|(t, b)| (t, Buy { launch: first + b.launch, ..b })));
     }
     let start = day_start(world.config.start());
     let mut events = Events::default();
@@ -395,5 +459,5 @@ pub(crate) fn rows(world: &World) -> DeployerRows {
             ));
         }
     }
-    DeployerRows { launches, observations, buys, events }
+    DeployerRows { launches, observations, buys, pools, events }
 }

@@ -4,14 +4,14 @@
 use std::collections::{BTreeMap, HashMap};
 
 use agentrep_lake::datasets::{
-    AgentCardRow, CrawlRunRow, DomainRankRow, LaunchObservationRow, LaunchRow, ListingRow, PaidProbeRow, ProbeRow,
-    RegistrationRow, SettlementRow, TokenBuyRow,
+    AgentCardRow, CrawlRunRow, DomainRankRow, ListingRow, PaidProbeRow, ProbeRow, RegistrationRow, SettlementRow,
 };
 use agentrep_lake::{Lake, LakeError, Row, Timestamp};
 use chrono::NaiveDate;
 use rand::Rng;
 use rayon::prelude::*;
 
+use crate::deployers::DeployerRows;
 use crate::plan::{
     BASE, BASE_SEPOLIA, DAY, EURC_BASE, Events, FACILITATORS, Mismatch, Rail, Seller, SellerKind, Stream, USDC_BASE,
     USDC_BASE_SEPOLIA, World, tx_hash,
@@ -32,18 +32,33 @@ fn day_of(secs: i64) -> NaiveDate {
 /// The world ends on its last day: rows dated later (a plan that would fund a wallet after the
 /// window, say) have not happened yet and are not written.
 pub(crate) fn write_by_day<R: Row>(lake: &Lake, rows: Vec<(i64, R)>, days: &[NaiveDate]) -> Result<u64, LakeError> {
-    let mut by_day: BTreeMap<NaiveDate, Vec<R>> = days.iter().map(|d| (*d, Vec::new())).collect();
+    write_by_day_as(lake, rows, days, |_, row| row)
+}
+
+/// [`write_by_day`] of rows kept in a compact form, each turned into its lake row (`row(secs,
+/// compact)`) only when its day's partition is written, so that only the days being written hold
+/// their strings.
+pub(crate) fn write_by_day_as<C: Send, R: Row>(
+    lake: &Lake,
+    rows: Vec<(i64, C)>,
+    days: &[NaiveDate],
+    row: impl Fn(i64, C) -> R + Sync,
+) -> Result<u64, LakeError> {
+    let mut by_day: BTreeMap<NaiveDate, Vec<(i64, C)>> = days.iter().map(|d| (*d, Vec::new())).collect();
     let last = days.last().copied();
     let mut n = 0;
-    for (secs, row) in rows {
+    for (secs, compact) in rows {
         let day = day_of(secs);
         if last.is_some_and(|last| day > last) {
             continue;
         }
         n += 1;
-        by_day.entry(day).or_default().push(row);
+        by_day.entry(day).or_default().push((secs, compact));
     }
-    by_day.into_par_iter().try_for_each(|(day, rows)| lake.write_partition(day, &rows).map(|_| ()))?;
+    by_day.into_par_iter().try_for_each(|(day, compact)| {
+        let rows: Vec<R> = compact.into_iter().map(|(secs, c)| row(secs, c)).collect();
+        lake.write_partition(day, &rows).map(|_| ())
+    })?;
     Ok(n)
 }
 
@@ -51,15 +66,18 @@ pub(crate) fn write_by_day<R: Row>(lake: &Lake, rows: Vec<(i64, R)>, days: &[Nai
 #[derive(Debug)]
 pub(crate) struct StaticRows {
     pub events: Events,
-    pub launches: Vec<(i64, LaunchRow)>,
-    pub observations: Vec<(i64, LaunchObservationRow)>,
-    pub buys: Vec<(i64, TokenBuyRow)>,
+    /// Launches, their observations and buys (the deployers' other rows are in `events`).
+    pub deployers: DeployerRows,
 }
 
 /// Moves the static rows out of the plan.
 pub(crate) fn static_rows(world: &mut World) -> StaticRows {
-    let deployer_rows = crate::deployers::rows(world);
-    let mut all = Events::default();
+    let mut deployer_rows = crate::deployers::rows(world);
+    let mut all = Events::with_capacity_for(
+        (world.sellers.iter().map(|s| &s.events))
+            .chain([&world.common, &deployer_rows.events])
+            .chain(world.grief.iter().map(|g| &g.events)),
+    );
     let take = |all: &mut Events, e: &mut Events| {
         all.funding.append(&mut e.funding);
         all.proofs.append(&mut e.proofs);
@@ -73,8 +91,7 @@ pub(crate) fn static_rows(world: &mut World) -> StaticRows {
         take(&mut all, &mut s.events);
     }
     take(&mut all, &mut world.common);
-    let mut deployer_events = deployer_rows.events;
-    take(&mut all, &mut deployer_events);
+    take(&mut all, &mut deployer_rows.events);
     // One first funder per wallet: the earliest edge wins.
     let mut first: HashMap<&str, (i64, usize)> = HashMap::new();
     for (i, (at, row)) in all.funding.iter().enumerate() {
@@ -96,12 +113,7 @@ pub(crate) fn static_rows(world: &mut World) -> StaticRows {
     for g in &mut world.grief {
         take(&mut all, &mut g.events);
     }
-    StaticRows {
-        events: all,
-        launches: deployer_rows.launches,
-        observations: deployer_rows.observations,
-        buys: deployer_rows.buys,
-    }
+    StaticRows { events: all, deployers: deployer_rows }
 }
 
 /// Writes everything that is not generated day by day (events are moved out of the plan).
@@ -111,7 +123,7 @@ pub(crate) fn write_static(
     days: &[NaiveDate],
     stats: &mut WorldStats,
 ) -> Result<(), LakeError> {
-    let StaticRows { events: all, launches, observations, buys } = static_rows(world);
+    let StaticRows { events: all, mut deployers } = static_rows(world);
     write_by_day(lake, agent_cards(world.config.seed, &all.registrations), days)?;
     write_by_day(lake, all.registrations, days)?;
     write_by_day(lake, all.proofs, days)?;
@@ -120,9 +132,11 @@ pub(crate) fn write_static(
     write_by_day(lake, all.receipts, days)?;
     write_by_day(lake, all.lists, days)?;
     write_by_day(lake, all.labels, days)?;
-    stats.launches = write_by_day(lake, launches, days)?;
-    stats.observations = write_by_day(lake, observations, days)?;
-    stats.token_buys = write_by_day(lake, buys, days)?;
+    let observations = std::mem::take(&mut deployers.observations);
+    stats.observations = write_by_day_as(lake, observations, days, |_, o| deployers.observation_row(o))?;
+    let buys = std::mem::take(&mut deployers.buys);
+    stats.token_buys = write_by_day_as(lake, buys, days, |at, b| deployers.buy_row(at, b))?;
+    stats.launches = write_by_day(lake, deployers.launches, days)?;
     Ok(())
 }
 

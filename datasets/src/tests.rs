@@ -100,8 +100,9 @@ fn without_griefing_is_the_same_world_minus_the_griefing() {
     assert_eq!(keys(&p.events.proofs), keys(&g.events.proofs));
     assert_eq!(keys(&p.events.registrations), keys(&g.events.registrations));
     assert_eq!(keys(&p.events.lists), keys(&g.events.lists));
-    assert_eq!(keys(&p.launches), keys(&g.launches));
-    assert_eq!(keys(&p.observations), keys(&g.observations));
+    assert_eq!(keys(&p.deployers.launches), keys(&g.deployers.launches));
+    assert_eq!(keys(&p.deployers.observations), keys(&g.deployers.observations));
+    assert_eq!(keys(&p.deployers.buys), keys(&g.deployers.buys));
     assert!(extra > 0);
     let mut extra_settlements = 0;
     for (i, day) in griefed_config.days().into_iter().enumerate() {
@@ -244,19 +245,21 @@ fn token_buyers_are_known_wallets_that_fit_the_days_new_holders() {
     let deployers: BTreeMap<String, DeployerKind> =
         world.deployers.iter().map(|d| (d.address.clone(), d.kind)).collect();
     let known_bad: BTreeSet<String> = world.known_bad.iter().cloned().collect();
-    let rows = sellers::static_rows(&mut world);
-    assert!(rows.buys.len() > 500, "{} buys", rows.buys.len());
+    let rows = sellers::static_rows(&mut world).deployers;
+    let buys: Vec<_> = rows.buys.iter().map(|(t, b)| (*t, rows.buy_row(*t, b.clone()))).collect();
+    let observations: Vec<_> = rows.observations.iter().map(|(t, o)| (*t, rows.observation_row(o.clone()))).collect();
+    assert!(buys.len() > 500, "{} buys", buys.len());
     let creator: BTreeMap<&str, &str> =
         rows.launches.iter().map(|(_, l)| (l.token.as_str(), l.deployer.as_str())).collect();
     // (token, day) → (holders, swaps) of the first observation row.
     let mut observed: BTreeMap<(&str, i64), (u32, u32)> = BTreeMap::new();
-    for (t, o) in &rows.observations {
+    for (t, o) in &observations {
         observed.entry((o.token.as_str(), t.div_euclid(86_400))).or_insert((o.holders, o.swaps));
     }
     let mut seen = BTreeSet::new();
     let mut per_day: BTreeMap<(&str, i64), u32> = BTreeMap::new();
     let (mut from_agents, mut from_bad) = (0, 0);
-    for (t, b) in &rows.buys {
+    for (t, b) in &buys {
         assert!(seen.insert((b.token.as_str(), b.buyer.as_str())), "{} bought {} twice", b.buyer, b.token);
         assert_ne!(creator[b.token.as_str()], b.buyer, "a creator buys its own token");
         assert_eq!(b.first_at.secs(), *t);

@@ -115,6 +115,36 @@ pub(crate) struct Events {
     pub streams: Vec<Stream>,
 }
 
+impl Events {
+    /// No rows, with room for every row of `parts` (their streams aside), so that moving them all
+    /// in never regrows a vector: at ten times the benchmark scale a regrowth is gigabytes.
+    pub fn with_capacity_for<'a>(parts: impl Iterator<Item = &'a Events>) -> Self {
+        let mut n = [0usize; 7];
+        for e in parts {
+            let lens = [
+                e.funding.len(),
+                e.proofs.len(),
+                e.feedback.len(),
+                e.receipts.len(),
+                e.registrations.len(),
+                e.lists.len(),
+                e.labels.len(),
+            ];
+            n.iter_mut().zip(lens).for_each(|(total, len)| *total += len);
+        }
+        Self {
+            funding: Vec::with_capacity(n[0]),
+            proofs: Vec::with_capacity(n[1]),
+            feedback: Vec::with_capacity(n[2]),
+            receipts: Vec::with_capacity(n[3]),
+            registrations: Vec::with_capacity(n[4]),
+            lists: Vec::with_capacity(n[5]),
+            labels: Vec::with_capacity(n[6]),
+            streams: Vec::new(),
+        }
+    }
+}
+
 /// One listed resource.
 #[derive(Debug, Clone)]
 pub(crate) struct Resource {

@@ -218,7 +218,7 @@ fn plan_common(ctx: &Ctx, sellers: &[Seller]) -> Events {
             a.ev
         })
         .collect();
-    let mut common = Events::default();
+    let mut common = Events::with_capacity_for(per_payer.iter());
     for mut e in per_payer {
         common.funding.append(&mut e.funding);
         common.proofs.append(&mut e.proofs);
