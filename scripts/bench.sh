@@ -8,7 +8,8 @@
 # latency against anvil against its bare I/O, and the writes (signed receipts against SQLite's commit
 # floor, the subscription diff, webhook deliveries to a loopback receiver) (BENCH_ONLY=payments runs
 # those alone). BENCH_ONLY=history runs `scripts/bench-history.sh` (steady days after 30, 90 and
-# 180 days of history, and a news day) alone.
+# 180 days of history, and a news day) alone. BENCH_ONLY=scale runs `scripts/bench-scale.sh` (a day
+# at benchmark scale against a day at ten times it: 1M sellers, 100M settlements).
 # Every load run is bounded in time; servers started here are stopped on exit.
 # BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots),
 # BENCH_ONLY=bucket runs `scripts/bench-bucket.sh` (a rebuild from a bucket lake on a local S3
@@ -43,6 +44,12 @@ fi
 
 if [ "${BENCH_ONLY:-}" = history ]; then
   AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-history.sh"
+  echo "results in $results"
+  exit 0
+fi
+
+if [ "${BENCH_ONLY:-}" = scale ]; then
+  AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-scale.sh"
   echo "results in $results"
   exit 0
 fi

@@ -46,15 +46,19 @@ pub enum Scale {
     /// The benchmark world: 100k sellers, 10M settlements, 1M probes, 500k feedback, 20k
     /// deployers and 100k launches.
     Bench,
+    /// Ten times the benchmark world: 1M sellers, 100M settlements, 10M payers, 200k deployers
+    /// and 1M launches (issue 21's scale test: does a day still fit one machine).
+    Bench10,
 }
 
 impl Scale {
-    /// Parses `small` or `bench`.
+    /// Parses `tiny`, `small`, `bench` or `bench10`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "tiny" => Some(Scale::Tiny),
             "small" => Some(Scale::Small),
             "bench" => Some(Scale::Bench),
+            "bench10" => Some(Scale::Bench10),
             _ => None,
         }
     }
@@ -65,6 +69,7 @@ impl Scale {
             Scale::Tiny => "tiny",
             Scale::Small => "small",
             Scale::Bench => "bench",
+            Scale::Bench10 => "bench10",
         }
     }
 }
@@ -122,6 +127,18 @@ impl Scale {
                 feedback_per_registered: 21.5,
                 deployers: 20_000,
                 launches: 100_000,
+            },
+            Scale::Bench10 => ScaleParams {
+                sellers: 1_000_000,
+                payer_pool: 10_000_000,
+                hubs: 400,
+                settlements: 100_000_000.0,
+                probes_per_day: 2,
+                probe_days: 5,
+                crawl_every_days: 7,
+                feedback_per_registered: 21.5,
+                deployers: 200_000,
+                launches: 1_000_000,
             },
         }
     }

@@ -43,6 +43,8 @@ pub enum ScaleArg {
     Small,
     /// 100k sellers, 10M settlements (benchmarks).
     Bench,
+    /// 1M sellers, 100M settlements (the ten-times benchmark; a long generation and a large lake).
+    Bench10,
 }
 
 /// Which generated world.

@@ -22,6 +22,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 ScaleArg::Tiny => Scale::Tiny,
                 ScaleArg::Small => Scale::Small,
                 ScaleArg::Bench => Scale::Bench,
+                ScaleArg::Bench10 => Scale::Bench10,
             };
             let base = match which {
                 WorldArg::Tune => WorldConfig::new(scale),
