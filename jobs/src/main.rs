@@ -4,6 +4,12 @@
 use agentrep_jobs::{cli, commands, progress};
 use clap::Parser;
 
+/// mimalloc instead of glibc's allocator: the rebuild builds and drops millions of small strings and
+/// records (payloads, per-seller features), and glibc spent a fifth of the publication's CPU in
+/// malloc, free and consolidating its free lists (BENCHMARKS.md § 4k).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     // reqwest is built without a TLS crypto provider (rustls on ring is chosen here, once): every
     // HTTP client the program builds (the payment chain, facilitators, live sources, ingest)

@@ -19,13 +19,14 @@ use crate::directory::Directory;
 use crate::engine::{Engine, query};
 use crate::{PipelineError, carry};
 
-/// Every launched token with its deployer (`launch_deployer`), and every (token, buyer) up to the
-/// day (`token_buyers`) with whether the buyer is the deployer's: first funded by it, or its first
-/// funder (from the seller pass's `first_funder`, narrowed to deployers first so the pairs meet a
-/// small table). Both aggregates over history are carried from day to day
-/// ([`carry::TOKEN_DEPLOYERS`], [`carry::TOKEN_BUYS`]: tokens as exact milli-tokens, so totals do
-/// not depend on the order they are added in) and read into `carried_*` tables first. The lake's
-/// addresses are lowercase already.
+/// Every launched token with its deployer (`launch_deployer`), and the (token, buyer) pairs in
+/// which the buyer is the deployer's (`insiders`): first funded by it, or its first funder (from
+/// the seller pass's `first_funder`, narrowed to deployers first so the pairs meet a small table).
+/// Every (token, buyer) up to the day is the carried [`carry::TOKEN_BUYS`] state itself
+/// (`carried_token_buys`, tokens as exact milli-tokens, so totals do not depend on the order they
+/// are added in); the queries below read it where it lies, joined with these two small tables,
+/// rather than copying its millions of rows into a table of their own. The lake's addresses are
+/// lowercase already.
 const PAIRS_SQL: &str = "
 CREATE OR REPLACE TEMP TABLE launch_deployer AS SELECT token, deployer FROM carried_token_deployers;
 DROP TABLE carried_token_deployers;
@@ -33,16 +34,17 @@ CREATE OR REPLACE TEMP TABLE deployer_links AS
 SELECT funded AS buyer, funder AS deployer FROM first_funder WHERE funder IN (SELECT deployer FROM launch_deployer)
 UNION
 SELECT funder AS buyer, funded AS deployer FROM first_funder WHERE funded IN (SELECT deployer FROM launch_deployer);
-CREATE OR REPLACE TEMP TABLE token_buyers AS
-SELECT b.token, b.buyer, b.buys::UINTEGER AS buys, b.milli, epoch(b.first_at)::BIGINT AS first_at,
-       k.buyer IS NOT NULL AS insider
-FROM carried_token_buys b JOIN launch_deployer l USING (token)
-LEFT JOIN deployer_links k ON k.buyer = b.buyer AND k.deployer = l.deployer;
-DROP TABLE carried_token_buys;
+CREATE OR REPLACE TEMP TABLE insiders AS
+SELECT l.token, k.buyer FROM launch_deployer l JOIN deployer_links k USING (deployer);
 DROP TABLE deployer_links;
 CREATE OR REPLACE TEMP TABLE buyer_classes (buyer VARCHAR PRIMARY KEY, rank UTINYINT NOT NULL)";
 
-const DISTINCT_BUYERS_SQL: &str = "SELECT DISTINCT buyer FROM token_buyers";
+/// The pairs of launched tokens (a buy of a token with no launch in the lake is not judged), with
+/// their row in the carried state (`r`).
+const LAUNCHED_PAIRS: &str = "(SELECT carried_token_buys.rowid AS r, token, buyer, buys, milli, first_at
+    FROM carried_token_buys SEMI JOIN launch_deployer USING (token))";
+
+const DISTINCT_BUYERS_SQL: &str = "SELECT DISTINCT buyer FROM {pairs}";
 
 /// Every token with its deployer, in token order (with or without a buy).
 const TOKENS_SQL: &str = "SELECT token, deployer FROM launch_deployer ORDER BY token";
@@ -51,22 +53,25 @@ const TOKENS_SQL: &str = "SELECT token, deployer FROM launch_deployer ORDER BY t
 const TOTALS_SQL: &str = "
 SELECT token, rank, count(*)::UINTEGER, sum(buys)::UBIGINT, sum(milli)::DOUBLE / 1e3
 FROM (
-    SELECT t.token, CASE WHEN t.insider THEN 0 ELSE coalesce(c.rank, {unknown}) END::UTINYINT AS rank, t.buys, t.milli
-    FROM token_buyers t LEFT JOIN buyer_classes c USING (buyer)
+    SELECT t.token, CASE WHEN i.buyer IS NOT NULL THEN 0 ELSE coalesce(c.rank, {unknown}) END::UTINYINT AS rank,
+           t.buys, t.milli
+    FROM {pairs} t LEFT JOIN insiders i USING (token, buyer) LEFT JOIN buyer_classes c USING (buyer)
 )
 GROUP BY 1, 2";
 
 /// Each token's largest buyers by tokens bought (ties by a hash of the address, so the pick is
 /// the same every run): a top-n aggregate of row ids, far cheaper than a window over every pair.
 const TOP_SQL: &str = "
-SELECT t.token, t.buyer, t.buys, t.milli::DOUBLE / 1e3, t.first_at, t.insider
+SELECT t.token, t.buyer, t.buys::UINTEGER, t.milli::DOUBLE / 1e3, epoch(t.first_at)::BIGINT, i.buyer IS NOT NULL
 FROM (
-    SELECT unnest(max_by(rowid, milli::HUGEINT * 18446744073709551616 + hash(buyer)::HUGEINT, {listed})) AS r
-    FROM token_buyers GROUP BY token
-) x JOIN token_buyers t ON t.rowid = x.r";
+    SELECT unnest(max_by(r, milli::HUGEINT * 18446744073709551616 + hash(buyer)::HUGEINT, {listed})) AS r
+    FROM {pairs} GROUP BY token
+) x JOIN carried_token_buys t ON t.rowid = x.r
+LEFT JOIN insiders i ON i.token = t.token AND i.buyer = t.buyer";
 
-/// The pass's tables, dropped once read (they hold every pair).
-const DROP_SQL: &str = "DROP TABLE token_buyers; DROP TABLE buyer_classes; DROP TABLE launch_deployer";
+/// The pass's tables, dropped once read (the carried state holds every pair).
+const DROP_SQL: &str =
+    "DROP TABLE carried_token_buys; DROP TABLE insiders; DROP TABLE buyer_classes; DROP TABLE launch_deployer";
 
 /// What the rest of the rebuild knows about wallets, by address.
 struct Known<'a> {
@@ -130,7 +135,12 @@ pub(crate) fn assess(
     db.execute("buyer pairs", PAIRS_SQL)?;
 
     // Each distinct buyer's own class, once; unknown ones are left out of the table.
-    let buyers = query(db, "buyers", DISTINCT_BUYERS_SQL, |r| r.get::<_, String>(0))?;
+    let fill = |sql: &str| {
+        sql.replace("{pairs}", LAUNCHED_PAIRS)
+            .replace("{unknown}", &BuyerClass::Unknown.rank().to_string())
+            .replace("{listed}", &LISTED_BUYERS.to_string())
+    };
+    let buyers = query(db, "buyers", &fill(DISTINCT_BUYERS_SQL), |r| r.get::<_, String>(0))?;
     {
         let mut appender = db.conn.appender("buyer_classes").map_err(duckdb("buyer classes"))?;
         for buyer in buyers {
@@ -142,10 +152,6 @@ pub(crate) fn assess(
         appender.flush().map_err(duckdb("buyer classes"))?;
     }
 
-    let fill = |sql: &str| {
-        sql.replace("{unknown}", &BuyerClass::Unknown.rank().to_string())
-            .replace("{listed}", &LISTED_BUYERS.to_string())
-    };
     let mut totals: HashMap<String, Vec<ClassTotal>> = HashMap::new();
     for (token, total) in query(db, "buyer totals", &fill(TOTALS_SQL), |r| {
         let class = BuyerClass::from_rank(r.get(1)?).unwrap_or(BuyerClass::Unknown);

@@ -200,29 +200,45 @@ pub fn find(slug: &str) -> Option<&'static CategoryDef> {
     CATEGORIES.iter().find(|c| c.slug == slug)
 }
 
-/// Lowercase ASCII-alphanumeric words of a text.
-pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase)
-}
+/// Every category word with the categories it counts toward (a bit per index of [`CATEGORIES`]),
+/// built once: a listing's words are looked up instead of compared with every category's list.
+static CATEGORIES_OF_WORD: std::sync::LazyLock<std::collections::HashMap<&'static str, u32>> =
+    std::sync::LazyLock::new(|| {
+        let mut map = std::collections::HashMap::new();
+        for (i, c) in CATEGORIES.iter().enumerate() {
+            for word in c.words {
+                *map.entry(*word).or_insert(0u32) |= 1 << i;
+            }
+        }
+        map
+    });
 
 /// The category of a listing: the one whose words its tags and description hit most.
 pub fn classify(tags: &[String], description: Option<&str>) -> &'static str {
+    let table = &*CATEGORIES_OF_WORD;
     let mut weights = [0u32; CATEGORIES.len()];
-    let mut add = |word: &str, weight: u32| {
-        for (i, c) in CATEGORIES.iter().enumerate() {
-            if c.words.contains(&word) {
-                weights[i] += weight;
+    let mut lowered = String::new();
+    let mut add = |text: &str, weight: u32| {
+        for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+            let word = if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                lowered.clear();
+                lowered.push_str(word);
+                lowered.make_ascii_lowercase();
+                lowered.as_str()
+            } else {
+                word
+            };
+            let mut hits = table.get(word).copied().unwrap_or(0);
+            while hits != 0 {
+                weights[hits.trailing_zeros() as usize] += weight;
+                hits &= hits - 1;
             }
         }
     };
     for tag in tags {
-        for w in words(tag) {
-            add(&w, 3);
-        }
+        add(tag, 3);
     }
-    for w in words(description.unwrap_or_default()) {
-        add(&w, 1);
-    }
+    add(description.unwrap_or_default(), 1);
     // The first maximum wins, so ties go to the earlier category.
     let (best, weight) = weights.iter().enumerate().fold((0, 0), |acc, (i, w)| if *w > acc.1 { (i, *w) } else { acc });
     if weight == 0 { OTHER } else { CATEGORIES[best].slug }
@@ -246,5 +262,44 @@ mod tests {
         assert_eq!(classify(&[], Some("Token launch tracker for any ERC20 memecoin")), "tokens");
         assert_eq!(classify(&[], Some("")), OTHER);
         assert_eq!(classify(&[], None), OTHER);
+    }
+
+    /// The rule as written: every word against every category's list.
+    fn classify_plainly(tags: &[String], description: Option<&str>) -> &'static str {
+        let mut weights = [0u32; CATEGORIES.len()];
+        let texts = tags.iter().map(|t| (t.as_str(), 3)).chain(std::iter::once((description.unwrap_or_default(), 1)));
+        for (text, weight) in texts {
+            let words = text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty());
+            for w in words.map(str::to_ascii_lowercase) {
+                for (i, c) in CATEGORIES.iter().enumerate() {
+                    if c.words.contains(&w.as_str()) {
+                        weights[i] += weight;
+                    }
+                }
+            }
+        }
+        let (best, weight) =
+            weights.iter().enumerate().fold((0, 0), |acc, (i, w)| if *w > acc.1 { (i, *w) } else { acc });
+        if weight == 0 { OTHER } else { CATEGORIES[best].slug }
+    }
+
+    #[test]
+    fn the_word_table_gives_the_rule_as_written() {
+        let mut cases: Vec<(Vec<String>, String)> = Vec::new();
+        for (i, c) in CATEGORIES.iter().enumerate() {
+            for (j, word) in c.words.iter().enumerate() {
+                let other = CATEGORIES[(i + j) % CATEGORIES.len()].words.first().copied().unwrap_or("none");
+                cases.push((vec![word.to_uppercase()], format!("{other} {other}, {other}! {word}")));
+                cases.push((vec![], format!("A {} and {other}-{other}", word.to_uppercase())));
+                cases.push((vec![format!("{word}/{other}"), "x".to_owned()], String::new()));
+            }
+        }
+        for (tags, description) in &cases {
+            assert_eq!(
+                classify(tags, Some(description)),
+                classify_plainly(tags, Some(description)),
+                "{tags:?} {description}"
+            );
+        }
     }
 }

@@ -200,36 +200,20 @@ fn seller_files(
     ])
 }
 
-/// Writes every file of a snapshot into `dir` and returns the manifest, written last, with what was
-/// written. `dir` may hold a retired snapshot whose files are overwritten in place, except those
-/// `retired` says already hold the same bytes, which are left as they are; files the new snapshot
-/// does not have are removed before the manifest is written.
-pub fn write_snapshot(
-    dir: &Path,
+/// Every seller's score document and badge, and every deployer's document.
+fn wallet_files(
+    out: &Out<'_>,
     ctx: &PayloadContext,
     input: &SnapshotInput,
-    retired: &RetiredFiles,
-) -> Result<(ManifestV1, SnapshotWritesV1), PublishError> {
-    for sub in layout::FOLDERS {
-        let sub = dir.join(sub);
-        fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
-    }
-    let out = Out {
-        dir,
-        retired,
-        files_written: Default::default(),
-        bytes_written: Default::default(),
-        files_kept: Default::default(),
-    };
-    let ranked = ranked(&input.sellers);
-    let categories = CategoryIndex::new(&ranked);
+    categories: &CategoryIndex,
+) -> Result<Vec<ManifestFileV1>, PublishError> {
     let deployers: std::collections::HashMap<&str, &DeployerRecord> =
         input.deployers.iter().map(|d| (d.address.as_str(), d)).collect();
 
     let mut files: Vec<ManifestFileV1> = input
         .sellers
         .par_iter()
-        .map(|s| seller_files(&out, ctx, s, &categories, deployers.get(s.address.as_str()).copied()))
+        .map(|s| seller_files(out, ctx, s, categories, deployers.get(s.address.as_str()).copied()))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .flatten()
@@ -242,6 +226,16 @@ pub fn write_snapshot(
             .collect::<Result<Vec<_>, _>>()?,
     );
 
+    Ok(files)
+}
+
+/// The keyed bundles (one line per seller or token) and the live basis.
+fn bundle_files(
+    out: &Out<'_>,
+    ctx: &PayloadContext,
+    input: &SnapshotInput,
+) -> Result<Vec<ManifestFileV1>, PublishError> {
+    let mut files = Vec::new();
     files.push(out.write(PREFLIGHT, &keyed_bundle(&input.sellers, |s| payloads::preflight(ctx, s))?)?);
     files.push(out.write(SHIELD, &keyed_bundle(&input.sellers, |s| payloads::shield_payload(ctx, s))?)?);
     files.push(out.write(HISTORY, &keyed_bundle(&input.sellers, |s| payloads::history(ctx, s))?)?);
@@ -260,6 +254,18 @@ pub fn write_snapshot(
         &keyed_lines(&input.buyer_trust, |t| t.token.as_str(), |t| payloads::buyer_trust(ctx, t))?,
     )?);
 
+    Ok(files)
+}
+
+/// The leaderboards, the indexes, movers, and the CSV and Parquet exports.
+fn index_and_export_files(
+    out: &Out<'_>,
+    ctx: &PayloadContext,
+    input: &SnapshotInput,
+    ranked: &[&SellerRecord],
+    categories: &CategoryIndex,
+) -> Result<Vec<ManifestFileV1>, PublishError> {
+    let mut files = Vec::new();
     let mut network_breakdown = std::collections::BTreeMap::new();
     for s in &input.sellers {
         *network_breakdown.entry(caip2(&s.listing.network)).or_insert(0u32) += 1;
@@ -298,7 +304,7 @@ pub fn write_snapshot(
     let agent_rows: Vec<AgentRowV1> = input
         .sellers
         .par_iter()
-        .map(|s| payloads::agent_row(s, rank_of.get(s.address.as_str()).copied(), &categories))
+        .map(|s| payloads::agent_row(s, rank_of.get(s.address.as_str()).copied(), categories))
         .collect();
     files.push(out.write(AGENTS_INDEX, &json_lines(&agent_rows)?)?);
     let deployer_rows: Vec<DeployerRowV1> = input.deployers.iter().map(payloads::deployer_row).collect();
@@ -313,7 +319,7 @@ pub fn write_snapshot(
     files.push(out.write(CRAWLERS_INDEX, &json_lines(&crawlers)?)?);
     let funding: Vec<FundingRowV1> = input.funding.iter().map(payloads::funding_row).collect();
     files.push(out.write(FUNDING_INDEX, &json_lines(&funding)?)?);
-    let mut csv_order: Vec<&SellerRecord> = ranked.clone();
+    let mut csv_order: Vec<&SellerRecord> = ranked.to_vec();
     csv_order.extend(input.sellers.iter().filter(|s| !rank_of.contains_key(s.address.as_str())));
     let day = chrono::NaiveDate::parse_from_str(&ctx.date, "%Y-%m-%d")
         .map_err(|e| PublishError::Export(format!("snapshot day {}: {e}", ctx.date)))?;
@@ -324,7 +330,7 @@ pub fn write_snapshot(
             seller: s,
             date: day,
             base_path: &ctx.base_path,
-            categories: &categories,
+            categories,
         })
         .collect();
     let scores = exports::scores();
@@ -337,6 +343,48 @@ pub fn write_snapshot(
     files.push(out.write(HISTORY_PARQUET, &exports::history().parquet_bytes(&history_rows)?)?);
     files.push(out.json(MOVERS, &payloads::movers(&ctx.date, &agent_rows, STATIC_MOVERS))?);
     files.push(out.write(COUNTERPARTIES, &exports::counterparties().csv_bytes(&input.counterparties)?)?);
+
+    Ok(files)
+}
+
+/// Writes every file of a snapshot into `dir` and returns the manifest, written last, with what was
+/// written. `dir` may hold a retired snapshot whose files are overwritten in place, except those
+/// `retired` says already hold the same bytes, which are left as they are; files the new snapshot
+/// does not have are removed before the manifest is written.
+pub fn write_snapshot(
+    dir: &Path,
+    ctx: &PayloadContext,
+    input: &SnapshotInput,
+    retired: &RetiredFiles,
+) -> Result<(ManifestV1, SnapshotWritesV1), PublishError> {
+    for sub in layout::FOLDERS {
+        let sub = dir.join(sub);
+        fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
+    }
+    let out = Out {
+        dir,
+        retired,
+        files_written: Default::default(),
+        bytes_written: Default::default(),
+        files_kept: Default::default(),
+    };
+    let ranked = ranked(&input.sellers);
+    let categories = CategoryIndex::new(&ranked);
+    // Three parts written at once: the wallets' own files (many small ones, much of their time in
+    // the file system), the keyed bundles, and the indexes and exports (a few large ones, encoded
+    // on one thread each).
+    let (wallets, (bundles, indexes)) = rayon::join(
+        || wallet_files(&out, ctx, input, &categories),
+        || {
+            rayon::join(
+                || bundle_files(&out, ctx, input),
+                || index_and_export_files(&out, ctx, input, &ranked, &categories),
+            )
+        },
+    );
+    let mut files = wallets?;
+    files.extend(bundles?);
+    files.extend(indexes?);
 
     files.sort_by(|a, b| a.path.cmp(&b.path));
     remove_unlisted(dir, &files)?;
