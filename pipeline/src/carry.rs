@@ -38,6 +38,12 @@ const STATE_FORMAT: u32 = 1;
 /// starts from a state.
 const KEPT_STATES: usize = 3;
 
+/// A folded state is stored only once the state it was folded from is this many days old (a
+/// recomputed one always is). Folding up to a week of partitions onto an older state gives the
+/// same state, for little more than one day's partition costs, while storing rewrites every key
+/// the state holds (the 7.2M token buys of the benchmark world, BENCHMARKS.md § 4k).
+pub const STORE_EVERY_DAYS: i64 = 7;
+
 const STATE_FILE: &str = "state.parquet";
 const META_FILE: &str = "state.json";
 
@@ -213,8 +219,13 @@ pub(crate) fn materialise(db: &Engine, fold: &Fold) -> Result<Carried, PipelineE
             (Carried::Recomputed(reason), files)
         }
     };
-    // With nothing added, the stored state is the day's and stays the base of the next days.
-    if !matches!(outcome, Carried::Folded { added: 0, .. }) {
+    // With nothing added, the stored state is the day's and stays the base of the next days; a
+    // state folded from a recent one is not worth rewriting yet.
+    let worth_storing = match outcome {
+        Carried::Folded { base, added } => added > 0 && (db.day - base).num_days() >= STORE_EVERY_DAYS,
+        Carried::Recomputed(_) => true,
+    };
+    if worth_storing {
         store(db, fold, &dir, &definition, &input, later_rows(db, fold, &read)?)?;
     }
     tracing::debug!(target: "pipeline::carry", fold = fold.name, ?outcome, "Carried state read.");

@@ -27,7 +27,7 @@ use agentrep_lake::{Lake, LakeError};
 use agentrep_model::SnapshotInput;
 use chrono::NaiveDate;
 
-pub use carry::{Carried, Recompute};
+pub use carry::{Carried, Recompute, STORE_EVERY_DAYS};
 pub use engine::statements;
 pub use freshness::{SOURCE_RULES, Scope, SourceFreshness, SourceRule};
 pub use passes::{Embedded, LocalTables, Output, Pass, PassEngine, SETTLEMENTS, Shipped};

@@ -1,5 +1,6 @@
 //! The rebuild's carried state (`agentrep-pipeline`'s `carry`): a chain of daily rebuilds, each
-//! folding only the new partitions into the state the previous day stored, publishes exactly what
+//! folding only the new partitions into the newest stored state (stored again once it is a week
+//! old), publishes exactly what
 //! rebuilding every day from scratch publishes; and a state that no longer describes the lake (a
 //! late partition, another definition, a damaged file) is recomputed, never reused.
 
@@ -10,7 +11,7 @@ use agentrep_lake::Lake;
 use agentrep_lake::Timestamp;
 use agentrep_lake::datasets::FundingRow;
 use agentrep_model::FundingRecord;
-use agentrep_pipeline::{Carried, RebuildOptions, Recompute, rebuild_with};
+use agentrep_pipeline::{Carried, RebuildOptions, Recompute, STORE_EVERY_DAYS, rebuild_with};
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use agentrep_tests::process::base_command;
 use agentrep_tests::{copy_dir, read_tree};
@@ -73,7 +74,7 @@ fn thirty_days_of_incremental_rebuilds_publish_what_rebuilds_from_scratch_publis
     let (incremental, scratch) = (Lake::new(dir.path().join("lake")), Lake::new(dir.path().join("lake-scratch")));
     let (a, b) = (SnapshotStore::new(dir.path().join("a")), SnapshotStore::new(dir.path().join("b")));
 
-    let mut folded = 0;
+    let (mut folded, mut stored) = (0, std::collections::BTreeSet::new());
     for (i, day) in config.days().into_iter().enumerate() {
         let (tree_a, carried) = rebuild_and_publish(&incremental, &a, day, false);
         let (tree_b, recomputed) = rebuild_and_publish(&scratch, &b, day, true);
@@ -85,15 +86,25 @@ fn thirty_days_of_incremental_rebuilds_publish_what_rebuilds_from_scratch_publis
         for (fold, how) in carried {
             match how {
                 Carried::Recomputed(Recompute::NoState) => assert_eq!(i, 0, "{day}: {fold} found no state"),
-                Carried::Folded { base, .. } => {
-                    assert!(base < day, "{day}: {fold} folded onto {base}");
+                Carried::Folded { base, added } => {
+                    let age = (day - base).num_days();
+                    assert!((1..=STORE_EVERY_DAYS).contains(&age), "{day}: {fold} folded onto {base}");
+                    assert_eq!(added as i64, age, "{day}: {fold} folded each day since {base} once");
                     folded += 1;
                 }
                 other => panic!("{day}: {fold} was {other:?}"),
             }
+            if incremental.carried_dir().join(fold).join(format!("date={day}")).is_dir() {
+                stored.insert(day);
+            }
         }
     }
-    assert_eq!(folded, 29 * FOLDS.len(), "every day after the first folds onto the day before's states");
+    assert_eq!(folded, 29 * FOLDS.len(), "every day after the first folds onto a stored state");
+    // The first day's state, then one a week: the fold was not rewritten on the days between.
+    let first = config.days()[0];
+    let weekly: std::collections::BTreeSet<NaiveDate> =
+        (0..30).step_by(STORE_EVERY_DAYS as usize).map(|d| first + chrono::Duration::days(d)).collect();
+    assert_eq!(stored, weekly, "states were stored on the first day and then weekly");
 }
 
 /// A first funding one second before `known`'s, written into the partition of its day as if it
@@ -161,10 +172,11 @@ fn a_state_that_no_longer_describes_the_lake_is_recomputed() {
     assert_eq!(fold_of(&carried, "token_deployers"), Carried::Recomputed(Recompute::Unreadable));
     assert_same_snapshot(&tree, &scratch, "after a damaged state");
 
-    // The day before the last: the newest state on or before it is its own, still valid for the
-    // datasets nothing touched.
+    // The day before the last: the newest state on or before it is the first day's (the 8th day's
+    // was the first stored after it), still valid for the datasets nothing touched.
+    assert_eq!(days.len() as i64, STORE_EVERY_DAYS + 1, "the last day is the first to store a folded state");
     let (_, carried) = rebuild_and_publish(&lake, &store, before, false);
-    assert_eq!(fold_of(&carried, "token_buys"), Carried::Folded { base: before, added: 0 });
+    assert_eq!(fold_of(&carried, "token_buys"), Carried::Folded { base: days[0], added: days.len() - 2 });
 
     // `--from-scratch` on the command line recomputes every fold and logs it.
     let logs = agentrep_rebuild(&lake, &snapshots, &["--from-scratch"]);
