@@ -1,17 +1,17 @@
 //! Seller-side datasets: listings, settlements, probes, ERC-8004 registrations and feedback,
 //! identity proofs, funding edges, receipts, address lists and entity labels.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use agentrep_lake::datasets::{
-    AgentCardRow, CrawlRunRow, DomainRankRow, ListingRow, PaidProbeRow, ProbeRow, RegistrationRow, SettlementRow,
+    AgentCardRow, CrawlRunRow, DomainRankRow, FundingRow, ListingRow, PaidProbeRow, ProbeRow, RegistrationRow,
+    SettlementRow,
 };
 use agentrep_lake::{Lake, LakeError, Row, Timestamp};
 use chrono::NaiveDate;
 use rand::Rng;
 use rayon::prelude::*;
 
-use crate::deployers::DeployerRows;
 use crate::plan::{
     BASE, BASE_SEPOLIA, DAY, EURC_BASE, Events, FACILITATORS, Mismatch, Rail, Seller, SellerKind, Stream, USDC_BASE,
     USDC_BASE_SEPOLIA, World, tx_hash,
@@ -38,105 +38,172 @@ pub(crate) fn write_by_day<R: Row>(lake: &Lake, rows: Vec<(i64, R)>, days: &[Nai
 /// [`write_by_day`] of rows kept in a compact form, each turned into its lake row (`row(secs,
 /// compact)`) only when its day's partition is written, so that only the days being written hold
 /// their strings.
+///
+/// The rows are ordered by day in place ([`group_by_day`]) and each day is split off the end of
+/// the vector as it is written, a few days at once: no second copy of the rows is ever held, which
+/// at ten times the benchmark scale is gigabytes.
 pub(crate) fn write_by_day_as<C: Send, R: Row>(
     lake: &Lake,
-    rows: Vec<(i64, C)>,
+    mut rows: Vec<(i64, C)>,
     days: &[NaiveDate],
     row: impl Fn(i64, C) -> R + Sync,
 ) -> Result<u64, LakeError> {
-    let mut by_day: BTreeMap<NaiveDate, Vec<(i64, C)>> = days.iter().map(|d| (*d, Vec::new())).collect();
-    let last = days.last().copied();
-    let mut n = 0;
-    for (secs, compact) in rows {
-        let day = day_of(secs);
-        if last.is_some_and(|last| day > last) {
-            continue;
-        }
-        n += 1;
-        by_day.entry(day).or_default().push((secs, compact));
+    if let Some(last) = days.last() {
+        rows.retain(|(secs, _)| day_of(*secs) <= *last);
     }
-    by_day.into_par_iter().try_for_each(|(day, compact)| {
-        let rows: Vec<R> = compact.into_iter().map(|(secs, c)| row(secs, c)).collect();
-        lake.write_partition(day, &rows).map(|_| ())
-    })?;
-    Ok(n)
+    let written = rows.len() as u64;
+    let mut pending: Vec<(NaiveDate, std::ops::Range<usize>)> = group_by_day(&mut rows, days).into_iter().collect();
+    let at_once = rayon::current_num_threads().max(1);
+    while !pending.is_empty() {
+        // The latest days first, each split off the end of `rows`.
+        let batch = pending.split_off(pending.len().saturating_sub(at_once));
+        let parts: Vec<(NaiveDate, Vec<(i64, C)>)> =
+            batch.into_iter().rev().map(|(day, range)| (day, rows.split_off(range.start))).collect();
+        parts.into_par_iter().try_for_each(|(day, part)| {
+            let rows: Vec<R> = part.into_iter().map(|(secs, c)| row(secs, c)).collect();
+            lake.write_partition(day, &rows).map(|_| ())
+        })?;
+    }
+    Ok(written)
 }
 
-/// Every row that is not generated day by day, in write order (griefing last).
-#[derive(Debug)]
-pub(crate) struct StaticRows {
-    pub events: Events,
-    /// Launches, their observations and buys (the deployers' other rows are in `events`).
-    pub deployers: DeployerRows,
-}
-
-/// Moves the static rows out of the plan.
-pub(crate) fn static_rows(world: &mut World) -> StaticRows {
-    let mut deployer_rows = crate::deployers::rows(world);
-    let mut all = Events::with_capacity_for(
-        (world.sellers.iter().map(|s| &s.events))
-            .chain([&world.common, &deployer_rows.events])
-            .chain(world.grief.iter().map(|g| &g.events)),
-    );
-    let take = |all: &mut Events, e: &mut Events| {
-        all.funding.append(&mut e.funding);
-        all.proofs.append(&mut e.proofs);
-        all.feedback.append(&mut e.feedback);
-        all.receipts.append(&mut e.receipts);
-        all.registrations.append(&mut e.registrations);
-        all.lists.append(&mut e.lists);
-        all.labels.append(&mut e.labels);
-    };
-    for s in &mut world.sellers {
-        take(&mut all, &mut s.events);
+/// Orders rows by the day of their timestamp in place, keeping their order within a day, and
+/// gives the range of every day that has rows and of every day of `days` (empty when it has none).
+/// A counting sort whose permutation is applied by following its cycles: the only extra memory is
+/// one index per row.
+fn group_by_day<C>(rows: &mut [(i64, C)], days: &[NaiveDate]) -> BTreeMap<NaiveDate, std::ops::Range<usize>> {
+    let day_number = |secs: i64| secs.div_euclid(DAY);
+    let mut counts: BTreeMap<i64, u32> = days.iter().map(|d| (day_number(day_start(*d)), 0)).collect();
+    for (secs, _) in rows.iter() {
+        *counts.entry(day_number(*secs)).or_default() += 1;
     }
-    take(&mut all, &mut world.common);
-    take(&mut all, &mut deployer_rows.events);
-    // One first funder per wallet: the earliest edge wins.
-    let mut first: HashMap<&str, (i64, usize)> = HashMap::new();
-    for (i, (at, row)) in all.funding.iter().enumerate() {
-        let e = first.entry(row.funded.as_str()).or_insert((*at, i));
-        if *at < e.0 {
-            *e = (*at, i);
+    let mut next: BTreeMap<i64, u32> = BTreeMap::new();
+    let mut ranges = BTreeMap::new();
+    let mut start = 0u32;
+    for (day, count) in counts {
+        next.insert(day, start);
+        ranges.insert(day_of(day * DAY), start as usize..(start + count) as usize);
+        start += count;
+    }
+    let mut destination: Vec<u32> = rows
+        .iter()
+        .map(|(secs, _)| {
+            let slot = next.get_mut(&day_number(*secs)).expect("counted above");
+            *slot += 1;
+            *slot - 1
+        })
+        .collect();
+    for i in 0..rows.len() {
+        while destination[i] as usize != i {
+            let j = destination[i] as usize;
+            rows.swap(i, j);
+            destination.swap(i, j);
         }
     }
-    let mut keep = vec![false; all.funding.len()];
-    for (_, i) in first.values() {
-        keep[*i] = true;
+    ranges
+}
+
+/// One dataset's rows that are not generated day by day, moved out of the plan in write order:
+/// the sellers', the common ones, the deployers' (`deployers`), then `before_griefing` runs, then
+/// the griefers' (last, so a world without griefing is this one minus those rows). The vector is
+/// sized once for all of them.
+fn static_of<T>(
+    world: &mut World,
+    deployers: &mut Events,
+    field: impl Fn(&mut Events) -> &mut Vec<(i64, T)>,
+    before_griefing: impl FnOnce(&mut Vec<(i64, T)>),
+) -> Vec<(i64, T)> {
+    let World { sellers, common, grief, .. } = world;
+    let mut len = field(common).len() + field(deployers).len();
+    len += sellers.iter_mut().map(|s| field(&mut s.events).len()).sum::<usize>();
+    len += grief.iter_mut().map(|g| field(&mut g.events).len()).sum::<usize>();
+    let mut rows = Vec::with_capacity(len);
+    for events in (sellers.iter_mut().map(|s| &mut s.events)).chain([common, deployers]) {
+        rows.append(field(events));
+    }
+    before_griefing(&mut rows);
+    for g in grief.iter_mut() {
+        rows.append(field(&mut g.events));
+    }
+    rows
+}
+
+/// Keeps one first funding per wallet: its earliest edge, the first listed among edges at the same
+/// time. Ordered through an index per edge, not a map of every funded wallet.
+fn keep_first_fundings(rows: &mut Vec<(i64, FundingRow)>) {
+    let count = u32::try_from(rows.len()).expect("fewer than 4 billion funding edges");
+    let mut order: Vec<u32> = (0..count).collect();
+    order.par_sort_unstable_by(|&a, &b| {
+        let ((at_a, a_row), (at_b, b_row)) = (&rows[a as usize], &rows[b as usize]);
+        a_row.funded.cmp(&b_row.funded).then(at_a.cmp(at_b)).then(a.cmp(&b))
+    });
+    let mut keep = vec![false; rows.len()];
+    let mut previous: Option<&str> = None;
+    for &i in &order {
+        let funded = rows[i as usize].1.funded.as_str();
+        if previous != Some(funded) {
+            keep[i as usize] = true;
+            previous = Some(funded);
+        }
     }
     let mut i = 0;
-    all.funding.retain(|_| {
+    rows.retain(|_| {
         i += 1;
         keep[i - 1]
     });
-    // Griefing last, so a world without it is this one minus those rows.
-    for g in &mut world.grief {
-        take(&mut all, &mut g.events);
-    }
-    StaticRows { events: all, deployers: deployer_rows }
 }
 
-/// Writes everything that is not generated day by day (events are moved out of the plan).
+/// Every static row at once, as [`write_static`] writes them one dataset at a time.
+#[cfg(test)]
+pub(crate) struct StaticRows {
+    pub events: Events,
+    /// Launches, their observations and buys (the deployers' other rows are in `events`).
+    pub deployers: crate::deployers::DeployerRows,
+}
+
+/// Moves the static rows out of the plan.
+#[cfg(test)]
+pub(crate) fn static_rows(world: &mut World) -> StaticRows {
+    let mut deployers = crate::deployers::rows(world);
+    let own = &mut deployers.events;
+    let events = Events {
+        funding: static_of(world, own, |e| &mut e.funding, keep_first_fundings),
+        proofs: static_of(world, own, |e| &mut e.proofs, |_| {}),
+        feedback: static_of(world, own, |e| &mut e.feedback, |_| {}),
+        receipts: static_of(world, own, |e| &mut e.receipts, |_| {}),
+        registrations: static_of(world, own, |e| &mut e.registrations, |_| {}),
+        lists: static_of(world, own, |e| &mut e.lists, |_| {}),
+        labels: static_of(world, own, |e| &mut e.labels, |_| {}),
+        streams: Vec::new(),
+    };
+    StaticRows { events, deployers }
+}
+
+/// Writes everything that is not generated day by day, one dataset at a time: each is moved out
+/// of the plan, written and dropped before the next, so the rows held at once are the plan's and
+/// one dataset's vector (the deployers' launches, observations and buys are written first).
 pub(crate) fn write_static(
     world: &mut World,
     lake: &Lake,
     days: &[NaiveDate],
     stats: &mut WorldStats,
 ) -> Result<(), LakeError> {
-    let StaticRows { events: all, mut deployers } = static_rows(world);
-    write_by_day(lake, agent_cards(world.config.seed, &all.registrations), days)?;
-    write_by_day(lake, all.registrations, days)?;
-    write_by_day(lake, all.proofs, days)?;
-    stats.funding_edges = write_by_day(lake, all.funding, days)?;
-    stats.feedback = write_by_day(lake, all.feedback, days)?;
-    write_by_day(lake, all.receipts, days)?;
-    write_by_day(lake, all.lists, days)?;
-    write_by_day(lake, all.labels, days)?;
+    let mut deployers = crate::deployers::rows(world);
     let observations = std::mem::take(&mut deployers.observations);
     stats.observations = write_by_day_as(lake, observations, days, |_, o| deployers.observation_row(o))?;
     let buys = std::mem::take(&mut deployers.buys);
     stats.token_buys = write_by_day_as(lake, buys, days, |at, b| deployers.buy_row(at, b))?;
+    let own = &mut std::mem::take(&mut deployers.events);
     stats.launches = write_by_day(lake, deployers.launches, days)?;
+    let registrations = static_of(world, own, |e| &mut e.registrations, |_| {});
+    write_by_day(lake, agent_cards(world.config.seed, &registrations), days)?;
+    write_by_day(lake, registrations, days)?;
+    write_by_day(lake, static_of(world, own, |e| &mut e.proofs, |_| {}), days)?;
+    stats.funding_edges = write_by_day(lake, static_of(world, own, |e| &mut e.funding, keep_first_fundings), days)?;
+    stats.feedback = write_by_day(lake, static_of(world, own, |e| &mut e.feedback, |_| {}), days)?;
+    write_by_day(lake, static_of(world, own, |e| &mut e.receipts, |_| {}), days)?;
+    write_by_day(lake, static_of(world, own, |e| &mut e.lists, |_| {}), days)?;
+    write_by_day(lake, static_of(world, own, |e| &mut e.labels, |_| {}), days)?;
     Ok(())
 }
 
@@ -517,4 +584,50 @@ fn seller_probes(world: &World, s: &Seller, day: u32, date: NaiveDate) -> Vec<Pr
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edge(funded: &str, funder: &str, at: i64) -> (i64, FundingRow) {
+        crate::plan::funding_row(funded, funder, at, 1)
+    }
+
+    #[test]
+    fn grouping_by_day_is_a_stable_sort_by_day() {
+        let mut r = rng::stream(7, "group-by-day", &[]);
+        // Days before the epoch too (negative seconds), as planned fundings can be.
+        let rows: Vec<(i64, u32)> = (0..5_000).map(|i| (r.random_range(-3 * DAY..40 * DAY), i)).collect();
+        let mut grouped = rows.clone();
+        let days: Vec<NaiveDate> = (-5..45).map(|d| day_of(d * DAY)).collect();
+        let ranges = group_by_day(&mut grouped, &days);
+        assert!(days.iter().all(|d| ranges.contains_key(d)), "every listed day has a range, empty or not");
+        let mut expected = rows;
+        expected.sort_by_key(|(secs, _)| secs.div_euclid(DAY));
+        assert_eq!(grouped, expected);
+        let mut end = 0;
+        for (day, range) in ranges {
+            assert_eq!(range.start, end, "ranges are contiguous, in day order");
+            assert!(grouped[range.clone()].iter().all(|(secs, _)| day_of(*secs) == day), "{day}");
+            end = range.end;
+        }
+        assert_eq!(end, grouped.len());
+    }
+
+    #[test]
+    fn a_wallets_first_funding_is_its_earliest_edge_and_the_first_listed_of_a_tie() {
+        let mut rows = vec![
+            edge("0xb", "0xlate", 300),
+            edge("0xa", "0xsecond", 200),
+            edge("0xb", "0xfirst", 100),
+            edge("0xa", "0xtie-first", 50),
+            edge("0xc", "0xonly", 10),
+            edge("0xa", "0xtie-second", 50),
+        ];
+        keep_first_fundings(&mut rows);
+        let kept: Vec<(&str, &str)> = rows.iter().map(|(_, r)| (r.funded.as_str(), r.funder.as_str())).collect();
+        // The kept edges stay in their listed order.
+        assert_eq!(kept, [("0xb", "0xfirst"), ("0xa", "0xtie-first"), ("0xc", "0xonly")]);
+    }
 }
