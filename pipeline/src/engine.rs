@@ -19,6 +19,34 @@ pub(crate) struct Engine {
     pub from_scratch: bool,
     /// How each carried fold was read.
     pub carried: CarryLog,
+    /// Where DuckDB writes what does not fit its memory; removed after the connection closes
+    /// (fields drop in order).
+    _spill: tempfile::TempDir,
+}
+
+/// DuckDB's share of the machine's memory. Its own default, 80 %, leaves the rebuild's own
+/// structures (the wallet graph, the features, the records it publishes) too little once the
+/// temporary tables are large: at ten times the benchmark scale the rebuild went over 22 GiB
+/// loading the wallet graph (BENCHMARKS.md § 4l). Past its share DuckDB spills to disk.
+const DUCKDB_MEMORY_SHARE: f64 = 0.5;
+
+/// The machine's memory in bytes (`MemTotal`), when the system says.
+fn machine_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The settings that bound DuckDB's memory: its share of the machine and the folder it spills to
+/// (under the system's temporary folder, `TMPDIR`; not the working directory, DuckDB's default).
+fn memory_settings(spill: &std::path::Path) -> String {
+    let mut sql = format!("SET temp_directory = {};", quote(&spill.to_string_lossy()));
+    if let Some(bytes) = machine_memory() {
+        let limit_mib = (bytes as f64 * DUCKDB_MEMORY_SHARE / (1024.0 * 1024.0)) as u64;
+        sql.push_str(&format!(" SET memory_limit = '{limit_mib}MiB';"));
+    }
+    sql
 }
 
 fn sql_type(dt: &DataType) -> &'static str {
@@ -60,6 +88,11 @@ impl Engine {
              SET preserve_insertion_order = false;",
         )
         .map_err(err)?;
+        let spill = tempfile::Builder::new()
+            .prefix("agentrep-duckdb-")
+            .tempdir()
+            .map_err(|source| PipelineError::Spill { path: std::env::temp_dir(), source })?;
+        conn.execute_batch(&memory_settings(spill.path())).map_err(err)?;
         for dataset in Dataset::ALL {
             // A dataset the engine reads where it lives gets no table here: a read of it on this
             // connection fails loudly instead of seeing no rows.
@@ -81,7 +114,7 @@ impl Engine {
             };
             conn.execute_batch(&sql).map_err(err)?;
         }
-        Ok(Self { conn, lake: lake.clone(), day, from_scratch, carried: CarryLog::default() })
+        Ok(Self { conn, lake: lake.clone(), day, from_scratch, carried: CarryLog::default(), _spill: spill })
     }
 
     /// Fills the placeholders of a SQL text for this rebuild's day.
@@ -189,5 +222,61 @@ impl Engine {
         let err = |source| PipelineError::Duckdb { pass, source };
         let mut stmt = self.conn.prepare(&self.sql(text)).map_err(err)?;
         Ok(stmt.query_arrow([]).map_err(err)?.collect())
+    }
+
+    /// Runs a query and hands its result to `each` one Arrow batch at a time, so a large result
+    /// (the (seller, payer) pairs: tens of millions of rows at ten times the benchmark scale) is
+    /// never held in Rust twice, as batches and as what they are read into.
+    pub fn each_batch(
+        &self,
+        pass: &'static str,
+        text: &str,
+        mut each: impl FnMut(&arrow::record_batch::RecordBatch),
+    ) -> Result<(), PipelineError> {
+        let err = |source| PipelineError::Duckdb { pass, source };
+        let mut stmt = self.conn.prepare(&self.sql(text)).map_err(err)?;
+        stmt.query_arrow([]).map_err(err)?.for_each(|batch| each(&batch));
+        Ok(())
+    }
+
+    /// The number of rows of a table or view.
+    pub fn count(&self, pass: &'static str, table: &str) -> Result<usize, PipelineError> {
+        let sql = format!("SELECT count(*) FROM {table}");
+        let rows: i64 =
+            self.conn.query_row(&sql, [], |r| r.get(0)).map_err(|source| PipelineError::Duckdb { pass, source })?;
+        Ok(usize::try_from(rows).unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duckdb_gets_half_the_machine_and_spills_to_a_folder_removed_with_the_engine() {
+        let lake_dir = tempfile::tempdir().unwrap();
+        let lake = Lake::new(lake_dir.path());
+        let engine = Engine::open(&lake, NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(), false).unwrap();
+        let spill = engine._spill.path().to_owned();
+        assert!(spill.is_dir() && spill.starts_with(std::env::temp_dir()), "{}", spill.display());
+        let setting = |name: &str| -> String {
+            engine.conn.query_row(&format!("SELECT current_setting('{name}')"), [], |row| row.get(0)).unwrap()
+        };
+        assert_eq!(setting("temp_directory"), spill.to_string_lossy());
+        let machine = machine_memory().expect("/proc/meminfo on Linux");
+        let shown = setting("memory_limit");
+        let (number, unit) = shown.split_at(shown.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(shown.len()));
+        let number: f64 = number.trim().parse().unwrap_or_else(|_| panic!("memory_limit {shown}"));
+        let unit_bytes = match unit.trim() {
+            "GiB" => 1024.0 * 1024.0 * 1024.0,
+            "MiB" => 1024.0 * 1024.0,
+            "GB" => 1e9,
+            "MB" => 1e6,
+            other => panic!("memory_limit {shown}: unit {other}"),
+        };
+        let share = number * unit_bytes / machine as f64;
+        assert!((share - DUCKDB_MEMORY_SHARE).abs() < 0.01, "memory_limit {shown} of {machine} bytes");
+        drop(engine);
+        assert!(!spill.exists(), "the spill folder outlived the rebuild");
     }
 }

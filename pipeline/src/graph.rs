@@ -50,13 +50,13 @@ impl WalletGraph {
         let mut forest = FundingForest::new(n);
         let funding = "SELECT wf.wid, wr.wid, ff.t FROM first_funder ff \
              JOIN wallets wf ON wf.h = hash(ff.funded) JOIN wallets wr ON wr.h = hash(ff.funder)";
-        for b in db.batches("funding forest", funding)? {
-            let (child, parent, t) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2));
+        db.each_batch("funding forest", funding, |b| {
+            let (child, parent, t) = (u32s(b, 0), u32s(b, 1), i64s(b, 2));
             for i in 0..b.num_rows() {
                 forest.parent[child.value(i) as usize] = parent.value(i);
                 forest.funded_at[child.value(i) as usize] = t.value(i);
             }
-        }
+        })?;
         for b in db.batches("hubs", "SELECT w.wid FROM hubs JOIN wallets w USING (address)")? {
             u32s(&b, 0).values().iter().for_each(|v| forest.hub[*v as usize] = true);
         }
@@ -86,10 +86,12 @@ impl WalletGraph {
 
         let pair_sql = "SELECT (pp.sid - 1)::UINTEGER, w.wid, pp.n::UBIGINT, pp.spend::UBIGINT, pp.first_t::BIGINT, \
              pp.last_t::BIGINT, pp.mask30::UBIGINT FROM pp JOIN wallets w ON w.h = pp.payer_h ORDER BY pp.sid, w.wid";
-        let mut pairs = Vec::new();
-        for b in db.batches("pairs", pair_sql)? {
-            let (sid, wid, cnt, spend) = (u32s(&b, 0), u32s(&b, 1), u64s(&b, 2), u64s(&b, 3));
-            let (first, last, mask) = (i64s(&b, 4), i64s(&b, 5), u64s(&b, 6));
+        // Sized once and read a batch at a time: the pairs are the largest thing the rebuild reads
+        // into Rust (BENCHMARKS.md § 4l).
+        let mut pairs = Vec::with_capacity(db.count("pairs", "pp")?);
+        db.each_batch("pairs", pair_sql, |b| {
+            let (sid, wid, cnt, spend) = (u32s(b, 0), u32s(b, 1), u64s(b, 2), u64s(b, 3));
+            let (first, last, mask) = (i64s(b, 4), i64s(b, 5), u64s(b, 6));
             for i in 0..b.num_rows() {
                 pairs.push(Pair {
                     seller: sid.value(i),
@@ -101,7 +103,7 @@ impl WalletGraph {
                     mask30: mask.value(i),
                 });
             }
-        }
+        })?;
 
         step("pairs");
         // Each payer's history from its pairs: the days (of the last 30) it paid on, and its first

@@ -74,6 +74,14 @@ pub enum PipelineError {
     /// The lake holds no listings up to the day: nothing to score.
     #[error("the lake has no listings up to {0}")]
     NoListings(NaiveDate),
+    /// DuckDB's folder for what does not fit its memory could not be made.
+    #[error("duckdb spill folder under {path}: {source}")]
+    Spill {
+        /// The system's temporary folder.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// A carried state could not be written.
     #[error("carried state {path}: {source}")]
     Carried {

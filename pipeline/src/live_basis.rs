@@ -81,11 +81,12 @@ impl LiveInputs {
         sellers: usize,
         day_end: i64,
     ) -> Result<Self, PipelineError> {
-        let mut payers = Vec::new();
-        for b in db.batches("live payers", PAYERS_SQL)? {
-            let (sid, address) = (u32s(&b, 0), strs(&b, 1));
+        // One row per (seller, payer) pair: read a batch at a time into a vector sized once.
+        let mut payers = Vec::with_capacity(db.count("live payers", "pp")?);
+        db.each_batch("live payers", PAYERS_SQL, |b| {
+            let (sid, address) = (u32s(b, 0), strs(b, 1));
             payers.extend((0..b.num_rows()).map(|i| (sid.value(i), address.value(i).to_owned())));
-        }
+        })?;
         let mut days = Vec::new();
         for b in db.batches("live days", DAYS_SQL)? {
             let (sid, day, n) = (u32s(&b, 0), i64s(&b, 1), u64s(&b, 2));
