@@ -75,7 +75,7 @@ pub enum PipelineError {
     #[error("the lake has no listings up to {0}")]
     NoListings(NaiveDate),
     /// DuckDB's folder for what does not fit its memory could not be made.
-    #[error("duckdb spill folder under {path}: {source}")]
+    #[error("making DuckDB's spill folder under TMPDIR: {source}")]
     Spill {
         /// The system's temporary folder.
         path: std::path::PathBuf,
