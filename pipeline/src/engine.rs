@@ -30,6 +30,11 @@ pub(crate) struct Engine {
 /// loading the wallet graph (BENCHMARKS.md § 4l). Past its share DuckDB spills to disk.
 const DUCKDB_MEMORY_SHARE: f64 = 0.5;
 
+/// DuckDB's share of the machine once the rebuild's Rust side holds the most: the wallet graph and
+/// every seller's inputs and record. DuckDB writes what its temporary tables hold past it to its
+/// spill folder; the passes after it read them from there.
+pub(crate) const DUCKDB_SCORING_SHARE: f64 = 0.2;
+
 /// The machine's memory in bytes (`MemTotal`), when the system says.
 fn machine_memory() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -42,11 +47,24 @@ fn machine_memory() -> Option<u64> {
 /// (under the system's temporary folder, `TMPDIR`; not the working directory, DuckDB's default).
 fn memory_settings(spill: &std::path::Path) -> String {
     let mut sql = format!("SET temp_directory = {};", quote(&spill.to_string_lossy()));
-    if let Some(bytes) = machine_memory() {
-        let limit_mib = (bytes as f64 * DUCKDB_MEMORY_SHARE / (1024.0 * 1024.0)) as u64;
-        sql.push_str(&format!(" SET memory_limit = '{limit_mib}MiB';"));
+    if let Some(limit) = memory_limit(DUCKDB_MEMORY_SHARE) {
+        sql.push_str(&limit);
     }
     sql
+}
+
+/// The statement that limits DuckDB to `share` of the machine, when the machine's memory is known.
+fn memory_limit(share: f64) -> Option<String> {
+    let limit_mib = (machine_memory()? as f64 * share / (1024.0 * 1024.0)) as u64;
+    Some(format!(" SET memory_limit = '{limit_mib}MiB';"))
+}
+
+/// This process's resident memory in bytes (`VmRSS`), when the system says.
+fn resident_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 fn sql_type(dt: &DataType) -> &'static str {
@@ -237,6 +255,33 @@ impl Engine {
         let mut stmt = self.conn.prepare(&self.sql(text)).map_err(err)?;
         stmt.query_arrow([]).map_err(err)?.for_each(|batch| each(&batch));
         Ok(())
+    }
+
+    /// Lowers DuckDB's memory limit to `share` of the machine (see [`DUCKDB_SCORING_SHARE`]).
+    /// DuckDB moves what no longer fits to its spill folder; when it cannot, the limit stays as it
+    /// was and the rebuild goes on (it may then need more memory than the machine has).
+    pub fn lower_memory_limit(&self, share: f64) {
+        let Some(sql) = memory_limit(share) else { return };
+        if let Err(e) = self.conn.execute_batch(&sql) {
+            tracing::warn!(target: "pipeline::sql", share, error = %e, "DuckDB's memory limit could not be lowered.");
+        }
+    }
+
+    /// Logs, at debug level, the process's resident memory and what DuckDB holds in memory and in
+    /// its spill folder after `pass`: where a rebuild's memory goes, pass by pass.
+    pub fn log_memory(&self, pass: &'static str) {
+        if !tracing::enabled!(target: "pipeline::memory", tracing::Level::DEBUG) {
+            return;
+        }
+        let mib = |b: i64| b.max(0) as u64 / (1024 * 1024);
+        let duckdb = self.conn.query_row(
+            "SELECT sum(memory_usage_bytes)::BIGINT, sum(temporary_storage_bytes)::BIGINT FROM duckdb_memory()",
+            [],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+        );
+        let (duckdb_mib, spilled_mib) = duckdb.map(|(m, t)| (mib(m), mib(t))).unwrap_or_default();
+        let resident_mib = resident_memory().map_or(0, |b| b / (1024 * 1024));
+        tracing::debug!(target: "pipeline::memory", pass, resident_mib, duckdb_mib, spilled_mib, "Memory after pass.");
     }
 
     /// The number of rows of a table or view.

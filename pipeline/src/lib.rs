@@ -149,50 +149,67 @@ pub fn rebuild_with(
     let t = Instant::now();
     carry::materialise(&db, &carry::FIRST_FUNDINGS)?;
     timings.record("first fundings", t);
+    db.log_memory("first fundings");
 
     let t = Instant::now();
     db.execute("listings", sellers::LISTINGS_SQL)?;
     engine.run(&SETTLEMENTS, &LocalTables::new(&db))?;
     timings.record("settlement pass", t);
+    db.log_memory("settlement pass");
 
     let t = Instant::now();
     db.execute("seller features", sellers::SELLERS_SQL)?;
     domains::prepare(&db)?;
     timings.record("seller sql", t);
+    db.log_memory("seller sql");
 
     let t = Instant::now();
     let day_end = (day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
     let tolerance = if options.exact_trust { 0.0 } else { agentrep_model::trust::TOLERANCE };
     let graph = graph::WalletGraph::load(&db, day_end, tolerance)?;
     timings.record("trust", t);
+    db.log_memory("trust");
 
     let t = Instant::now();
     let (deployers, avoid) = deployers::assess(&db, day, &graph)?;
     timings.record("deployers", t);
+    db.log_memory("deployers");
 
     let t = Instant::now();
-    let live = live_basis::LiveInputs::read(&db, lake, graph.seller_wid.len(), day_end)?;
-    let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness, &live)?;
+    let live_basis::LiveInputs { window, sellers: live, facilitators } =
+        live_basis::LiveInputs::read(&db, lake, graph.seller_wid.len(), day_end)?;
+    // From here Rust holds the most (the graph, every seller's inputs and records); DuckDB's
+    // temporary tables move to its spill folder as far as they must.
+    db.lower_memory_limit(engine::DUCKDB_SCORING_SHARE);
+    db.log_memory("live inputs");
+    let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness, window, live)?;
+    // Nothing later reads the graph: its pairs and per-wallet vectors go before the other passes.
+    drop(graph);
     if sellers.is_empty() && lake.partitions_up_to(agentrep_lake::Dataset::Listings, day)?.is_empty() {
         return Err(PipelineError::NoListings(day));
     }
     timings.record("sellers", t);
+    db.log_memory("sellers");
 
     let t = Instant::now();
     history::attach(&db, day, &mut sellers)?;
     timings.record("history", t);
+    db.log_memory("history");
 
     let t = Instant::now();
     let counterparties = sellers::counterparties(&db)?;
     timings.record("counterparties", t);
+    db.log_memory("counterparties");
 
     let t = Instant::now();
     let directory = directory::read(&db, &mut sellers, &deployers)?;
     timings.record("directory", t);
+    db.log_memory("directory");
 
     let t = Instant::now();
     let buyer_trust = buyers::assess(&db, &sellers, &deployers, &directory)?;
     timings.record("buyer trust", t);
+    db.log_memory("buyer trust");
 
     let t = Instant::now();
     let rows: Vec<DailyScoreRow> = sellers
@@ -223,7 +240,7 @@ pub fn rebuild_with(
         crawlers,
         funding,
         buyer_trust,
-        facilitators: live.facilitators,
+        facilitators,
     };
     Ok((input, timings))
 }

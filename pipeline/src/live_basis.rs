@@ -4,7 +4,6 @@
 //! the temporary tables of `sql/sellers.sql`.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
 use agentrep_model::live::{DAY, KnownPayer, LiveBasis, LiveListing, PriceBound, ProbeSample};
 
@@ -28,21 +27,48 @@ const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, c.resource FRO
      JOIN listing_domains d USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \
      JOIN seller_domain sd ON sd.address = i.address AND sd.domain = d.domain ORDER BY 1, 2";
 
-/// The rows of every seller, each seller's rows one range (sellers by 0-based index).
-struct BySeller<T> {
-    rows: Vec<T>,
-    ranges: Vec<Range<usize>>,
+/// Each seller's rows (by 0-based seller index), filled from a query in seller order. A seller's
+/// rows keep the query's order; its vector is trimmed to size when the next seller's rows begin.
+struct PerSeller<T> {
+    rows: Vec<Vec<T>>,
+    last: usize,
 }
 
-impl<T> BySeller<T> {
-    /// `keyed` in seller order (the queries' `ORDER BY 1`).
-    fn new(keyed: Vec<(u32, T)>, sellers: usize) -> Self {
-        let ranges = crate::sellers::by_seller(&keyed, sellers, |(seller, _)| *seller);
-        Self { rows: keyed.into_iter().map(|(_, row)| row).collect(), ranges }
+impl<T> PerSeller<T> {
+    fn new(sellers: usize) -> Self {
+        Self { rows: std::iter::repeat_with(Vec::new).take(sellers).collect(), last: 0 }
     }
 
-    fn of(&self, seller: usize) -> &[T] {
-        &self.rows[self.ranges[seller].clone()]
+    /// Adds one row of `seller`; a seller index past the sellers read is ignored.
+    fn push(&mut self, seller: u32, row: T) {
+        let seller = seller as usize;
+        if seller != self.last {
+            self.trim_last();
+            self.last = seller;
+        }
+        if let Some(rows) = self.rows.get_mut(seller) {
+            rows.push(row);
+        }
+    }
+
+    fn trim_last(&mut self) {
+        if let Some(rows) = self.rows.get_mut(self.last) {
+            rows.shrink_to_fit();
+        }
+    }
+
+    /// `keyed` rows, moved.
+    fn from_keyed(keyed: Vec<(u32, T)>, sellers: usize) -> Self {
+        let mut out = Self::new(sellers);
+        for (seller, row) in keyed {
+            out.push(seller, row);
+        }
+        out
+    }
+
+    fn finish(mut self) -> Vec<Vec<T>> {
+        self.trim_last();
+        self.rows
     }
 }
 
@@ -52,15 +78,27 @@ struct Listed {
     net: String,
 }
 
-/// Everything read for the bases of all sellers.
-pub(crate) struct LiveInputs {
-    payers: BySeller<String>,
-    days: BySeller<(i64, u64)>,
-    probes: BySeller<ProbeSample>,
-    listings: BySeller<Listed>,
-    domain_resources: BySeller<String>,
+/// What every seller's basis shares: the day it ends and where newer evidence starts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LiveWindow {
     day_end: i64,
     evidence_from: i64,
+}
+
+/// One seller's inputs, moved into its basis.
+pub(crate) struct SellerLiveInputs {
+    payers: Vec<String>,
+    days: Vec<(i64, u64)>,
+    probes: Vec<ProbeSample>,
+    listings: Vec<Listed>,
+    domain_resources: Vec<String>,
+}
+
+/// Everything read for the bases of all sellers.
+pub(crate) struct LiveInputs {
+    pub window: LiveWindow,
+    /// By 0-based seller index.
+    pub sellers: Vec<SellerLiveInputs>,
     /// Known facilitators, lowercase, sorted.
     pub facilitators: Vec<String>,
 }
@@ -81,16 +119,21 @@ impl LiveInputs {
         sellers: usize,
         day_end: i64,
     ) -> Result<Self, PipelineError> {
-        // One row per (seller, payer) pair: read a batch at a time into a vector sized once.
-        let mut payers = Vec::with_capacity(db.count("live payers", "pp")?);
+        // One row per (seller, payer) pair, the largest input: read a batch at a time straight
+        // into each seller's vector.
+        let mut payers = PerSeller::new(sellers);
         db.each_batch("live payers", PAYERS_SQL, |b| {
             let (sid, address) = (u32s(b, 0), strs(b, 1));
-            payers.extend((0..b.num_rows()).map(|i| (sid.value(i), address.value(i).to_owned())));
+            for i in 0..b.num_rows() {
+                payers.push(sid.value(i), address.value(i).to_owned());
+            }
         })?;
-        let mut days = Vec::new();
+        let mut days = PerSeller::new(sellers);
         for b in db.batches("live days", DAYS_SQL)? {
             let (sid, day, n) = (u32s(&b, 0), i64s(&b, 1), u64s(&b, 2));
-            days.extend((0..b.num_rows()).map(|i| (sid.value(i), (day.value(i), n.value(i)))));
+            for i in 0..b.num_rows() {
+                days.push(sid.value(i), (day.value(i), n.value(i)));
+            }
         }
         let probes = query(db, "live probes", PROBES_SQL, |r| {
             Ok((
@@ -126,57 +169,64 @@ impl LiveInputs {
         })?;
         let covered =
             lake.read_checkpoint::<SettlementsCoverage>("settlements").ok().flatten().and_then(|c| c.covered_until);
+        let sellers = payers
+            .finish()
+            .into_iter()
+            .zip(days.finish())
+            .zip(PerSeller::from_keyed(probes, sellers).finish())
+            .zip(PerSeller::from_keyed(listings, sellers).finish())
+            .zip(PerSeller::from_keyed(domain_resources, sellers).finish())
+            .map(|((((payers, days), probes), listings), domain_resources)| SellerLiveInputs {
+                payers,
+                days,
+                probes,
+                listings,
+                domain_resources,
+            })
+            .collect();
         Ok(Self {
-            payers: BySeller::new(payers, sellers),
-            days: BySeller::new(days, sellers),
-            probes: BySeller::new(probes, sellers),
-            listings: BySeller::new(listings, sellers),
-            domain_resources: BySeller::new(domain_resources, sellers),
-            day_end,
-            evidence_from: covered.map_or(day_end, |c| day_end.min(c + 1)),
+            window: LiveWindow { day_end, evidence_from: covered.map_or(day_end, |c| day_end.min(c + 1)) },
+            sellers,
             facilitators,
         })
     }
+}
 
-    /// The basis of seller `i` (0-based), from its weighing's `standings` and its count of
-    /// qualifying settlements at an advertised price.
-    pub(crate) fn basis(&self, i: usize, standings: &Standings, exact_settlements: u64) -> LiveBasis {
-        let listed = self.listings.of(i);
+impl SellerLiveInputs {
+    /// This seller's basis, from its weighing's `standings` and its count of qualifying
+    /// settlements at an advertised price. The inputs move into the basis.
+    pub(crate) fn basis(self, window: LiveWindow, standings: &Standings, exact_settlements: u64) -> LiveBasis {
         let mut prices: BTreeMap<(&str, String), Vec<u64>> = BTreeMap::new();
-        for l in listed {
+        for l in &self.listings {
             prices.entry((l.net.as_str(), l.listing.asset.to_lowercase())).or_default().push(l.listing.price);
         }
-        let window_start = self.day_end / DAY - agentrep_model::live::DEMAND_WINDOW_DAYS;
+        let prices: Vec<PriceBound> = prices
+            .into_iter()
+            .map(|((network, asset), mut prices)| {
+                prices.sort_unstable();
+                prices.dedup();
+                PriceBound { network: network.to_owned(), asset, prices }
+            })
+            .collect();
+        let window_start = window.day_end / DAY - agentrep_model::live::DEMAND_WINDOW_DAYS;
         // The payer addresses and the weighing's standings come from two queries with one order
         // (`graph.rs`'s pair order): a zip of unequal lists would pair payers with wrong standings.
-        debug_assert_eq!(self.payers.of(i).len(), standings.payers.len(), "payers and standings of seller {i}");
+        debug_assert_eq!(self.payers.len(), standings.payers.len(), "a seller's payers and standings");
         let mut payers: Vec<KnownPayer> = self
             .payers
-            .of(i)
-            .iter()
+            .into_iter()
             .zip(&standings.payers)
             .zip(&standings.entities)
-            .map(|((address, standing), entity)| KnownPayer {
-                address: address.clone(),
-                standing: *standing,
-                entity: *entity,
-            })
+            .map(|((address, standing), entity)| KnownPayer { address, standing: *standing, entity: *entity })
             .collect();
         payers.sort_by(|a, b| a.address.cmp(&b.address));
         LiveBasis {
-            day_end: self.day_end,
-            evidence_from: self.evidence_from,
-            listings: listed.iter().map(|l| l.listing.clone()).collect(),
-            prices: prices
-                .into_iter()
-                .map(|((network, asset), mut prices)| {
-                    prices.sort_unstable();
-                    prices.dedup();
-                    PriceBound { network: network.to_owned(), asset, prices }
-                })
-                .collect(),
+            day_end: window.day_end,
+            evidence_from: window.evidence_from,
+            listings: self.listings.into_iter().map(|l| l.listing).collect(),
+            prices,
             payers,
-            settled_days: self.days.of(i).to_vec(),
+            settled_days: self.days,
             exact_settlements,
             trusted_days: (0..64)
                 .filter(|bit| standings.trusted_mask >> bit & 1 == 1)
@@ -189,8 +239,22 @@ impl LiveInputs {
                 .collect(),
             last_at: standings.last_t,
             repeating_entities: standings.repeating.clone(),
-            domain_resources: self.domain_resources.of(i).to_vec(),
-            probes: self.probes.of(i).to_vec(),
+            domain_resources: self.domain_resources,
+            probes: self.probes,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_go_to_their_seller_in_query_order_and_unknown_sellers_are_dropped() {
+        // Sellers 0 and 2 have rows, 1 has none, 7 is past the three sellers read.
+        let keyed = vec![(0, "a"), (0, "b"), (2, "c"), (7, "x"), (2, "d")];
+        let rows = PerSeller::from_keyed(keyed, 3).finish();
+        assert_eq!(rows, vec![vec!["a", "b"], vec![], vec!["c", "d"]]);
+        assert!(rows.iter().all(|r| r.capacity() == r.len()), "each seller's vector is trimmed to size");
     }
 }

@@ -3,7 +3,6 @@
 
 use std::ops::Range;
 
-use agentrep_model::live::LiveBasis;
 use agentrep_model::{
     Counterparty, DemandStats, DomainStanding, ListingInfo, PaidProbeStats, ProofType, SellerFeatures, SellerRecord,
     SlaStats, assess_seller,
@@ -18,7 +17,7 @@ use crate::engine::Engine;
 use crate::engine::columns::{bools, i64s, u32s};
 use crate::freshness::SourceFreshness;
 use crate::graph::{Taint, WalletGraph};
-use crate::live_basis::LiveInputs;
+use crate::live_basis::{LiveWindow, SellerLiveInputs};
 
 pub(crate) const LISTINGS_SQL: &str = include_str!("sql/listings.sql");
 pub(crate) const SELLERS_SQL: &str = include_str!("sql/sellers.sql");
@@ -200,20 +199,23 @@ fn receipts(db: &Engine) -> Result<Vec<Receipt>, PipelineError> {
 }
 
 /// Assesses every seller: features from SQL and from the trust graph, then the model (rayon), and
-/// the basis of each seller's live re-score. `avoid` marks the wallets of deployers whose verdict
-/// is `AVOID` (they taint what they fund).
+/// the basis of each seller's live re-score, into which the seller's `live` inputs move (by
+/// seller index, as `raws`). `avoid` marks the wallets of deployers whose verdict is `AVOID` (they
+/// taint what they fund).
 pub(crate) fn assess(
     db: &Engine,
     graph: &WalletGraph,
     avoid: &[bool],
     freshness: &SourceFreshness,
-    live: &LiveInputs,
+    window: LiveWindow,
+    live: Vec<SellerLiveInputs>,
 ) -> Result<Vec<SellerRecord>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "seller select", source };
     let day_end: i64 = db.conn.query_row(&db.sql("SELECT epoch({day_end})::BIGINT"), [], |r| r.get(0)).map_err(err)?;
     let mut stmt = db.conn.prepare(SELLERS_SELECT).map_err(err)?;
     let raws: Vec<Raw> =
         stmt.query_map([], |row| read_row(row, day_end)).map_err(err)?.collect::<Result<_, _>>().map_err(err)?;
+    assert_eq!(raws.len(), live.len(), "the seller select and the live inputs read the same sellers");
     let (reviews, receipts) = (reviews(db)?, receipts(db)?);
     let n = raws.len();
     let (pair_ranges, review_ranges, receipt_ranges) = (
@@ -221,15 +223,24 @@ pub(crate) fn assess(
         by_seller(&reviews, n, |x| x.seller),
         by_seller(&receipts, n, |x| x.seller),
     );
+    // Funding that created the wallet (up to a day after its first listing) is the seller's.
+    let created_by = |raw: &Raw| raw.first_seen + DAY;
+    // A taint names the wallet it comes from, whose address DuckDB holds: found in parallel,
+    // described one at a time (few sellers are tainted).
+    let taints: Vec<Option<Taint>> =
+        raws.par_iter().enumerate().map(|(i, raw)| graph.taint(graph.seller_wid[i], created_by(raw), avoid)).collect();
+    let tainted_by: Vec<Option<String>> =
+        taints.into_iter().map(|t| t.map(|t| t.describe(db)).transpose()).collect::<Result<_, _>>()?;
     let ev = Evidence { forest: &graph.forest, trust: &graph.trust, pay_scale: &graph.pay_scale, day_end };
-    let mut weighed: Vec<(Raw, Option<Taint>, LiveBasis)> = raws
+    // One pass from each seller's row to its record, so no seller is held in two forms at once.
+    Ok(raws
         .into_par_iter()
+        .zip(live)
+        .zip(tainted_by)
         .enumerate()
-        .map(|(i, mut raw)| {
+        .map(|(i, ((mut raw, live), tainted_by))| {
             let wid = graph.seller_wid[i];
-            // Funding that created the wallet (up to a day after its first listing) is the seller's.
-            let created_by = raw.first_seen + DAY;
-            let own_entity = graph.forest.funded_at[wid as usize] <= created_by;
+            let own_entity = graph.forest.funded_at[wid as usize] <= created_by(&raw);
             let (trusted, reputation, standings) = weigh(
                 &ev,
                 wid,
@@ -252,27 +263,17 @@ pub(crate) fn assess(
             raw.features.reputation = reputation;
             raw.features.degraded_sources = freshness.degraded.clone();
             raw.features.stale_sources = freshness.stale.clone();
-            let taint = graph.taint(wid, created_by, avoid);
-            let basis = live.basis(i, &standings, raw.exact_settlements);
-            (raw, taint, basis)
-        })
-        .collect();
-    for (raw, taint, _) in &mut weighed {
-        if let Some(taint) = taint {
-            raw.features.tainted_by = Some(taint.describe(db)?);
-        }
-    }
-    Ok(weighed
-        .into_par_iter()
-        .map(|(raw, _, live)| SellerRecord {
-            assessment: assess_seller(&raw.features),
-            sources: sources(&raw.features),
-            address: raw.address,
-            listing: raw.listing,
-            features: raw.features,
-            history: Vec::new(),
-            profile: Default::default(),
-            live,
+            raw.features.tainted_by = tainted_by;
+            SellerRecord {
+                assessment: assess_seller(&raw.features),
+                sources: sources(&raw.features),
+                live: live.basis(window, &standings, raw.exact_settlements),
+                address: raw.address,
+                listing: raw.listing,
+                features: raw.features,
+                history: Vec::new(),
+                profile: Default::default(),
+            }
         })
         .collect())
 }
