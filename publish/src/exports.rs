@@ -9,6 +9,7 @@
 //! money is integer micro-USDC with the unit in the column's name (the original service's CSV
 //! columns keep their names and USDC decimals, for its clients).
 
+use std::io::Write;
 use std::sync::Arc;
 
 use agentrep_lake::dictionary::{ColumnDoc, markdown_row};
@@ -168,6 +169,10 @@ impl<R> ExportColumn<R> {
     }
 }
 
+/// Rows of an export encoded into one Arrow batch at a time (a multiple of the Parquet writer's
+/// 1,024-row mini-batches, so the pages are those of a single batch).
+pub const EXPORT_BATCH_ROWS: usize = 64 * 1024;
+
 /// An export: its file names and columns.
 #[derive(Debug)]
 pub struct Export<R> {
@@ -186,30 +191,32 @@ impl<R> Export<R> {
         self.columns.iter().filter(|c| !c.csv_only)
     }
 
-    /// The Parquet file's bytes (Snappy).
-    pub fn parquet_bytes(&self, rows: &[R]) -> Result<Vec<u8>, PublishError> {
+    /// Writes the Parquet file (snappy) into `w`, its rows encoded [`EXPORT_BATCH_ROWS`] at a time.
+    pub fn write_parquet<W: Write + Send>(&self, w: W, rows: &[R]) -> Result<(), PublishError> {
         let fields: Vec<Field> =
             self.parquet_columns().map(|c| Field::new(c.name, c.cells.data_type(), c.nullable)).collect();
-        let arrays: Vec<ArrayRef> = self.parquet_columns().map(|c| c.cells.array(rows)).collect();
-        let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)
-            .map_err(|e| PublishError::Export(e.to_string()))?;
+        let schema = Arc::new(Schema::new(fields));
         let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
-        let mut buf = Vec::new();
-        let mut w = ArrowWriter::try_new(&mut buf, batch.schema(), Some(props)).map_err(PublishError::Parquet)?;
-        w.write(&batch).map_err(PublishError::Parquet)?;
-        w.close().map_err(PublishError::Parquet)?;
-        Ok(buf)
+        let mut writer = ArrowWriter::try_new(w, Arc::clone(&schema), Some(props)).map_err(PublishError::Parquet)?;
+        for slice in rows.chunks(EXPORT_BATCH_ROWS) {
+            let arrays: Vec<ArrayRef> = self.parquet_columns().map(|c| c.cells.array(slice)).collect();
+            let batch =
+                RecordBatch::try_new(Arc::clone(&schema), arrays).map_err(|e| PublishError::Export(e.to_string()))?;
+            writer.write(&batch).map_err(PublishError::Parquet)?;
+        }
+        writer.close().map_err(PublishError::Parquet)?;
+        Ok(())
     }
 
-    /// The CSV file's bytes: a header of every column's name, then one line per row.
-    pub fn csv_bytes(&self, rows: &[R]) -> Result<Vec<u8>, PublishError> {
+    /// Writes the CSV file into `w`: a header of every column's name, then one line per row.
+    pub fn write_csv<W: Write>(&self, w: W, rows: &[R]) -> Result<(), PublishError> {
         let csv_err = |e: csv::Error| PublishError::Csv(e.to_string());
-        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut w = csv::Writer::from_writer(w);
         w.write_record(self.columns.iter().map(|c| c.name)).map_err(csv_err)?;
         for row in rows {
             w.write_record(self.columns.iter().map(|c| c.cells.text(row))).map_err(csv_err)?;
         }
-        w.into_inner().map_err(|e| PublishError::Csv(e.to_string()))
+        w.flush().map_err(|e| PublishError::Csv(e.to_string()))
     }
 
     /// The export's section of the data dictionary.

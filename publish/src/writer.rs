@@ -20,45 +20,60 @@ pub const DEFAULT_LEADERBOARD_LIMIT: usize = 100;
 /// Movers each way in the static `movers.json` (the route's default limit).
 pub const STATIC_MOVERS: usize = 10;
 
+/// Records encoded at once (in parallel) before their lines are written in order: what bounds the
+/// memory of a large bundle or index to a slice of it.
+const LINES_IN_FLIGHT: usize = 8192;
+
+/// One line per record, in input order, each encoded by `line` into an empty buffer.
+fn write_lines<R: Sync>(
+    out: &mut Streamed,
+    records: &[R],
+    line: impl Fn(&R, &mut Vec<u8>) -> Result<(), PublishError> + Sync,
+) -> Result<(), PublishError> {
+    for slice in records.chunks(LINES_IN_FLIGHT) {
+        let lines: Vec<Vec<u8>> = slice
+            .par_iter()
+            .map(|r| {
+                let mut buf = Vec::with_capacity(512);
+                line(r, &mut buf)?;
+                buf.push(b'\n');
+                Ok(buf)
+            })
+            .collect::<Result<_, PublishError>>()?;
+        for l in &lines {
+            out.put(l)?;
+        }
+    }
+    Ok(())
+}
+
 /// One `<key> <json>` line per record, in input order.
-fn keyed_lines<R: Sync, T: Serialize + Send>(
+fn write_keyed_lines<R: Sync, T: Serialize>(
+    out: &mut Streamed,
     records: &[R],
     key: impl Fn(&R) -> &str + Sync,
     payload: impl Fn(&R) -> T + Sync,
-) -> Result<Vec<u8>, PublishError> {
-    let lines: Vec<Vec<u8>> = records
-        .par_iter()
-        .map(|s| {
-            let mut line = Vec::with_capacity(512);
-            line.extend_from_slice(key(s).as_bytes());
-            line.push(b' ');
-            serde_json::to_writer(&mut line, &payload(s)).map_err(PublishError::Encode)?;
-            line.push(b'\n');
-            Ok(line)
-        })
-        .collect::<Result<_, PublishError>>()?;
-    Ok(lines.concat())
+) -> Result<(), PublishError> {
+    write_lines(out, records, |r, line| {
+        line.extend_from_slice(key(r).as_bytes());
+        line.push(b' ');
+        serde_json::to_writer(line, &payload(r)).map_err(PublishError::Encode)
+    })
 }
 
 /// A keyed bundle of one payload per seller.
-fn keyed_bundle<T: Serialize + Send>(
+fn keyed_bundle<T: Serialize>(
+    out: &Out<'_>,
+    rel: &str,
     sellers: &[SellerRecord],
     payload: impl Fn(&SellerRecord) -> T + Sync,
-) -> Result<Vec<u8>, PublishError> {
-    keyed_lines(sellers, |s| s.address.as_str(), payload)
+) -> Result<ManifestFileV1, PublishError> {
+    out.stream(rel, |w| write_keyed_lines(w, sellers, |s| s.address.as_str(), payload))
 }
 
 /// One JSON document per line, in input order.
-fn json_lines<T: Serialize + Sync>(rows: &[T]) -> Result<Vec<u8>, PublishError> {
-    let lines: Vec<Vec<u8>> = rows
-        .par_iter()
-        .map(|r| {
-            let mut line = serde_json::to_vec(r).map_err(PublishError::Encode)?;
-            line.push(b'\n');
-            Ok(line)
-        })
-        .collect::<Result<_, PublishError>>()?;
-    Ok(lines.concat())
+fn json_lines<T: Serialize + Sync>(out: &Out<'_>, rel: &str, rows: &[T]) -> Result<ManifestFileV1, PublishError> {
+    out.stream(rel, |w| write_lines(w, rows, |r, line| serde_json::to_writer(line, r).map_err(PublishError::Encode)))
 }
 
 /// What a retired snapshot's files hold, by path (their SHA-256, from its manifest): a file the
@@ -137,6 +152,70 @@ impl Out<'_> {
 
     fn json(&self, rel: &str, value: &impl Serialize) -> Result<ManifestFileV1, PublishError> {
         self.write(rel, &serde_json::to_vec(value).map_err(PublishError::Encode)?)
+    }
+
+    /// Writes a file as `fill` produces it, for files too large to hold: the bytes go through
+    /// SHA-256 into a temporary file beside `rel`, which replaces `rel` unless the retired snapshot's
+    /// file there holds the same bytes (then it is removed and the file kept, as [`Self::write`]
+    /// keeps it).
+    fn stream(
+        &self,
+        rel: &str,
+        fill: impl FnOnce(&mut Streamed) -> Result<(), PublishError>,
+    ) -> Result<ManifestFileV1, PublishError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let partial = self.dir.join(format!("{rel}.partial"));
+        let file = fs::File::create(&partial).map_err(PublishError::io(&partial))?;
+        let mut out =
+            Streamed { file: BufWriter::with_capacity(1 << 20, file), sha256: Sha256::new(), size: 0, path: partial };
+        let filled = fill(&mut out).and_then(|()| out.file.flush().map_err(PublishError::io(&out.path)));
+        let Streamed { file, sha256, size, path: partial } = out;
+        drop(file);
+        if let Err(e) = filled {
+            // Best effort: a partial file left by a failed write is removed by the next publication
+            // into this folder, as any file its manifest does not list.
+            let _ = fs::remove_file(&partial);
+            return Err(e);
+        }
+        let entry = ManifestFileV1 { path: rel.to_owned(), size, sha256: hex::encode(sha256.finalize()) };
+        if self.retired.sha256.get(rel) == Some(&entry.sha256) {
+            fs::remove_file(&partial).map_err(PublishError::io(&partial))?;
+            self.files_kept.fetch_add(1, Relaxed);
+        } else {
+            let path = self.dir.join(rel);
+            fs::rename(&partial, &path).map_err(PublishError::io(&path))?;
+            self.files_written.fetch_add(1, Relaxed);
+            self.bytes_written.fetch_add(size, Relaxed);
+        }
+        Ok(entry)
+    }
+}
+
+/// A file being written by [`Out::stream`]: what goes in is hashed and counted.
+pub(crate) struct Streamed {
+    file: BufWriter<fs::File>,
+    sha256: Sha256,
+    size: u64,
+    path: PathBuf,
+}
+
+impl Streamed {
+    /// Appends `bytes`.
+    fn put(&mut self, bytes: &[u8]) -> Result<(), PublishError> {
+        self.write_all(bytes).map_err(PublishError::io(&self.path))
+    }
+}
+
+impl Write for Streamed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.sha256.update(&buf[..n]);
+        self.size += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
     }
 }
 
@@ -236,11 +315,11 @@ fn bundle_files(
     input: &SnapshotInput,
 ) -> Result<Vec<ManifestFileV1>, PublishError> {
     let mut files = Vec::new();
-    files.push(out.write(PREFLIGHT, &keyed_bundle(&input.sellers, |s| payloads::preflight(ctx, s))?)?);
-    files.push(out.write(SHIELD, &keyed_bundle(&input.sellers, |s| payloads::shield_payload(ctx, s))?)?);
-    files.push(out.write(HISTORY, &keyed_bundle(&input.sellers, |s| payloads::history(ctx, s))?)?);
+    files.push(keyed_bundle(out, PREFLIGHT, &input.sellers, |s| payloads::preflight(ctx, s))?);
+    files.push(keyed_bundle(out, SHIELD, &input.sellers, |s| payloads::shield_payload(ctx, s))?);
+    files.push(keyed_bundle(out, HISTORY, &input.sellers, |s| payloads::history(ctx, s))?);
     let live_rows: Vec<crate::live::LiveRow<'_>> = input.sellers.iter().map(crate::live::LiveRow::of).collect();
-    files.push(out.write(LIVE_BASIS, &crate::live::columns::write(&live_rows)?)?);
+    files.push(out.stream(LIVE_BASIS, |w| crate::live::columns::write_to(w, &live_rows))?);
     files.push(out.json(
         LIVE_CONTEXT,
         &crate::live::LiveContextV1 {
@@ -249,10 +328,9 @@ fn bundle_files(
             facilitators: input.facilitators.clone(),
         },
     )?);
-    files.push(out.write(
-        BUYER_TRUST,
-        &keyed_lines(&input.buyer_trust, |t| t.token.as_str(), |t| payloads::buyer_trust(ctx, t))?,
-    )?);
+    files.push(out.stream(BUYER_TRUST, |w| {
+        write_keyed_lines(w, &input.buyer_trust, |t| t.token.as_str(), |t| payloads::buyer_trust(ctx, t))
+    })?);
 
     Ok(files)
 }
@@ -288,16 +366,15 @@ fn index_and_export_files(
     files.push(
         out.json(LEADERBOARD, &LeaderboardV1::assemble(&ctx.generated_at, &ctx.date, &stats, filters, default_view))?,
     );
-    files.push(out.json(
-        LEADERBOARD_FULL,
-        &LeaderboardFileV1 {
-            version: version("leaderboard-full"),
-            generated_at: ctx.generated_at.clone(),
-            snapshot_date: ctx.date.clone(),
-            stats: stats.clone(),
-            entries,
-        },
-    )?);
+    let full = LeaderboardFileV1 {
+        version: version("leaderboard-full"),
+        generated_at: ctx.generated_at.clone(),
+        snapshot_date: ctx.date.clone(),
+        stats: stats.clone(),
+        entries,
+    };
+    files.push(out.stream(LEADERBOARD_FULL, |w| serde_json::to_writer(w, &full).map_err(PublishError::Encode))?);
+    drop(full);
 
     let rank_of: std::collections::HashMap<&str, u32> =
         ranked.iter().enumerate().map(|(i, s)| (s.address.as_str(), i as u32 + 1)).collect();
@@ -306,19 +383,19 @@ fn index_and_export_files(
         .par_iter()
         .map(|s| payloads::agent_row(s, rank_of.get(s.address.as_str()).copied(), categories))
         .collect();
-    files.push(out.write(AGENTS_INDEX, &json_lines(&agent_rows)?)?);
+    files.push(json_lines(out, AGENTS_INDEX, &agent_rows)?);
     let deployer_rows: Vec<DeployerRowV1> = input.deployers.iter().map(payloads::deployer_row).collect();
-    files.push(out.write(DEPLOYERS_INDEX, &json_lines(&deployer_rows)?)?);
+    files.push(json_lines(out, DEPLOYERS_INDEX, &deployer_rows)?);
     let proofs: Vec<ProofRowV1> = input.proofs.iter().map(payloads::proof_row).collect();
-    files.push(out.write(PROOFS_INDEX, &json_lines(&proofs)?)?);
+    files.push(json_lines(out, PROOFS_INDEX, &proofs)?);
     let lists: Vec<ListRowV1> = input.lists.iter().map(payloads::list_row).collect();
-    files.push(out.write(LISTS_INDEX, &json_lines(&lists)?)?);
+    files.push(json_lines(out, LISTS_INDEX, &lists)?);
     let identities: Vec<IdentityRowV1> = input.identities.iter().map(payloads::identity_row).collect();
-    files.push(out.write(IDENTITIES_INDEX, &json_lines(&identities)?)?);
+    files.push(json_lines(out, IDENTITIES_INDEX, &identities)?);
     let crawlers: Vec<CrawlerRowV1> = input.crawlers.iter().map(payloads::crawler_row).collect();
-    files.push(out.write(CRAWLERS_INDEX, &json_lines(&crawlers)?)?);
+    files.push(json_lines(out, CRAWLERS_INDEX, &crawlers)?);
     let funding: Vec<FundingRowV1> = input.funding.iter().map(payloads::funding_row).collect();
-    files.push(out.write(FUNDING_INDEX, &json_lines(&funding)?)?);
+    files.push(json_lines(out, FUNDING_INDEX, &funding)?);
     let mut csv_order: Vec<&SellerRecord> = ranked.to_vec();
     csv_order.extend(input.sellers.iter().filter(|s| !rank_of.contains_key(s.address.as_str())));
     let day = chrono::NaiveDate::parse_from_str(&ctx.date, "%Y-%m-%d")
@@ -334,15 +411,15 @@ fn index_and_export_files(
         })
         .collect();
     let scores = exports::scores();
-    files.push(out.write(SCORES_CSV, &scores.csv_bytes(&score_rows)?)?);
-    files.push(out.write(SCORES_PARQUET, &scores.parquet_bytes(&score_rows)?)?);
+    files.push(out.stream(SCORES_CSV, |w| scores.write_csv(w, &score_rows))?);
+    files.push(out.stream(SCORES_PARQUET, |w| scores.write_parquet(w, &score_rows))?);
     let history_rows: Vec<exports::HistoryRow<'_>> = csv_order
         .iter()
         .flat_map(|s| s.history.iter().map(|point| exports::HistoryRow { address: &s.address, point }))
         .collect();
-    files.push(out.write(HISTORY_PARQUET, &exports::history().parquet_bytes(&history_rows)?)?);
+    files.push(out.stream(HISTORY_PARQUET, |w| exports::history().write_parquet(w, &history_rows))?);
     files.push(out.json(MOVERS, &payloads::movers(&ctx.date, &agent_rows, STATIC_MOVERS))?);
-    files.push(out.write(COUNTERPARTIES, &exports::counterparties().csv_bytes(&input.counterparties)?)?);
+    files.push(out.stream(COUNTERPARTIES, |w| exports::counterparties().write_csv(w, &input.counterparties))?);
 
     Ok(files)
 }
@@ -415,4 +492,64 @@ pub fn write_snapshot(
         files_kept: out.files_kept.into_inner(),
     };
     Ok((manifest, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out<'a>(dir: &'a Path, retired: &'a RetiredFiles) -> Out<'a> {
+        Out {
+            dir,
+            retired,
+            files_written: Default::default(),
+            bytes_written: Default::default(),
+            files_kept: Default::default(),
+        }
+    }
+
+    fn lines(w: &mut Streamed, n: usize) -> Result<(), PublishError> {
+        let records: Vec<usize> = (0..n).collect();
+        write_lines(w, &records, |r, line| {
+            line.extend_from_slice(r.to_string().as_bytes());
+            Ok(())
+        })
+    }
+
+    #[test]
+    fn a_streamed_file_is_kept_replaced_or_left_as_the_retired_manifest_says() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bundle");
+        // More records than one slice in flight, so the lines of several slices are joined in order.
+        let n = LINES_IN_FLIGHT * 2 + 5;
+        let expected: String = (0..n).map(|i| format!("{i}\n")).collect();
+        std::fs::write(&path, &expected).unwrap();
+        let same = hex::encode(Sha256::digest(expected.as_bytes()));
+        let retired = RetiredFiles { sha256: [("bundle".to_owned(), same.clone())].into() };
+
+        // The retired file holds the same bytes: it is kept, and nothing is left beside it.
+        let o = out(dir.path(), &retired);
+        let entry = o.stream("bundle", |w| lines(w, n)).unwrap();
+        assert_eq!((entry.sha256.as_str(), entry.size), (same.as_str(), expected.len() as u64));
+        assert_eq!((o.files_kept.load(Relaxed), o.files_written.load(Relaxed)), (1, 0));
+        assert!(!dir.path().join("bundle.partial").exists());
+
+        // Different bytes replace it.
+        let o = out(dir.path(), &retired);
+        let entry = o.stream("bundle", |w| lines(w, 3)).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\n1\n2\n");
+        assert_eq!(entry.sha256, hex::encode(Sha256::digest(b"0\n1\n2\n")));
+        assert_eq!((o.files_written.load(Relaxed), o.bytes_written.load(Relaxed)), (1, 6));
+
+        // A failed fill leaves the file as it was and no partial file.
+        let o = out(dir.path(), &retired);
+        let failed = o.stream("bundle", |w| {
+            w.put(b"half")?;
+            Err(PublishError::Export("encoding failed".to_owned()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\n1\n2\n");
+        assert!(!dir.path().join("bundle.partial").exists());
+    }
 }

@@ -64,10 +64,19 @@ fn standing_of(code: u8) -> Option<PayerStanding> {
 /// # Errors
 /// When a JSON column cannot be encoded or the Parquet writer fails.
 pub fn write(rows: &[LiveRow<'_>]) -> Result<Vec<u8>, PublishError> {
+    let mut buf = Vec::new();
+    write_to(&mut buf, rows)?;
+    Ok(buf)
+}
+
+/// [`write`] into `out` as the row groups complete.
+///
+/// # Errors
+/// As [`write`], and when `out` fails.
+pub fn write_to<W: std::io::Write + Send>(out: W, rows: &[LiveRow<'_>]) -> Result<(), PublishError> {
     let props = properties();
     let schema = schema()?;
-    let mut buf = Vec::new();
-    let writer = ArrowWriter::try_new(&mut buf, schema.clone(), Some(props)).map_err(PublishError::Parquet)?;
+    let writer = ArrowWriter::try_new(out, schema.clone(), Some(props)).map_err(PublishError::Parquet)?;
     let (mut file, groups) = writer.into_serialized_writer().map_err(PublishError::Parquet)?;
     for (w, window) in rows.chunks(ROW_GROUP_SELLERS * GROUPS_IN_FLIGHT).enumerate() {
         let encoded: Vec<Vec<ArrowColumnChunk>> = window
@@ -96,7 +105,7 @@ pub fn write(rows: &[LiveRow<'_>]) -> Result<Vec<u8>, PublishError> {
         }
     }
     file.close().map_err(PublishError::Parquet)?;
-    Ok(buf)
+    Ok(())
 }
 
 /// Zstd, row groups of [`ROW_GROUP_SELLERS`], no statistics (nothing filters this file).
