@@ -78,7 +78,19 @@ FROM (
 LEFT JOIN (SELECT ecosystem, count(DISTINCT lower(pay_to)) AS addresses FROM cur GROUP BY 1) a USING (ecosystem)
 ORDER BY 1";
 
-const FUNDING_SQL: &str = "SELECT funded, funder, amount, t FROM first_funder";
+/// The first fundings of the wallets in `funding_roots` (the sellers and deployers) and of their
+/// funders, `{max_hops}` hops back (the root's own funding is the first), in funded order:
+/// what `/funded-by` answers without publishing every wallet's funding. The chains are walked
+/// here, so only the kept rows leave DuckDB (`first_funder` has a row for every funded wallet:
+/// tens of millions at ten times the benchmark scale).
+const FUNDING_CHAINS_SQL: &str = "
+WITH RECURSIVE chain(wallet, hop) AS (
+    SELECT address, 1 FROM funding_roots
+    UNION
+    SELECT f.funder, c.hop + 1 FROM chain c JOIN first_funder f ON f.funded = c.wallet WHERE c.hop < {max_hops}
+)
+SELECT f.funded, f.funder, f.amount, f.t FROM first_funder f SEMI JOIN chain c ON f.funded = c.wallet
+ORDER BY f.funded";
 
 /// Reads the directory and attaches each seller's profile.
 pub(crate) fn read(
@@ -154,28 +166,63 @@ pub(crate) fn read(
             addresses: r.get(7)?,
         })
     })?;
-    let all_funding = query(db, "funding", FUNDING_SQL, |r| {
-        Ok(FundingRecord { funded: r.get(0)?, funder: r.get(1)?, amount: r.get(2)?, first_funded_at: r.get(3)? })
-    })?;
     let roots = sellers.iter().map(|s| s.address.as_str()).chain(deployers.iter().map(|d| d.address.as_str()));
-    let funding = funding_chains(all_funding, roots);
+    let funding =
+        funding_chains(&db.conn, roots).map_err(|source| PipelineError::Duckdb { pass: "funding", source })?;
     Ok(Directory { proofs, lists, identities, crawlers, funding })
 }
 
-/// The first fundings of `roots` and of their funders, `MAX_FUNDING_HOPS` steps back, in funded
-/// order: what `/funded-by` answers without publishing every wallet's funding.
-fn funding_chains<'a>(all: Vec<FundingRecord>, roots: impl Iterator<Item = &'a str>) -> Vec<FundingRecord> {
-    let index: HashMap<&str, usize> = all.iter().enumerate().map(|(i, f)| (f.funded.as_str(), i)).collect();
-    let mut keep = vec![false; all.len()];
+/// The first fundings of `roots` and of their funders, [`MAX_FUNDING_HOPS`] hops back,
+/// in funded order (`FUNDING_CHAINS_SQL` over `first_funder`).
+fn funding_chains<'a>(
+    conn: &duckdb::Connection,
+    roots: impl Iterator<Item = &'a str>,
+) -> duckdb::Result<Vec<FundingRecord>> {
+    conn.execute_batch("CREATE OR REPLACE TEMP TABLE funding_roots (address VARCHAR)")?;
+    let mut appender = conn.appender("funding_roots")?;
     for root in roots {
-        let mut at = root;
-        for _ in 0..MAX_FUNDING_HOPS {
-            let Some(&i) = index.get(at) else { break };
-            keep[i] = true;
-            at = &all[i].funder;
-        }
+        appender.append_row([root])?;
     }
-    let mut out: Vec<FundingRecord> = all.iter().zip(keep).filter(|(_, k)| *k).map(|(f, _)| f.clone()).collect();
-    out.sort_by(|a, b| a.funded.cmp(&b.funded));
-    out
+    appender.flush()?;
+    drop(appender);
+    let sql = FUNDING_CHAINS_SQL.replace("{max_hops}", &MAX_FUNDING_HOPS.to_string());
+    let started = std::time::Instant::now();
+    let mut stmt = conn.prepare(&sql)?;
+    let chains = stmt
+        .query_map([], |r| {
+            Ok(FundingRecord { funded: r.get(0)?, funder: r.get(1)?, amount: r.get(2)?, first_funded_at: r.get(3)? })
+        })?
+        .collect::<duckdb::Result<Vec<_>>>()?;
+    tracing::debug!(target: "pipeline::sql", pass = "funding", ms = started.elapsed().as_millis() as u64, rows = chains.len(), "Query done.");
+    conn.execute_batch("DROP TABLE funding_roots")?;
+    Ok(chains)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn funding_chains_keep_each_roots_first_fundings_up_its_chain_and_nothing_else() {
+        let conn = duckdb::Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE first_funder (funded VARCHAR, funder VARCHAR, t BIGINT, amount UBIGINT)")
+            .unwrap();
+        // A chain w0 <- w1 <- ... longer than the hops kept, a two-wallet cycle, and a stranger.
+        let hops = MAX_FUNDING_HOPS;
+        let mut rows: Vec<(String, String)> = (0..hops + 2).map(|i| (format!("w{i}"), format!("w{}", i + 1))).collect();
+        rows.extend([("x".into(), "y".into()), ("y".into(), "x".into()), ("z".into(), "w0".into())]);
+        for (i, (funded, funder)) in rows.iter().enumerate() {
+            conn.execute(
+                "INSERT INTO first_funder VALUES (?, ?, ?, ?)",
+                duckdb::params![funded, funder, i as i64, 7u64],
+            )
+            .unwrap();
+        }
+        let kept = funding_chains(&conn, ["w0", "x", "nobody", "x"].into_iter()).unwrap();
+        let funded: Vec<&str> = kept.iter().map(|f| f.funded.as_str()).collect();
+        let mut expected: Vec<String> = (0..hops).map(|i| format!("w{i}")).chain(["x".into(), "y".into()]).collect();
+        expected.sort();
+        assert_eq!(funded, expected, "the root and its funders up to {hops} wallets, each once, in funded order");
+        assert_eq!((kept[0].funder.as_str(), kept[0].amount, kept[0].first_funded_at), ("w1", 7, 0));
+    }
 }
