@@ -30,9 +30,11 @@ pub(crate) struct Engine {
 /// loading the wallet graph (BENCHMARKS.md § 4l). Past its share DuckDB spills to disk.
 const DUCKDB_MEMORY_SHARE: f64 = 0.5;
 
-/// DuckDB's share of the machine once the rebuild's Rust side holds the most: the wallet graph and
-/// every seller's inputs and record. DuckDB writes what its temporary tables hold past it to its
-/// spill folder; the passes after it read them from there.
+/// DuckDB's share of the machine once the rebuild's Rust side holds the most: from the wallet graph
+/// on (at ten times the benchmark scale the deployers pass, beside the graph, took the rebuild to
+/// 21.7 GiB while DuckDB kept its half; BENCHMARKS.md § 4n), then every seller's inputs and record.
+/// DuckDB writes what its temporary tables hold past it to its spill folder; the passes after it
+/// read them from there.
 pub(crate) const DUCKDB_SCORING_SHARE: f64 = 0.2;
 
 /// The machine's memory in bytes (`MemTotal`), when the system says.

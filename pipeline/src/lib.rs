@@ -163,6 +163,10 @@ pub fn rebuild_with(
     timings.record("seller sql", t);
     db.log_memory("seller sql");
 
+    // From here Rust holds the most (the wallet graph, then every seller's inputs and records):
+    // DuckDB's temporary tables move to its spill folder as far as they must.
+    db.lower_memory_limit(engine::DUCKDB_SCORING_SHARE);
+
     let t = Instant::now();
     let day_end = (day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
     let tolerance = if options.exact_trust { 0.0 } else { agentrep_model::trust::TOLERANCE };
@@ -178,9 +182,6 @@ pub fn rebuild_with(
     let t = Instant::now();
     let live_basis::LiveInputs { window, sellers: live, facilitators } =
         live_basis::LiveInputs::read(&db, lake, graph.seller_wid.len(), day_end)?;
-    // From here Rust holds the most (the graph, every seller's inputs and records); DuckDB's
-    // temporary tables move to its spill folder as far as they must.
-    db.lower_memory_limit(engine::DUCKDB_SCORING_SHARE);
     db.log_memory("live inputs");
     let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness, window, live)?;
     // Nothing later reads the graph: its pairs and per-wallet vectors go before the other passes.
