@@ -8,7 +8,8 @@
 # and then the last day rebuilt as a steady day (one day folded onto the carried states). The steady
 # day recycles the first day's snapshot folder as a deployment's steady day recycles its oldest
 # retained one (`--retain 1` with `current` unlinked in between, so the machine holds one snapshot
-# of the large world at a time: at ten times the scale a snapshot is tens of GB).
+# of the large world at a time: at ten times the scale a snapshot is 25 GB, and the steady day needs
+# about 70 GB free for the lake, that snapshot and DuckDB's spill folder; BENCHMARKS.md § 4n).
 #
 # Every command runs under a memory watchdog: above BENCH_SCALE_CAP_MIB (default 22,528 MiB of
 # resident memory, leaving the machine room) it is stopped and recorded as over the cap, so a world
