@@ -87,7 +87,7 @@ async fn a_faulty_node_ends_in_the_same_lake() {
     let world = ReplayedWorld::shared();
     let anvil = world.node();
     let dir = tempfile::tempdir().expect("temp dir");
-    let undisturbed = ingest_into(world, dir.path(), "undisturbed", anvil.url()).await;
+    let undisturbed = world.undisturbed_ingest();
 
     let faults = Faults::none()
         .range_limit(500, RangeShape::AlchemySuggested)
@@ -179,7 +179,7 @@ async fn a_killed_ingest_resumes_to_the_same_lake() {
     let world = ReplayedWorld::shared();
     let anvil = world.node();
     let dir = tempfile::tempdir().expect("temp dir");
-    let undisturbed = ingest_into(world, dir.path(), "undisturbed", anvil.url()).await;
+    let undisturbed = world.undisturbed_ingest();
 
     let Prepared { lake, config, _bazaars } = prepare(world, dir.path(), "killed", anvil.url());
     let run = |source: &str| {

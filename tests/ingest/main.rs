@@ -26,7 +26,7 @@ use agentrep_lake::datasets::{
 use agentrep_lake::{Dataset, Lake};
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use agentrep_tests::chain::plan::CB1_PROOF;
-use agentrep_tests::replayed::{CHAIN_SOURCES, ReplayedWorld, ingest, read_dated};
+use agentrep_tests::replayed::{ReplayedWorld, read_dated};
 use chrono::NaiveDate;
 use expected::{
     FundingFact, assert_same, expected_feedback, expected_funding, expected_settlements, feedback_fact, sellers,
@@ -124,16 +124,8 @@ fn read_dated_days<R: agentrep_lake::Row>(lake: &Lake) -> BTreeMap<NaiveDate, Ve
 async fn ingests_the_replayed_world_and_scores_it_the_same() {
     let world = ReplayedWorld::shared();
     let world_lake = world.world();
-    let anvil = world.node();
-    let bazaars = world.bazaars();
     let dir = tempfile::tempdir().expect("temp dir");
-    let config = world.write_config(dir.path(), anvil.url(), &bazaars);
-    let lake_dir = dir.path().join("ingested");
-    world.seed_receipts(&Lake::new(&lake_dir)).expect("receipts exported");
-    let started = std::time::Instant::now();
-    ingest(&lake_dir, &config, CHAIN_SOURCES).await.expect("ingests");
-    eprintln!("ingested in {:.1} s", started.elapsed().as_secs_f64());
-    let carried = world.to_world(&Lake::new(&lake_dir), &dir.path().join("carried")).expect("carries");
+    let carried = world.to_world(&world.undisturbed_ingest(), &dir.path().join("carried")).expect("carries");
 
     // Listings: the world's last crawl, on every field a listing has (the crawl's own times aside).
     let (_, listed) = world.last_listings();

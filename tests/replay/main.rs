@@ -3,9 +3,10 @@
 //! a world settlement or funding edge, registrations and feedback match, block times are the
 //! world's times, and a second replay of the same world ends on the same block hash.
 //!
-//! The world is `Scale::Tiny` over 3 days (the smallest the generator makes), thinned
-//! ([`Thinning`]) so the replay stays around a minute on the pinned anvil; `REPLAY_THIN=0`
-//! replays it whole (tens of minutes), `REPLAY_THIN=k` keeps k settlements per seller day.
+//! The world is the one the ingest tests share ([`ReplayedWorld`]): `Scale::Tiny` over 3 days
+//! (the smallest the generator makes), thinned ([`Thinning`]) so the replay stays around a minute
+//! on the pinned anvil. The ignored `times_one_replay` times other sizes: `REPLAY_THIN=0` replays
+//! the tiny world whole (tens of minutes), `REPLAY_THIN=k` keeps k settlements per seller day.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -26,14 +27,12 @@ use agentrep_tests::chain::contracts::{
 use agentrep_tests::chain::plan::{self, BASE_NETWORK, CB1_PROOF, WorldRows};
 use agentrep_tests::chain::replay::{Replay, ReplayOptions, replay_on_new_anvil};
 use agentrep_tests::chain::{Thinning, thin_world};
+use agentrep_tests::replayed::ReplayedWorld;
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::Provider;
 use alloy::rpc::types::{Filter, Log};
 use alloy::sol_types::SolEvent;
 use chrono::NaiveDate;
-
-/// Settlements kept per seller day (see the module docs).
-const THIN: usize = 10;
 
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name).ok().and_then(|d| d.parse().ok()).unwrap_or(default)
@@ -100,27 +99,15 @@ async fn times_one_replay() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replays_a_tiny_world() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = WorldConfig { days: env("REPLAY_DAYS", 3), ..WorldConfig::new(Scale::Tiny) };
-    let world_dir = dir.path().join("world");
-    agentrep_datasets::generate(&config, &world_dir, &|_, _| {}).expect("world generates");
-    let k: usize = env("REPLAY_THIN", THIN);
-    let lake = if k == 0 {
-        Lake::new(&world_dir)
-    } else {
-        let thinning = Thinning { settlements_per_seller_day: k, ..Thinning::default() };
-        let stats = thin_world(&Lake::new(&world_dir), &dir.path().join("thin"), &thinning).expect("thins");
-        eprintln!("thinned: {stats:?}");
-        Lake::new(dir.path().join("thin"))
-    };
+    // The replay the ingest tests share (the tiny world thinned, replayed with verification) is
+    // the one checked here; a second replay of the same lake only has to end on the same block.
+    let shared = ReplayedWorld::shared();
+    let (lake, replay) = (shared.world(), &shared.replay);
     let world = WorldRows::read(&lake).expect("world reads");
-
-    // Two replays of the same world side by side: the second only has to end on the same block.
-    let opts = ReplayOptions { progress_every: 2_000, ..ReplayOptions::default() };
     let again = ReplayOptions { verify: false, ..ReplayOptions::default() };
-    let (first, second) = tokio::join!(replay_on_new_anvil(&lake, &opts), replay_on_new_anvil(&lake, &again));
-    let (anvil, replay) = first.expect("replays");
-    let (anvil2, replay2) = second.expect("replays again");
+    let (anvil2, replay2) = replay_on_new_anvil(&lake, &again).await.expect("replays again");
+    // A node from the shared chain's dump: the replay's blocks, and one empty block after them.
+    let anvil = shared.node();
     eprintln!(
         "replayed {} blocks, {} transactions in {:.1} s (planning {:.1} s, verifying {:.1} s; second replay {:.1} s)\n{:#?}",
         replay.block_times.len(),
@@ -150,15 +137,14 @@ async fn replays_a_tiny_world() {
     assert_eq!(world.settlements.len() - replayable.len(), replay.counts.settlements_skipped as usize);
     let mut expected: BTreeMap<(Address, Address, U256, i64), u64> = BTreeMap::new();
     for s in &replayable {
-        let key = (chain(&replay, &s.payer), chain(&replay, &s.pay_to), U256::from(s.value), s.block_time.secs());
+        let key = (chain(replay, &s.payer), chain(replay, &s.pay_to), U256::from(s.value), s.block_time.secs());
         *expected.entry(key).or_default() += 1;
     }
     for f in &world.funding {
-        let key =
-            (chain(&replay, &f.funder), chain(&replay, &f.funded), U256::from(f.amount), f.first_funded_at.secs());
+        let key = (chain(replay, &f.funder), chain(replay, &f.funded), U256::from(f.amount), f.first_funded_at.secs());
         *expected.entry(key).or_default() += 1;
     }
-    let transfers = logs(&anvil, &replay, USDC, IFiatToken::Transfer::SIGNATURE_HASH).await;
+    let transfers = logs(&anvil, replay, USDC, IFiatToken::Transfer::SIGNATURE_HASH).await;
     let mut found: BTreeMap<(Address, Address, U256, i64), u64> = BTreeMap::new();
     let mut mints = 0u64;
     for l in &transfers {
@@ -167,22 +153,22 @@ async fn replays_a_tiny_world() {
             mints += 1;
             continue;
         }
-        *found.entry((t.from, t.to, t.value, time_of(&replay, l))).or_default() += 1;
+        *found.entry((t.from, t.to, t.value, time_of(replay, l))).or_default() += 1;
     }
     assert_eq!(mints, replay.counts.topup_mints);
     assert!(found == expected, "USDC transfers differ from the world's settlements and funding edges");
     // The brief's count: USDC Transfer logs to mapped sellers = replayable settlements (plus the
     // funding edges that fund a seller, which are transfers to sellers too).
-    let sellers: BTreeSet<Address> = replayable.iter().map(|s| chain(&replay, &s.pay_to)).collect();
+    let sellers: BTreeSet<Address> = replayable.iter().map(|s| chain(replay, &s.pay_to)).collect();
     let to_sellers = found.iter().filter(|(k, _)| sellers.contains(&k.1)).map(|(_, n)| n).sum::<u64>();
     let funding_to_sellers =
-        world.funding.iter().filter(|f| sellers.contains(&chain(&replay, &f.funded))).count() as u64;
+        world.funding.iter().filter(|f| sellers.contains(&chain(replay, &f.funded))).count() as u64;
     assert_eq!(to_sellers, replayable.len() as u64 + funding_to_sellers);
-    let authorizations = logs(&anvil, &replay, USDC, IFiatToken::AuthorizationUsed::SIGNATURE_HASH).await;
+    let authorizations = logs(&anvil, replay, USDC, IFiatToken::AuthorizationUsed::SIGNATURE_HASH).await;
     assert_eq!(authorizations.len(), replayable.iter().filter(|s| s.eip3009).count());
 
     // ERC-8004 registrations: one per agent, by its owner, at its time, ids from 0.
-    let registered = logs(&anvil, &replay, IDENTITY_REGISTRY, IIdentityRegistry::Registered::SIGNATURE_HASH).await;
+    let registered = logs(&anvil, replay, IDENTITY_REGISTRY, IIdentityRegistry::Registered::SIGNATURE_HASH).await;
     let agents: BTreeSet<u64> = world.registrations.iter().map(|r| r.agent_id).collect();
     assert_eq!(registered.len(), agents.len());
     assert_eq!(replay.agents.len(), agents.len());
@@ -191,17 +177,16 @@ async fn replays_a_tiny_world() {
         let l = &registered[id as usize];
         let e = IIdentityRegistry::Registered::decode_log(&l.inner).expect("Registered decodes");
         assert_eq!(e.agentId, U256::from(id));
-        assert_eq!(e.owner, chain(&replay, &r.owner));
+        assert_eq!(e.owner, chain(replay, &r.owner));
         assert_eq!(e.agentURI, r.registration_uri);
-        assert_eq!(time_of(&replay, l), r.registered_at.secs(), "registration time");
+        assert_eq!(time_of(replay, l), r.registered_at.secs(), "registration time");
     }
 
     // Feedback: every row (none is skipped in this world), value, index and revocation; the block
     // times of each (agent, client) are the world's.
     assert_eq!(replay.counts.feedback_from_owner + replay.counts.feedback_unregistered, 0);
-    let given = logs(&anvil, &replay, REPUTATION_REGISTRY, IReputationRegistry::NewFeedback::SIGNATURE_HASH).await;
-    let revoked =
-        logs(&anvil, &replay, REPUTATION_REGISTRY, IReputationRegistry::FeedbackRevoked::SIGNATURE_HASH).await;
+    let given = logs(&anvil, replay, REPUTATION_REGISTRY, IReputationRegistry::NewFeedback::SIGNATURE_HASH).await;
+    let revoked = logs(&anvil, replay, REPUTATION_REGISTRY, IReputationRegistry::FeedbackRevoked::SIGNATURE_HASH).await;
     assert_eq!(given.len(), world.feedback.len());
     assert_eq!(revoked.len(), world.feedback.iter().filter(|f| f.revoked).count());
     let mut chain_feedback: BTreeMap<(U256, Address, u64), (i128, u8, i64)> = BTreeMap::new();
@@ -209,12 +194,12 @@ async fn replays_a_tiny_world() {
     for l in &given {
         let e = IReputationRegistry::NewFeedback::decode_log(&l.inner).expect("NewFeedback decodes");
         chain_feedback.insert((e.agentId, e.clientAddress, e.feedbackIndex), (e.value, e.valueDecimals, 0));
-        chain_times.entry((e.agentId, e.clientAddress)).or_default().push(time_of(&replay, l));
+        chain_times.entry((e.agentId, e.clientAddress)).or_default().push(time_of(replay, l));
     }
     let mut world_times: BTreeMap<(U256, Address), Vec<i64>> = BTreeMap::new();
     for f in &world.feedback {
         let agent = U256::from(replay.agents[&f.agent_id]);
-        let client = chain(&replay, &f.client);
+        let client = chain(replay, &f.client);
         let index = replay.feedback_indices[&(f.agent_id, f.client.to_ascii_lowercase(), f.feedback_index)];
         assert_eq!(index, f.feedback_index, "chain feedback index is the world's");
         let (value, decimals, _) = chain_feedback[&(agent, client, index)];
@@ -227,19 +212,19 @@ async fn replays_a_tiny_world() {
     assert_eq!(chain_times, world_times, "feedback block times are the world's");
 
     // Coinbase attestations: one per cb1-verified proof, from the Coinbase attester, at its time.
-    let attested = logs(&anvil, &replay, EAS, IEAS::Attested::SIGNATURE_HASH).await;
+    let attested = logs(&anvil, replay, EAS, IEAS::Attested::SIGNATURE_HASH).await;
     let mut expected: Vec<(Address, i64)> = world
         .proofs
         .iter()
         .filter(|p| p.proof_type == CB1_PROOF)
-        .map(|p| (chain(&replay, &p.address), p.verified_at.secs()))
+        .map(|p| (chain(replay, &p.address), p.verified_at.secs()))
         .collect();
     let mut found: Vec<(Address, i64)> = attested
         .iter()
         .map(|l| {
             let e = IEAS::Attested::decode_log(&l.inner).expect("Attested decodes");
             assert_eq!((e.attester, e.schemaUID), (COINBASE_ATTESTER, VERIFIED_ACCOUNT_SCHEMA));
-            (e.recipient, time_of(&replay, l))
+            (e.recipient, time_of(replay, l))
         })
         .collect();
     expected.sort();
@@ -249,7 +234,7 @@ async fn replays_a_tiny_world() {
     // Launches: every world token at the chain token the replay reports, by its deployer, at its time.
     let created = logs(
         &anvil,
-        &replay,
+        replay,
         agentrep_tests::chain::contracts::CLANKER_FACTORY,
         IClankerFactory::TokenCreated::SIGNATURE_HASH,
     )
@@ -262,21 +247,21 @@ async fn replays_a_tiny_world() {
             .find(|l| IClankerFactory::TokenCreated::decode_log(&l.inner).expect("decodes").tokenAddress == token)
             .expect("launched");
         let e = IClankerFactory::TokenCreated::decode_log(&l.inner).expect("decodes");
-        assert_eq!(e.tokenAdmin, chain(&replay, &launch.deployer));
+        assert_eq!(e.tokenAdmin, chain(replay, &launch.deployer));
         assert_eq!(e.tokenName, launch.name);
-        assert_eq!(time_of(&replay, l), launch.launched_at.secs());
+        assert_eq!(time_of(replay, l), launch.launched_at.secs());
         assert_eq!(e.poolId, replay.pool_ids[&token], "the factory's pool id is the plan's");
         assert_eq!(replay.translate(&launch.token), format!("{token:#x}"));
         assert_eq!(replay.untranslate(token), Some(launch.token.to_ascii_lowercase()));
     }
     let seller = &replayable[0].pay_to;
-    assert_eq!(replay.translate(seller), format!("{:#x}", chain(&replay, seller)));
-    assert_eq!(replay.untranslate(chain(&replay, seller)).as_deref(), Some(seller.to_ascii_lowercase().as_str()));
+    assert_eq!(replay.translate(seller), format!("{:#x}", chain(replay, seller)));
+    assert_eq!(replay.untranslate(chain(replay, seller)).as_deref(), Some(seller.to_ascii_lowercase().as_str()));
     assert_eq!(replay.translate(&USDC.to_string()), USDC.to_string(), "contracts are not mapped");
 
     // Launch observations, decoded as `SwapEncoding` documents: per token day, the Swap count,
     // the last Swap's liquidity and price, holders and the creator's share at the end of the day.
-    let swaps = logs(&anvil, &replay, POOL_MANAGER, IPoolManager::Swap::SIGNATURE_HASH).await;
+    let swaps = logs(&anvil, replay, POOL_MANAGER, IPoolManager::Swap::SIGNATURE_HASH).await;
     let mut observed: BTreeMap<(String, NaiveDate), &LaunchObservationRow> = BTreeMap::new();
     for (date, o) in &world.observations {
         observed.entry((o.token.to_ascii_lowercase(), *date)).or_insert(o);
@@ -286,13 +271,13 @@ async fn replays_a_tiny_world() {
         let world_token = launch.token.to_ascii_lowercase();
         let token = replay.tokens[&world_token];
         let pool = replay.pool_ids[&token];
-        let creator = chain(&replay, &launch.deployer);
+        let creator = chain(replay, &launch.deployer);
         let mut by_day: BTreeMap<NaiveDate, Vec<IPoolManager::Swap>> = BTreeMap::new();
         for l in swaps.iter().filter(|l| l.topics()[1] == pool) {
-            let day = day_of(time_of(&replay, l));
+            let day = day_of(time_of(replay, l));
             by_day.entry(day).or_default().push(IPoolManager::Swap::decode_log(&l.inner).expect("Swap decodes").data);
         }
-        let moves = logs(&anvil, &replay, token, ILaunchToken::Transfer::SIGNATURE_HASH).await;
+        let moves = logs(&anvil, replay, token, ILaunchToken::Transfer::SIGNATURE_HASH).await;
         let mut balances: BTreeMap<Address, U256> = BTreeMap::new();
         let mut next = 0;
         for ((t, date), o) in
@@ -300,7 +285,7 @@ async fn replays_a_tiny_world() {
         {
             assert_eq!(*t, world_token);
             let end = date.and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp() + 86_400;
-            while next < moves.len() && time_of(&replay, &moves[next]) < end {
+            while next < moves.len() && time_of(replay, &moves[next]) < end {
                 let e = ILaunchToken::Transfer::decode_log(&moves[next].inner).expect("Transfer decodes");
                 if !e.from.is_zero() {
                     *balances.get_mut(&e.from).expect("sender holds") -= e.value;
@@ -332,24 +317,25 @@ async fn replays_a_tiny_world() {
     }
     assert_eq!(checked, replay.counts.observations);
 
-    // The ingest's launches source reads the same observations back, on the second replay (the
-    // same chain), which it extends by one empty block.
-    ingests_the_observations(&anvil2, &replay2, &world, dir.path()).await;
-    drop(anvil2);
-
     // A dump of the replayed chain starts a new anvil (`--load-state`) at the same head, with the
-    // same logs.
+    // same logs (the second replay's chain, before anything extends it).
+    let dir = tempfile::tempdir().expect("temp dir");
     let state = dir.path().join("state.json");
-    anvil.dump_state(&state).await.expect("dumps");
+    anvil2.dump_state(&state).await.expect("dumps");
     eprintln!("state dump: {} bytes", std::fs::metadata(&state).expect("written").len());
     let loaded = Anvil::start_with(&AnvilOptions { load_state: Some(state), ..AnvilOptions::default() })
         .expect("anvil starts from the dump");
     assert_eq!(loaded.block_number().await.expect("head"), replay.head_number);
     let head: serde_json::Value = loaded.rpc("eth_getBlockByNumber", ("latest", false)).await.expect("head block");
     assert_eq!(head["hash"].as_str(), Some(format!("{:#x}", replay.head_hash).as_str()), "same head after a reload");
-    let reloaded = logs(&loaded, &replay, USDC, IFiatToken::Transfer::SIGNATURE_HASH).await;
+    let reloaded = logs(&loaded, replay, USDC, IFiatToken::Transfer::SIGNATURE_HASH).await;
     assert_eq!(reloaded.len(), transfers.len(), "the reloaded chain has the USDC transfers");
     drop(loaded);
+
+    // The ingest's launches source reads the same observations back, on the second replay (the
+    // same chain), which it extends by one empty block.
+    ingests_the_observations(&anvil2, &replay2, &world, dir.path()).await;
+    drop(anvil2);
     drop(anvil);
 }
 

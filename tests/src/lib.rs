@@ -9,9 +9,10 @@ pub mod process;
 pub mod replayed;
 pub mod s3;
 
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
@@ -67,24 +68,75 @@ pub fn shared_tempdir(kind: &str) -> std::io::Result<tempfile::TempDir> {
     tempfile::Builder::new().prefix(&format!("{SHARED_PREFIX}{kind}-{}-", std::process::id())).tempdir()
 }
 
-/// Copies a folder tree (a lake a test edits without touching the shared world's).
+/// Copies a folder tree (a lake a test edits without touching the shared world's) as `cp -a`
+/// would: modification times kept (the lake's digest sidecars are trusted only when not older
+/// than their file), files hard-linked to each other linked again (snapshots share the files
+/// that did not change), and symbolic links made again, pointing into the copy when they pointed
+/// into the original (a snapshot store's `current`).
 pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
+    TreeCopy { from, to, linked: HashMap::new() }.copy(from, to)
 }
 
-/// Generates a small-scale world of `days` days and rebuilds the first `rebuilt` of them.
+struct TreeCopy<'a> {
+    from: &'a Path,
+    to: &'a Path,
+    /// The first copy of each file with more than one link, by (device, inode) of the original.
+    linked: HashMap<(u64, u64), PathBuf>,
+}
+
+impl TreeCopy<'_> {
+    fn copy(&mut self, dir: &Path, into: &Path) -> std::io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::create_dir_all(into)?;
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let (source, target) = (entry.path(), into.join(entry.file_name()));
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                self.copy(&source, &target)?;
+            } else if kind.is_symlink() {
+                let points_to = std::fs::read_link(&source)?;
+                let points_to = match points_to.strip_prefix(self.from) {
+                    Ok(inside) => self.to.join(inside),
+                    Err(_) => points_to,
+                };
+                std::os::unix::fs::symlink(points_to, &target)?;
+            } else {
+                let meta = entry.metadata()?;
+                let inode = (meta.dev(), meta.ino());
+                if meta.nlink() > 1 {
+                    if let Some(first) = self.linked.get(&inode) {
+                        std::fs::hard_link(first, &target)?;
+                        continue;
+                    }
+                    self.linked.insert(inode, target.clone());
+                }
+                std::fs::copy(&source, &target)?;
+                std::fs::File::options().write(true).open(&target)?.set_modified(meta.modified()?)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A small-scale world of `days` days with the first `rebuilt` of them rebuilt and published,
+/// in a folder of the test's own: a copy of the world the test run built for these two numbers
+/// first (generating and rebuilding takes tens of seconds, a copy about a second).
 pub fn build_world(days: u32, rebuilt: usize) -> BuiltWorld {
-    build_world_in(tempfile::tempdir().expect("temp dir"), days, rebuilt)
+    type Built = &'static OnceLock<BuiltWorld>;
+    static BUILT: Mutex<BTreeMap<(u32, usize), Built>> = Mutex::new(BTreeMap::new());
+    let slot: Built = *BUILT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .entry((days, rebuilt))
+        .or_insert_with(|| Box::leak(Box::default()));
+    let original = slot.get_or_init(|| {
+        let dir = shared_tempdir(&format!("world-{days}-{rebuilt}")).expect("temp dir");
+        build_world_in(dir, days, rebuilt)
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(original.dir.path(), dir.path()).expect("the built world copies");
+    BuiltWorld { dir, config: original.config }
 }
 
 fn build_world_in(dir: tempfile::TempDir, days: u32, rebuilt: usize) -> BuiltWorld {
@@ -245,4 +297,44 @@ pub fn test_clients() -> PathBuf {
         })
         .clone()
         .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::MetadataExt;
+
+    use super::copy_dir;
+
+    /// A snapshot store in miniature: two snapshot folders sharing a file, `current` naming one of
+    /// them relatively, a link by absolute path into the tree, and an old file.
+    #[test]
+    fn a_copy_keeps_links_and_times() {
+        let from = tempfile::tempdir().unwrap();
+        let root = from.path();
+        std::fs::create_dir_all(root.join("a/score")).unwrap();
+        std::fs::create_dir_all(root.join("b/score")).unwrap();
+        std::fs::write(root.join("a/score/x.json"), b"{}").unwrap();
+        std::fs::hard_link(root.join("a/score/x.json"), root.join("b/score/x.json")).unwrap();
+        std::fs::write(root.join("b/score/y.json"), b"[]").unwrap();
+        std::os::unix::fs::symlink("b", root.join("current")).unwrap();
+        std::os::unix::fs::symlink(root.join("a"), root.join("absolute")).unwrap();
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        std::fs::File::options().write(true).open(root.join("b/score/y.json")).unwrap().set_modified(old).unwrap();
+
+        let to = tempfile::tempdir().unwrap();
+        let copy = to.path().join("copy");
+        copy_dir(root, &copy).unwrap();
+
+        let (x_a, x_b) = (copy.join("a/score/x.json"), copy.join("b/score/x.json"));
+        assert_eq!(std::fs::read(&x_b).unwrap(), b"{}");
+        assert_eq!(std::fs::metadata(&x_a).unwrap().ino(), std::fs::metadata(&x_b).unwrap().ino(), "still shared");
+        assert_ne!(
+            std::fs::metadata(&x_a).unwrap().ino(),
+            std::fs::metadata(root.join("a/score/x.json")).unwrap().ino()
+        );
+        assert_eq!(std::fs::read_link(copy.join("current")).unwrap(), std::path::Path::new("b"));
+        assert_eq!(std::fs::read_link(copy.join("absolute")).unwrap(), copy.join("a"), "points into the copy");
+        assert_eq!(std::fs::read(copy.join("current/score/y.json")).unwrap(), b"[]");
+        assert_eq!(std::fs::metadata(copy.join("b/score/y.json")).unwrap().modified().unwrap(), old);
+    }
 }

@@ -8,7 +8,8 @@
 //! see each other's chain. [`ReplayedWorld::bazaars`] serves the world's listings as x402 Bazaar
 //! discovery, one server per ecosystem (the ingest names a listing's ecosystem after the
 //! discovery source that listed it), in chain terms (payTo translated), v1 and v2 items mixed and
-//! a few malformed items among them.
+//! a few malformed items among them. [`ReplayedWorld::undisturbed_ingest`] is one undisturbed
+//! ingest of it, written once: what the ingest tests check and compare disturbed runs with.
 //!
 //! [`ReplayedWorld::to_world`] carries an ingested lake back into world terms (addresses, tokens,
 //! agent ids, feedback indices and settlement transaction hashes), which is what the tests
@@ -58,6 +59,8 @@ pub struct ReplayedWorld {
     pub replay: Replay,
     /// The world's days.
     pub days: Vec<NaiveDate>,
+    /// The lake of [`ReplayedWorld::undisturbed_ingest`], once it was written.
+    undisturbed: OnceLock<Lake>,
 }
 
 impl ReplayedWorld {
@@ -96,7 +99,49 @@ impl ReplayedWorld {
         let last = *replay.block_times.last().context("an empty replay")?;
         anvil.mine_at((last / 86_400 + 1) * 86_400).await?;
         anvil.dump_state(&dir.path().join("chain.json")).await?;
-        Ok(ReplayedWorld { dir, replay, days: config.days() })
+        Ok(ReplayedWorld { dir, replay, days: config.days(), undisturbed: OnceLock::new() })
+    }
+
+    /// What an undisturbed ingest of the replayed chain writes (every chain source, on a node and
+    /// discovery servers of its own, from the world's receipts as the export job leaves them):
+    /// the lake the ingest tests check against the world and compare disturbed runs with, written
+    /// once per test run (about a minute). Read it; copy it before writing into it.
+    ///
+    /// # Panics
+    /// When the ingest fails.
+    pub fn undisturbed_ingest(&self) -> Lake {
+        self.undisturbed
+            .get_or_init(|| {
+                // Its own runtime on its own thread: callers may be inside a runtime already.
+                std::thread::scope(|scope| {
+                    scope
+                        .spawn(|| {
+                            let rt = tokio::runtime::Builder::new_multi_thread()
+                                .worker_threads(2)
+                                .enable_all()
+                                .build()
+                                .expect("runtime");
+                            rt.block_on(self.ingest_undisturbed()).expect("the replayed chain ingests")
+                        })
+                        .join()
+                        .expect("ingest thread")
+                })
+            })
+            .clone()
+    }
+
+    async fn ingest_undisturbed(&self) -> anyhow::Result<Lake> {
+        let anvil = self.node();
+        let bazaars = self.bazaars();
+        let config_dir = self.dir.path().join("undisturbed-config");
+        std::fs::create_dir_all(&config_dir)?;
+        let config = self.write_config(&config_dir, anvil.url(), &bazaars);
+        let lake = Lake::new(self.dir.path().join("undisturbed"));
+        self.seed_receipts(&lake)?;
+        let started = std::time::Instant::now();
+        ingest(lake.root(), &config, CHAIN_SOURCES).await?;
+        eprintln!("the undisturbed ingest took {:.1} s", started.elapsed().as_secs_f64());
+        Ok(lake)
     }
 
     /// The (thinned) world lake the chain was replayed from: what an ingest must reproduce.
