@@ -121,7 +121,7 @@ impl TreeCopy<'_> {
 
 /// A small-scale world of `days` days with the first `rebuilt` of them rebuilt and published,
 /// in a folder of the test's own: a copy of the world the test run built for these two numbers
-/// first (generating and rebuilding takes tens of seconds, a copy about a second).
+/// first (generating and rebuilding takes tens of seconds, copying far less).
 pub fn build_world(days: u32, rebuilt: usize) -> BuiltWorld {
     type Built = &'static OnceLock<BuiltWorld>;
     static BUILT: Mutex<BTreeMap<(u32, usize), Built>> = Mutex::new(BTreeMap::new());
