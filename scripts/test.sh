@@ -22,6 +22,10 @@ tools_status=$?
 cat "$tools_log"
 [ "$tools_status" -eq 0 ] || { echo "test: installing the test tools failed (exit $tools_status)" >&2; exit "$tools_status"; }
 [ "$built" -eq 0 ] || exit "$built"
+# Three test threads on two cores: many tests wait (on anvil's one busy core, on a child
+# process, on a timer), and the integration binary's first test holds one thread while it builds
+# the fixtures later areas share (tests/integration.rs; BENCHMARKS.md § 4p).
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-3}"
 "${CARGO:-cargo}" test --workspace --no-fail-fast "${features[@]}" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 awk '/^test result:/ {

@@ -64,7 +64,7 @@ pub struct ReplayedWorld {
 }
 
 impl ReplayedWorld {
-    /// The replayed world of the test run, built on first use (about a minute).
+    /// The replayed world of the test run, built on first use (about two minutes).
     ///
     /// # Panics
     /// When the world cannot be generated or replayed.

@@ -39,7 +39,7 @@ pub struct Thinning {
 
 impl Default for Thinning {
     /// 10 settlements per seller day, orphan funding edges dropped: the 3-day tiny world then
-    /// replays in about a minute (5.4k blocks, 39k transactions).
+    /// replays in about two minutes alone (6.4k blocks, 39.8k transactions; 139 s on 2026-11-27).
     fn default() -> Self {
         Self { settlements_per_seller_day: 10, drop_orphan_funding: true }
     }
