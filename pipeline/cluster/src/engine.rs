@@ -31,7 +31,7 @@ use datafusion::execution::object_store::ObjectStoreRegistry;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parquet::arrow::ArrowWriter;
 
-use crate::process::session_state;
+use crate::process::{PLANNER_STACK_BYTES, session_state};
 use crate::stores::BucketStores;
 
 /// What went wrong on the cluster, with its causes.
@@ -52,6 +52,7 @@ impl Ballista {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("ballista-client")
+            .thread_stack_size(PLANNER_STACK_BYTES)
             .enable_all()
             .build()?;
         Ok(Self { scheduler: scheduler.to_owned(), statement_timeout, runtime })
@@ -109,8 +110,13 @@ impl PassEngine for Ballista {
         // The client runs on a thread of its own, so the rebuild may itself be part of an async
         // runtime (the scheduler's) without the client's runtime nesting in it.
         let outcome = std::thread::scope(|scope| {
-            scope.spawn(|| self.runtime.block_on(job.run(&self.scheduler, self.statement_timeout))).join()
-        });
+            std::thread::Builder::new()
+                .name("ballista-job".to_owned())
+                .stack_size(PLANNER_STACK_BYTES)
+                .spawn_scoped(scope, || self.runtime.block_on(job.run(&self.scheduler, self.statement_timeout)))
+                .map_err(|e| self.fail(pass, format!("starting the client's thread: {e}")))
+                .map(|client| client.join())
+        })?;
         let cleaned = job.scratch.bucket.delete_all(&job.scratch.dir);
         let files = match outcome {
             Ok(Ok(files)) => files,

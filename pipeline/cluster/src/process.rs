@@ -108,9 +108,13 @@ pub fn run_executor(settings: &ExecutorSettings) -> Result<(), ClusterProcessErr
     Ok(())
 }
 
+/// The stack of every thread that plans or runs DataFusion statements, in the cluster processes
+/// and in the rebuild's client: Ballista's own binaries give their planner threads 32 MiB, as deep
+/// plans recurse (and recurse deeper still in the tests' build, where DataFusion is unoptimised).
+pub(crate) const PLANNER_STACK_BYTES: usize = 32 * 1024 * 1024;
+
 fn runtime() -> Result<tokio::runtime::Runtime, ClusterProcessError> {
-    // Ballista's own binaries give their planner threads 32 MiB stacks (deep plans recurse).
-    Ok(tokio::runtime::Builder::new_multi_thread().enable_all().thread_stack_size(32 * 1024 * 1024).build()?)
+    Ok(tokio::runtime::Builder::new_multi_thread().enable_all().thread_stack_size(PLANNER_STACK_BYTES).build()?)
 }
 
 /// A cluster process could not start or stopped on an error.
