@@ -359,9 +359,13 @@ pub enum Command {
         /// Configuration file (`agentrep.toml`; see `agentrep.example.toml`).
         #[arg(long, env = "AGENTREP_CONFIG")]
         config: Option<PathBuf>,
-        /// Which source (`all` runs every source in order).
+        /// Which source (`all`: every source that is on, in the sources table's order).
         #[arg(long, default_value = "all")]
         source: SourceArg,
+        /// With `--source paid-probes`: print the calls it would buy now (seller, resource, price,
+        /// paying wallet) and the pool's wallets with their balances; pay nothing, write nothing.
+        #[arg(long)]
+        dry_run: bool,
         /// Where a chain source without a checkpoint starts.
         #[arg(long)]
         from_block: Option<u64>,
@@ -383,6 +387,10 @@ pub enum Command {
     /// Run until stopped: every source on its cadence, and the rebuild and publication of each
     /// day once every required source has covered it.
     Schedule {
+        /// Print the plan (every source, its cadence, on or off and why, when it is next due, how
+        /// stale its data may get) and exit without running anything.
+        #[arg(long)]
+        plan: bool,
         #[command(flatten)]
         lake: LakeArg,
         /// Snapshots folder.

@@ -71,7 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::ExportStore { lake, store } => {
-            let report = crate::export::export_store(&lake.open()?, &store, chrono::Utc::now().timestamp())?;
+            let report = agentrep_ingest::sources::export_store(&lake.open()?, &store, chrono::Utc::now().timestamp())?;
             println!(
                 "exported {} attestations, {} receipts, {} badge claims and {} discovery submissions into {} day partitions",
                 report.attestations,
@@ -136,16 +136,23 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo { dir, addr, fresh, no_serve, paid } => demo(&dir, addr, fresh, no_serve, paid),
-        Command::Ingest { lake, rpc, config, source, from_block, until_block, until, snapshots, clock } => {
+        Command::Ingest { lake, rpc, config, source, dry_run, from_block, until_block, until, snapshots, clock } => {
             let snapshots = match snapshots {
                 Some(snapshots) => snapshots,
                 None => default_snapshots(lake.folder("ingest without --snapshots")?),
             };
             let args = crate::ingest::IngestArgs { lake: lake.open()?, rpc, config, snapshots };
+            if dry_run {
+                if source != crate::cli::SourceArg::One(agentrep_ingest::sources::SourceName::PaidProbes) {
+                    anyhow::bail!("--dry-run goes with --source paid-probes (the only source that spends money)");
+                }
+                return runtime()?.block_on(crate::ingest::paid_probes_dry_run(&args, clock));
+            }
             let bounds = agentrep_ingest::sources::Bounds { from_block, until_block, until_day: until };
             runtime()?.block_on(crate::ingest::ingest(&args, source, bounds, clock))
         }
         Command::Schedule {
+            plan,
             lake,
             snapshots,
             rpc,
@@ -159,6 +166,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             publish_to,
             engine,
         } => {
+            if plan {
+                return crate::ingest::plan(&crate::ingest::IngestArgs { lake: lake.open()?, rpc, config, snapshots });
+            }
             let args = crate::ingest::ScheduleArgs {
                 rebuild: RebuildOptions { engine: engine.open()?, ..RebuildOptions::default() },
                 mirror: publish_to.as_ref().map(open_bucket).transpose()?,

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use agentrep_ingest::chain::Chain;
 use agentrep_ingest::config::IngestConfig;
-use agentrep_ingest::sources::{self, Bounds, Progress, RunContext, SourceName, SourceStatus};
+use agentrep_ingest::sources::plan::Deployment;
+use agentrep_ingest::sources::{self, Bounds, Need, Progress, RunContext, SourceName, SourceStatus};
 use agentrep_ingest::web;
 use agentrep_lake::Lake;
-use agentrep_publish::wire::SourceStatusV1;
+use agentrep_publish::wire::{PaidProbeSpendV1, SourceStatusV1};
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use anyhow::{Context, bail};
 use chrono::{DateTime, Days, NaiveDate, Utc};
@@ -79,29 +80,121 @@ async fn connect(config: &IngestConfig, chain_needed: bool) -> anyhow::Result<Cl
     Ok(Clients { safe, plain, chain })
 }
 
-fn to_wire(s: &SourceStatus) -> SourceStatusV1 {
-    let iso = |t: DateTime<Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+fn iso(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// One source as `/status` and `--plan` show it: on or off and why, its cadence, when it is next
+/// due, and its last run's state.
+fn to_wire(source: SourceName, status: Option<&SourceStatus>, plan: &Plan) -> SourceStatusV1 {
+    let off_reason = plan.deployment().off_reason(source);
+    let every = plan.config.schedule.every(source);
+    let next_due = match (&off_reason, status) {
+        (Some(_), _) => None,
+        (None, None) => Some(Utc::now()),
+        (None, Some(s)) => Some(s.last_run_at + chrono::Duration::from_std(every).unwrap_or(chrono::Duration::MAX)),
+    };
     SourceStatusV1 {
-        source: s.source.to_string(),
-        covered_until: s.covered_until.map(iso),
-        last_block: s.last_block,
-        lag_seconds: s.lag_seconds,
-        last_run_at: iso(s.last_run_at),
-        last_success_at: s.last_success_at.map(iso),
-        last_error: s.last_error.clone(),
-        notes: s.last_report.as_ref().map(|r| r.notes.clone()).unwrap_or_default(),
+        source: source.to_string(),
+        on: off_reason.is_none(),
+        off_reason,
+        every_secs: every.as_secs(),
+        next_due_at: next_due.map(iso),
+        covered_until: status.and_then(|s| s.covered_until).map(iso),
+        last_block: status.and_then(|s| s.last_block),
+        lag_seconds: status.and_then(|s| s.lag_seconds),
+        last_run_at: status.map(|s| iso(s.last_run_at)),
+        last_success_at: status.and_then(|s| s.last_success_at).map(iso),
+        last_error: status.and_then(|s| s.last_error.clone()),
+        notes: status.and_then(|s| s.last_report.as_ref()).map(|r| r.notes.clone()).unwrap_or_default(),
+        spend: status.and_then(|s| s.last_report.as_ref()).and_then(|r| r.spend.clone()).map(|s| PaidProbeSpendV1 {
+            day: s.day.to_string(),
+            budget: s.budget,
+            max_price: s.max_price,
+            spent: s.spent,
+            calls: s.calls,
+            delivered: s.delivered,
+            undelivered: s.undelivered,
+            unpaid_failures: s.unpaid_failures,
+            pending: s.pending,
+            over_cap_sellers: s.over_cap_sellers,
+            waiting_sellers: s.waiting_sellers,
+        }),
     }
 }
 
-/// Publishes every source's status beside the snapshots, for `/status`.
-fn publish_status(lake: &Lake, snapshots: &Path) -> anyhow::Result<()> {
+/// Every source of the table, as `/status` shows it.
+fn statuses(lake: &Lake, plan: &Plan) -> anyhow::Result<Vec<SourceStatusV1>> {
     let mut all = Vec::new();
     for source in SourceName::ALL {
-        if let Some(status) = sources::read_status(lake, *source)? {
-            all.push(to_wire(&status));
-        }
+        let status = sources::read_status(lake, *source)?;
+        all.push(to_wire(*source, status.as_ref(), plan));
     }
-    SnapshotStore::new(snapshots).write_sources(&all)?;
+    Ok(all)
+}
+
+/// Publishes every source's status beside the snapshots, for `/status`.
+fn publish_status(lake: &Lake, snapshots: &Path, plan: &Plan) -> anyhow::Result<()> {
+    SnapshotStore::new(snapshots).write_sources(&statuses(lake, plan)?)?;
+    Ok(())
+}
+
+/// The configuration, where the server's store is, and so which sources are on.
+struct Plan {
+    config: IngestConfig,
+    store: PathBuf,
+}
+
+impl Plan {
+    fn new(args: &IngestArgs) -> anyhow::Result<Self> {
+        let config = load_config(args)?;
+        let explicit = std::env::var_os("AGENTREP_STORE").filter(|s| !s.is_empty()).map(PathBuf::from);
+        let store = agentrep_server::store_path(&args.snapshots, explicit.as_deref());
+        Ok(Self { config, store })
+    }
+
+    /// The deployment as it is now (the store file appears once the server first writes).
+    fn deployment(&self) -> Deployment<'_> {
+        Deployment::from_env(&self.config, Some(&self.store))
+    }
+
+    /// Whether any source that is on reads the chain.
+    fn needs_chain(&self) -> bool {
+        self.deployment().sources_on().iter().any(|s| s.reads_chain() || s.needs().contains(&Need::Chain))
+    }
+}
+
+/// `agentrep schedule --plan`: every source, its cadence, on or off and why, when it is next due,
+/// and how stale its data may get.
+fn print_plan(lake: &Lake, plan: &Plan) -> anyhow::Result<()> {
+    println!(
+        "{:<3} {:<13} {:<4} {:>8}  {:<22} {:<28} why off / what it does",
+        "#", "source", "on", "every", "next due", "stale after"
+    );
+    for (i, status) in statuses(lake, plan)?.iter().enumerate() {
+        let source: SourceName = status.source.parse().map_err(anyhow::Error::msg)?;
+        let stale: Vec<String> =
+            source.freshness().iter().map(|f| format!("{} {}d", f.dataset.name(), f.max_age_days)).collect();
+        let next = match &status.next_due_at {
+            Some(at) if status.last_run_at.is_none() => format!("now (never run: {})", &at[11..19]),
+            Some(at) => at.clone(),
+            None => "-".to_owned(),
+        };
+        println!(
+            "{:<3} {:<13} {:<4} {:>8}  {:<22} {:<28} {}",
+            i + 1,
+            status.source,
+            if status.on { "on" } else { "off" },
+            agentrep_lake::sources::human_secs(status.every_secs),
+            next,
+            stale.join(", "),
+            status.off_reason.clone().unwrap_or_else(|| source
+                .summary()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")),
+        );
+    }
     Ok(())
 }
 
@@ -112,6 +205,12 @@ pub enum Clock {
     Wall,
     /// The safe head's block time (replays of a world onto a local chain).
     Chain,
+}
+
+/// The run's time and its offset from the wall clock.
+async fn run_clock(clock: Clock, chain: Option<&Chain>) -> anyhow::Result<(DateTime<Utc>, chrono::Duration)> {
+    let now = now(clock, chain).await?;
+    Ok((now, if clock == Clock::Wall { chrono::Duration::zero() } else { now - Utc::now() }))
 }
 
 async fn now(clock: Clock, chain: Option<&Chain>) -> anyhow::Result<DateTime<Utc>> {
@@ -126,26 +225,39 @@ async fn now(clock: Clock, chain: Option<&Chain>) -> anyhow::Result<DateTime<Utc
     }
 }
 
-/// `agentrep ingest`: the selected sources once, in order; every failure is reported, and the
-/// command fails if any source failed.
+/// `agentrep ingest`: the selected sources once, in the table's order (`all`: every source that is
+/// on; the others are named with why they are off); every failure is reported, and the command
+/// fails if any source failed.
 pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: Clock) -> anyhow::Result<()> {
-    let config = load_config(args)?;
+    let plan = Plan::new(args)?;
+    let config = &plan.config;
+    let deployment = plan.deployment();
     let selected: Vec<SourceName> = match which {
-        SourceArg::All => SourceName::ALL.to_vec(),
+        SourceArg::All => {
+            for source in SourceName::ALL {
+                if let Some(why) = deployment.off_reason(*source) {
+                    info!(source = %source, "Source off: {why}.");
+                }
+            }
+            deployment.sources_on()
+        }
         SourceArg::One(s) => vec![s],
     };
-    let clients = connect(&config, selected.iter().any(|s| s.reads_chain()) || clock == Clock::Chain).await?;
+    let chain_needed = selected.iter().any(|s| s.reads_chain()) || clock == Clock::Chain;
+    let clients = connect(config, chain_needed).await?;
     let lake = &args.lake;
     let bars = Bars::default();
-    let now = now(clock, clients.chain.as_ref()).await?;
+    let (now, clock_offset) = run_clock(clock, clients.chain.as_ref()).await?;
     let ctx = RunContext {
         lake,
-        config: &config,
+        config,
         chain: clients.chain.as_ref(),
         safe_http: &clients.safe,
         http: &clients.plain,
+        store: deployment.store,
         bounds,
         now,
+        clock_offset,
         progress: &bars,
     };
     let mut failures = Vec::new();
@@ -166,9 +278,53 @@ pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: 
             }
         }
     }
-    publish_status(lake, &args.snapshots)?;
+    publish_status(lake, &args.snapshots, &plan)?;
     if !failures.is_empty() {
         bail!("{} source(s) failed: {}", failures.len(), failures.join("; "));
+    }
+    Ok(())
+}
+
+/// `agentrep ingest --source paid-probes --dry-run`: the calls the paid probe would buy now, in its
+/// order and within today's remaining budget, and the pool's wallets with their balances.
+pub async fn paid_probes_dry_run(args: &IngestArgs, clock: Clock) -> anyhow::Result<()> {
+    let plan = Plan::new(args)?;
+    let clients = connect(&plan.config, clock == Clock::Chain).await?;
+    let (now, clock_offset) = run_clock(clock, clients.chain.as_ref()).await?;
+    let ctx = RunContext {
+        lake: &args.lake,
+        config: &plan.config,
+        chain: clients.chain.as_ref(),
+        safe_http: &clients.safe,
+        http: &clients.plain,
+        store: None,
+        bounds: Bounds::default(),
+        now,
+        clock_offset,
+        progress: &sources::NoProgress,
+    };
+    let dry = sources::paid_probes_dry_run(&ctx).await?;
+    if !plan.config.paid_probes.enabled {
+        println!("paid_probes.enabled is false: the scheduler buys none of these");
+    }
+    println!("paying wallets (fund each; micro-USDC):");
+    for (address, balance) in &dry.wallets {
+        println!("  {address:#x}  {balance}");
+    }
+    let total: u64 = dry.calls.iter().map(|c| c.price).sum();
+    println!(
+        "{} calls for {total} micro-USDC now ({} of {} spent today); {} sellers wait for budget; {} are priced over the cap ({} micro-USDC)",
+        dry.calls.len(),
+        dry.spent_today,
+        dry.budget,
+        dry.waiting,
+        dry.over_cap,
+        plan.config.paid_probes.max_price,
+    );
+    for c in &dry.calls {
+        let wallet = c.wallet.map(|w| format!("{w:#x}")).unwrap_or_default();
+        let why = if c.new_listing { "new listing".to_owned() } else { format!("{} settlements in 7 days", c.demand) };
+        println!("  {}  {}  {} micro-USDC  from {wallet}  ({why})", c.pay_to, c.resource, c.price);
     }
     Ok(())
 }
@@ -229,13 +385,33 @@ pub struct ScheduleArgs {
     pub rebuild: agentrep_pipeline::RebuildOptions,
 }
 
-/// `agentrep schedule`.
+/// `agentrep schedule --plan`: the plan, without running anything.
+pub fn plan(args: &IngestArgs) -> anyhow::Result<()> {
+    print_plan(&args.lake, &Plan::new(args)?)
+}
+
+/// When `source` is next due: its cadence after its last run (so a restart does not run every
+/// source again at once), or now when it never ran.
+fn next_due(lake: &Lake, config: &IngestConfig, source: SourceName) -> anyhow::Result<DateTime<Utc>> {
+    let every = chrono::Duration::from_std(config.schedule.every(source))?;
+    Ok(sources::read_status(lake, source)?.map_or_else(Utc::now, |s| s.last_run_at + every))
+}
+
+/// `agentrep schedule`: every source that is on, on its cadence from the sources table, in the
+/// table's order; then the store export and the rebuild of each day every required source covers.
 pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
     let lake = &args.ingest.lake;
     // One scheduler per lake, on one machine or (bucket lake) many: a second one is refused.
     let lease = lake.lease("scheduler")?;
-    let config = load_config(&args.ingest)?;
-    let clients = connect(&config, true).await?;
+    let plan = Plan::new(&args.ingest)?;
+    let config = &plan.config;
+    for source in SourceName::ALL {
+        match plan.deployment().off_reason(*source) {
+            None => info!(source = %source, every_secs = config.schedule.every(*source).as_secs(), "Source on."),
+            Some(why) => info!(source = %source, "Source off: {why}."),
+        }
+    }
+    let clients = connect(config, plan.needs_chain()).await?;
     let store = SnapshotStore::new(&args.ingest.snapshots);
     let publish = PublishConfig {
         base_path: args.base_path.clone(),
@@ -257,65 +433,44 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
             }
         });
     }
-    let s = &config.schedule;
-    let groups: [(&[SourceName], u64); 4] = [
-        (&[SourceName::Labels, SourceName::Marketplace], s.marketplace_every_secs),
-        (
-            // Funding last: it follows every actor the others found.
-            &[SourceName::Settlements, SourceName::Erc8004, SourceName::Launches, SourceName::Funding],
-            s.chain_every_secs,
-        ),
-        (&[SourceName::Probes], s.probes_every_secs),
-        (&[SourceName::Proofs, SourceName::AgentCards], s.proofs_every_secs),
-    ];
-    let mut due = [tokio::time::Instant::now(); 4];
     let bars = Bars::default();
     loop {
         // A scheduler that lost its lease (cut off from the bucket for a whole lease, and perhaps
         // taken over) stops before it writes again.
         lease.check()?;
-        let now = now(args.clock, clients.chain.as_ref()).await?;
+        let deployment = plan.deployment();
+        let (now, clock_offset) = run_clock(args.clock, clients.chain.as_ref()).await?;
         let ctx = RunContext {
             lake,
-            config: &config,
+            config,
             chain: clients.chain.as_ref(),
             safe_http: &clients.safe,
             http: &clients.plain,
+            store: deployment.store,
             bounds: Bounds::default(),
             now,
+            clock_offset,
             progress: &bars,
         };
-        for (i, (sources_of, every)) in groups.iter().enumerate() {
-            if tokio::time::Instant::now() < due[i] {
+        for source in deployment.sources_on() {
+            if next_due(lake, config, source)? > Utc::now() {
                 continue;
             }
-            for source in *sources_of {
-                if let Err(e) = sources::run(*source, &ctx).await {
-                    warn!(source = %source, "{e:#}");
-                }
+            if let Err(e) = sources::run(source, &ctx).await {
+                warn!(source = %source, "{e:#}");
             }
-            due[i] = tokio::time::Instant::now() + Duration::from_secs(*every);
         }
-        publish_status(lake, &args.ingest.snapshots)?;
         let mut checkpoint: SchedulerCheckpoint = lake.read_checkpoint("scheduler")?.unwrap_or_default();
         // The server's records (attestations, receipts, badge claims, discovery submissions) reach
-        // the rebuild and the agent-card job through the lake.
-        let explicit = std::env::var_os("AGENTREP_STORE").filter(|s| !s.is_empty()).map(std::path::PathBuf::from);
-        let store_file = agentrep_server::store_path(&args.ingest.snapshots, explicit.as_deref());
-        if store_file.is_file() && ready_day(lake, checkpoint.last_rebuilt)?.is_some() {
-            let (l, f) = (lake.clone(), store_file.clone());
-            let now = chrono::Utc::now().timestamp();
-            match tokio::task::spawn_blocking(move || crate::export::export_store(&l, &f, now)).await? {
-                Ok(r) => info!(
-                    attestations = r.attestations,
-                    receipts = r.receipts,
-                    badge_claims = r.badge_claims,
-                    submissions = r.submissions,
-                    "Store exported into the lake."
-                ),
-                Err(e) => warn!("store export failed (the rebuild goes on without it): {e:#}"),
-            }
+        // the rebuild through the lake: exported once more right before a rebuild, whatever its
+        // cadence, so the day's rebuild sees every record up to its start.
+        if deployment.off_reason(SourceName::StoreExport).is_none()
+            && ready_day(lake, checkpoint.last_rebuilt)?.is_some()
+            && let Err(e) = sources::run(SourceName::StoreExport, &ctx).await
+        {
+            warn!("store export failed (the rebuild goes on without it): {e:#}");
         }
+        publish_status(lake, &args.ingest.snapshots, &plan)?;
         while let Some(day) = ready_day(lake, checkpoint.last_rebuilt)? {
             lease.check()?;
             let (l, st, p, o) = (lake.clone(), store.clone(), publish.clone(), args.rebuild.clone());
@@ -334,9 +489,13 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
                 return Ok(());
             }
         }
-        let next = due.iter().min().copied().unwrap_or_else(tokio::time::Instant::now);
+        let mut next = Utc::now() + chrono::Duration::hours(1);
+        for source in plan.deployment().sources_on() {
+            next = next.min(next_due(lake, config, source)?);
+        }
+        let wait = (next - Utc::now()).to_std().unwrap_or_default().max(Duration::from_millis(200));
         tokio::select! {
-            _ = tokio::time::sleep_until(next.max(tokio::time::Instant::now() + Duration::from_millis(200))) => {}
+            _ = tokio::time::sleep(wait) => {}
             _ = tokio::signal::ctrl_c() => {
                 info!("Stopping: checkpoints are stored; the next run resumes from them.");
                 return Ok(());

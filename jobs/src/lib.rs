@@ -8,7 +8,6 @@ pub mod commands;
 pub mod env_table;
 pub mod eval;
 pub mod eval_real;
-pub mod export;
 pub mod ingest;
 pub mod local_chain;
 pub mod paid_demo;

@@ -150,7 +150,10 @@ impl Engine {
             .replace("{d1}", &ts(day_end - Duration::days(1)))
             .replace("{d90}", &format!("DATE '{}'", self.day - Duration::days(89)))
             .replace("{listing_cutoff}", &ts(day_end - Duration::days(30)))
-            .replace("{ranks_cutoff}", &ts(day_end - Duration::days(crate::DOMAIN_RANKS_MAX_AGE_DAYS)))
+            .replace(
+                "{ranks_cutoff}",
+                &ts(day_end - Duration::days(crate::window_days(agentrep_lake::Dataset::DomainRanks))),
+            )
             .replace("{hub_min_fanout}", &trust::HUB_MIN_FANOUT.to_string())
             .replace("{hub_min_amount}", &trust::HUB_MIN_AMOUNT.to_string())
             .replace("{hub_min_days}", &trust::HUB_MIN_DAYS.to_string())

@@ -29,7 +29,7 @@ use chrono::NaiveDate;
 
 pub use carry::{Carried, Recompute, STORE_EVERY_DAYS};
 pub use engine::statements;
-pub use freshness::{SOURCE_RULES, Scope, SourceFreshness, SourceRule};
+pub use freshness::{SourceFreshness, window_days};
 pub use passes::{Embedded, LocalTables, Output, Pass, PassEngine, SETTLEMENTS, Shipped};
 
 /// TLDs counted as suspicious for the `suspicious-tld` flag: the free, abandoned Freenom registries
@@ -43,9 +43,6 @@ pub const SUSPICIOUS_TLDS: &[&str] = &["tk", "ml", "ga", "cf", "gq", "zip", "mov
 /// `/v1/payment/debug` and `/secret/scan`.
 pub const ADMIN_PATH_SEGMENTS: &[&str] =
     &["wp-admin", "wp-login.php", "phpmyadmin", ".env", ".git", ".aws", ".ssh", "server-status"];
-
-/// Days a ranked-domain list proves standing after it was fetched.
-pub const DOMAIN_RANKS_MAX_AGE_DAYS: i64 = 45;
 
 /// The rebuild failed.
 #[derive(Debug, thiserror::Error)]

@@ -55,7 +55,7 @@ fn an_attestation_signed_on_the_day_makes_the_seller_attested_in_the_snapshot() 
     store.add_attestation(&record(other, midnight - 3_600)).expect("attestation");
     drop(store);
 
-    let report = agentrep_jobs::export::export_store(&lake, &store_path, midnight + 86_399).expect("export");
+    let report = agentrep_ingest::sources::export_store(&lake, &store_path, midnight + 86_399).expect("export");
     assert_eq!(report.attestations, 2);
     agentrep_jobs::commands::rebuild_days(&lake, &snapshots, &config, &[day]).expect("rebuild");
     assert_eq!(score(attested)["tier"], "attested");

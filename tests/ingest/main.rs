@@ -15,6 +15,7 @@
 mod expected;
 mod faults;
 mod schedule;
+mod sources_table;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -32,6 +32,9 @@ fn listing(resource: &str, pay_to: Address, price: u64) -> ListingRow {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_paid_probe_pays_what_listings_promise_and_records_delivery() {
     let chain = PayChain::start().await.unwrap();
+    // A block a second, as a live chain: an authorization is known unused once the chain's time has
+    // passed its `validBefore`.
+    let _: serde_json::Value = chain.anvil.rpc("evm_setIntervalMining", (1,)).await.unwrap();
     let oracle = PrivateKeySigner::random();
     chain.fund(oracle.address(), 1_000_000).await.unwrap();
     let known = PrivateKeySigner::random().address();
@@ -66,7 +69,7 @@ async fn the_paid_probe_pays_what_listings_promise_and_records_delivery() {
         format!(
             "[chain]\nrpc_urls = [\"{}\"]\nchain_id = 8453\nuse_finalized = false\nconfirmations = 0\n\
              [probes]\nallow_private_targets = true\ntimeout_ms = 10000\n\
-             [paid_probes]\nenabled = true\nmax_price = 50000\nbudget_per_day = 1000000\nevery_days = 7\nauthorization_secs = 4\n",
+             [paid_probes]\nenabled = true\nmax_price = 50000\nbudget_per_day = 1000000\nevery_days = 7\nauthorization_secs = 4\nwallets = 1\n",
             chain.anvil.url()
         ),
     )
@@ -85,6 +88,25 @@ async fn the_paid_probe_pays_what_listings_promise_and_records_delivery() {
     let refused = run(None);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("AGENTREP_PROBE_KEY"));
+
+    // A dry run names the pool and the calls it would buy, and pays nothing.
+    let dry = {
+        let mut cmd = std::process::Command::new(agentrep_binary());
+        cmd.arg("ingest").arg("--lake").arg(lake.root()).arg("--config").arg(&config);
+        cmd.args(["--source", "paid-probes", "--dry-run"]).env("AGENTREP_PROBE_KEY", key_hex(&oracle));
+        tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap()
+    };
+    let printed = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(dry.status.success(), "{printed}{}", String::from_utf8_lossy(&dry.stderr));
+    assert!(printed.contains(&format!("{:#x}  1000000", oracle.address())), "the pool with its balance: {printed}");
+    assert!(printed.contains("5 calls for 50000 micro-USDC"), "{printed}");
+    assert!(printed.contains("1 are priced over the cap"), "{printed}");
+    for (i, seller) in sellers.iter().enumerate().take(5) {
+        assert!(printed.contains(&format!("{seller:#x}")), "seller {i} would be called: {printed}");
+    }
+    assert!(!printed.contains(&format!("{:#x}", sellers[5])), "over the cap: {printed}");
+    assert_eq!(chain.balance(oracle.address()).await.unwrap(), U256::from(1_000_000), "a dry run pays nothing");
+    assert!(lake.partition_days(agentrep_lake::Dataset::PaidProbes).unwrap().is_empty(), "and writes nothing");
 
     let out = tokio::task::spawn_blocking({
         let (key, run) = (key_hex(&oracle), run.clone());

@@ -206,6 +206,16 @@ impl ReplayedWorld {
     /// Like [`ReplayedWorld::bazaars`], but every listed resource is an endpoint of one loopback
     /// seller fixture (`/r<i>`) answering the listing's correct 402, so probes stay on loopback.
     pub fn bazaars_with_sellers(&self) -> (Vec<(String, BazaarFixture)>, SellerFixture) {
+        self.bazaars_with_sellers_hosted(&BTreeMap::new())
+    }
+
+    /// Like [`ReplayedWorld::bazaars_with_sellers`], with the listings of the sellers in `hosted`
+    /// (world payTo → host name) served under that host name instead of `127.0.0.1` (resolved to
+    /// loopback with `probes.hosts`).
+    pub fn bazaars_with_sellers_hosted(
+        &self,
+        hosted: &BTreeMap<String, String>,
+    ) -> (Vec<(String, BazaarFixture)>, SellerFixture) {
         let (_, listings) = self.last_listings();
         let endpoints = listings
             .iter()
@@ -225,11 +235,12 @@ impl ReplayedWorld {
         let sellers = SellerFixture::start(endpoints);
         let mut by_ecosystem: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
         for (i, listing) in listings.iter().enumerate() {
-            let chain = ListingRow {
-                pay_to: self.replay.translate(&listing.pay_to),
-                resource: sellers.url(&format!("/r{i}")),
-                ..listing.clone()
+            let url = sellers.url(&format!("/r{i}"));
+            let resource = match hosted.get(&listing.pay_to) {
+                Some(host) => url.replacen("127.0.0.1", host, 1),
+                None => url,
             };
+            let chain = ListingRow { pay_to: self.replay.translate(&listing.pay_to), resource, ..listing.clone() };
             let item = if i % 2 == 0 { v2_item(&chain) } else { v1_item(&chain) };
             by_ecosystem.entry(listing.ecosystem.clone()).or_default().push(item);
         }
@@ -262,6 +273,91 @@ impl ReplayedWorld {
         toml
     }
 
+    /// The world's labels and lists as an operator configures them (chain terms): its facilitators'
+    /// signers (`[[facilitators.list]]`), its exchange and bridge labels and its deny and allow
+    /// entries (`[labels]`), so a deployment that ingests the replayed chain attributes its
+    /// settlements and reads its lists as the world does. Appended to [`ReplayedWorld::config`].
+    ///
+    /// # Errors
+    /// When the world lake cannot be read.
+    pub fn operator_config(&self) -> anyhow::Result<String> {
+        use agentrep_lake::datasets::{EntityLabelRow, ListEntryRow};
+        let world = self.world();
+        let quote = |s: &str| serde_json::to_string(s).expect("a string");
+        let mut facilitators: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut extra = Vec::new();
+        for (_, label) in read_dated::<EntityLabelRow>(&world)? {
+            let address = self.replay.translate(&label.address);
+            if label.entity == "facilitator" {
+                facilitators.entry(label.name).or_default().push(quote(&address));
+            } else {
+                extra.push(format!(
+                    "{{ address = {}, entity = {}, name = {} }}",
+                    quote(&address),
+                    quote(&label.entity),
+                    quote(&label.name)
+                ));
+            }
+        }
+        let (mut deny, mut allow) = (Vec::new(), Vec::new());
+        for (_, entry) in read_dated::<ListEntryRow>(&world)? {
+            let line = format!(
+                "{{ address = {}, category = {}, source = {} }}",
+                quote(&self.replay.translate(&entry.address)),
+                quote(&entry.category),
+                quote(&entry.source)
+            );
+            if entry.list == "deny" { deny.push(line) } else { allow.push(line) }
+        }
+        let mut toml = String::new();
+        for (name, mut signers) in facilitators {
+            signers.sort();
+            signers.dedup();
+            toml.push_str(&format!(
+                "
+[[facilitators.list]]
+name = {}
+signers = [{}]
+",
+                quote(&name),
+                signers.join(", ")
+            ));
+        }
+        extra.sort();
+        extra.dedup();
+        deny.sort();
+        deny.dedup();
+        allow.sort();
+        allow.dedup();
+        toml.push_str(&format!(
+            "
+[labels]
+extra = [
+{}
+]
+deny = [
+{}
+]
+allow = [
+{}
+]
+",
+            extra.join(
+                ",
+"
+            ),
+            deny.join(
+                ",
+"
+            ),
+            allow.join(
+                ",
+"
+            )
+        ));
+        Ok(toml)
+    }
+
     /// Writes [`ReplayedWorld::config`] into `dir/agentrep.toml` and returns its path.
     ///
     /// # Panics
@@ -283,6 +379,26 @@ impl ReplayedWorld {
             agent: self.replay.translate(&r.agent),
             ..r
         })
+    }
+
+    /// Writes the world's identity proofs that the chain does not replay (names: Basenames, ENS,
+    /// Farcaster, Virtuals; Coinbase verifications are attestations on the chain) into `lake` in
+    /// chain terms, as a deployment that gathered them would hold them.
+    ///
+    /// # Errors
+    /// When a lake cannot be read or written.
+    pub fn seed_names(&self, lake: &Lake) -> anyhow::Result<()> {
+        let world = self.world();
+        for p in world.partitions(agentrep_lake::Dataset::IdentityProofs)? {
+            let rows: Vec<ProofRow> = world
+                .read_partition::<ProofRow>(p.date)?
+                .into_iter()
+                .filter(|r| r.proof_type != crate::chain::plan::CB1_PROOF)
+                .map(|r| ProofRow { address: self.replay.translate(&r.address), ..r })
+                .collect();
+            lake.write_partition(p.date, &rows)?;
+        }
+        Ok(())
     }
 
     /// Carries an ingested lake (chain terms) into a new lake at `out` in world terms: addresses,

@@ -6,8 +6,10 @@
 //! `agentrep.example.toml` in the repository documents every field; a test keeps it parseable and
 //! equal to these defaults.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
+use agentrep_lake::SourceName;
 use agentrep_model::chain;
 use alloy::primitives::{Address, address};
 use figment::Figment;
@@ -43,25 +45,54 @@ pub struct IngestConfig {
 }
 
 /// A public ranked-domain list: its rows for the registrable domains the listings use become the
-/// `domain_ranks` dataset.
+/// `domain_ranks` dataset. On by default with Tranco's newest list: a ranked domain is what proves
+/// a real business (`SCORING.md` § 1). Fetched every `[schedule.every_secs] domain_ranks`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DomainRanksConfig {
-    /// Where the list is downloaded from, as CSV `rank,domain` (plain or gzipped), e.g. Tranco's
-    /// `https://tranco-list.eu/download/<list id>/1000000`. None: no list is read, and no seller
-    /// is proven by its domain.
-    pub url: Option<Url>,
+    /// Off: no list is read, and no seller is proven by its domain.
+    pub enabled: bool,
+    /// Where the list is downloaded from, as CSV `rank,domain` (plain or gzipped); `{list_id}`
+    /// stands for the list's id.
+    pub url: String,
+    /// Where the newest list's id is read (plain text), when `list_id` is empty and `url` names
+    /// `{list_id}`.
+    pub latest_id_url: Option<Url>,
     /// The list's name, recorded with every row (`tranco`).
     pub list: String,
-    /// The list's id as its publisher names it, recorded with every row (empty: the fetch day).
+    /// A fixed list id (empty: the newest, from `latest_id_url`; or the fetch day when the URL
+    /// names no id).
     pub list_id: String,
-    /// Days between two fetches.
-    pub refresh_days: u32,
 }
 
 impl Default for DomainRanksConfig {
     fn default() -> Self {
-        Self { url: None, list: "tranco".to_owned(), list_id: String::new(), refresh_days: 7 }
+        Self {
+            enabled: true,
+            url: "https://tranco-list.eu/download/{list_id}/1000000".to_owned(),
+            latest_id_url: Some(Url::parse("https://tranco-list.eu/top-1m-id").expect("valid URL")),
+            list: "tranco".to_owned(),
+            list_id: String::new(),
+        }
+    }
+}
+
+impl DomainRanksConfig {
+    /// The list's URL for `list_id`.
+    ///
+    /// # Errors
+    /// When the result is not an http(s) URL.
+    pub fn url_for(&self, list_id: &str) -> Result<Url, ConfigError> {
+        let url = self.url.replace("{list_id}", list_id);
+        Url::parse(&url)
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+            .ok_or_else(|| ConfigError(format!("domain_ranks.url: `{url}` is not an http(s) URL")))
+    }
+
+    /// Whether the URL needs a list id to be complete.
+    pub fn names_list_id(&self) -> bool {
+        self.url.contains("{list_id}")
     }
 }
 
@@ -81,11 +112,22 @@ pub struct PaidProbeConfig {
     /// Seconds a signed authorization stays valid; the run waits for it to expire before it
     /// records whether the money moved (so an unused one can never settle later).
     pub authorization_secs: u64,
+    /// Paying wallets in the pool, derived from `AGENTREP_PROBE_KEY` (1: the key's own wallet
+    /// only). Each call pays from a wallet picked by seller and day, so no seller can tell the
+    /// oracle by one address; each must be funded (`--dry-run` lists them with their balances).
+    pub wallets: u32,
 }
 
 impl Default for PaidProbeConfig {
     fn default() -> Self {
-        Self { enabled: false, max_price: 50_000, budget_per_day: 1_000_000, every_days: 7, authorization_secs: 120 }
+        Self {
+            enabled: false,
+            max_price: 50_000,
+            budget_per_day: 1_000_000,
+            every_days: 7,
+            authorization_secs: 120,
+            wallets: 8,
+        }
     }
 }
 
@@ -321,6 +363,10 @@ pub struct ProbeConfig {
     pub ipfs_gateway: Url,
     /// URLs of this service; a registration file that mentions one "links back".
     pub self_urls: Vec<String>,
+    /// Names resolved to a fixed address before DNS is asked (as `/etc/hosts` would; for a
+    /// split-horizon network or a test on loopback). The address is checked like any resolved one:
+    /// a non-public one is refused unless `allow_private_targets`.
+    pub hosts: BTreeMap<String, std::net::IpAddr>,
 }
 
 impl Default for ProbeConfig {
@@ -334,6 +380,7 @@ impl Default for ProbeConfig {
             allow_private_targets: false,
             ipfs_gateway: Url::parse("https://ipfs.io/ipfs/").expect("valid URL"),
             self_urls: vec!["agentrep".to_owned()],
+            hosts: BTreeMap::new(),
         }
     }
 }
@@ -391,31 +438,30 @@ pub struct LabelConfig {
     pub allow: Vec<ExtraListEntry>,
 }
 
-/// Cadences of `agentrep schedule`, seconds.
+/// `agentrep schedule`: how often each source runs, and how many snapshots are kept.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScheduleConfig {
-    /// Chain sources.
-    pub chain_every_secs: u64,
-    /// Marketplace crawl.
-    pub marketplace_every_secs: u64,
-    /// Probes.
-    pub probes_every_secs: u64,
-    /// Identity proofs, registration files, labels, the ranked-domain list and the paid probe.
-    pub proofs_every_secs: u64,
+    /// Seconds between two runs of each source, by the source's key (its name with `_` for `-`;
+    /// the sources table gives every key and its default: README, *Sources*).
+    pub every_secs: BTreeMap<String, u64>,
     /// Snapshots kept by the rebuild.
     pub retain: usize,
 }
 
 impl Default for ScheduleConfig {
     fn default() -> Self {
-        Self {
-            chain_every_secs: 30,
-            marketplace_every_secs: 3_600,
-            probes_every_secs: 900,
-            proofs_every_secs: 86_400,
-            retain: 7,
-        }
+        let every_secs =
+            SourceName::ALL.iter().map(|s| (s.cadence().key.to_owned(), s.cadence().default_secs)).collect();
+        Self { every_secs, retain: 7 }
+    }
+}
+
+impl ScheduleConfig {
+    /// How often `source` runs.
+    pub fn every(&self, source: SourceName) -> std::time::Duration {
+        let cadence = source.cadence();
+        std::time::Duration::from_secs(self.every_secs.get(cadence.key).copied().unwrap_or(cadence.default_secs))
     }
 }
 
@@ -465,6 +511,21 @@ impl IngestConfig {
             if !matches!(label.entity.as_str(), "exchange" | "bridge" | "facilitator") {
                 return bad(format!("labels.extra: entity `{}` is not exchange, bridge or facilitator", label.entity));
             }
+        }
+        for key in self.schedule.every_secs.keys() {
+            if SourceName::by_cadence_key(key).is_none() {
+                let keys: Vec<_> = SourceName::ALL.iter().map(|s| s.cadence().key).collect();
+                return bad(format!("schedule.every_secs: `{key}` is no source (one of: {})", keys.join(", ")));
+            }
+        }
+        if let Some((key, _)) = self.schedule.every_secs.iter().find(|(_, secs)| **secs == 0) {
+            return bad(format!("schedule.every_secs.{key} must be ≥ 1"));
+        }
+        if self.domain_ranks.enabled {
+            self.domain_ranks.url_for("ID")?;
+        }
+        if self.paid_probes.wallets == 0 {
+            return bad("paid_probes.wallets must be ≥ 1".into());
         }
         for d in &self.marketplace.discovery {
             if !matches!(d.url.scheme(), "http" | "https") {

@@ -13,6 +13,7 @@ pub mod dictionary;
 pub mod domain;
 pub mod lease;
 mod location;
+pub mod sources;
 mod store;
 
 pub use bucket::{Bucket, BucketError, Condition, RemoteObject, Versioned};
@@ -20,4 +21,5 @@ pub use column::{Column, Timestamp};
 pub use datasets::{Dataset, Row, SchemaMismatch};
 pub use lease::Lease;
 pub use location::{BadLocation, BucketUrl, LakeLocation};
+pub use sources::SourceName;
 pub use store::{Lake, LakeError, PartitionFile, RemotePartition};

@@ -319,6 +319,12 @@ pub fn score_seller(f: &SellerFeatures, flags: &[FlagHit]) -> ScoreBreakdown {
     if f.sla.samples > 0 && f.sla.latency_p95_ms.is_none() {
         missing_signals.push("latency".to_owned());
     }
+    // Nobody has paid this seller on agentrep's behalf lately (the paid probe is off, has not
+    // reached it yet, or its price is over the probe's cap): whether it delivers after payment is
+    // unverified. Information, never a warning.
+    if f.paid_probes.paid == 0 {
+        missing_signals.push("delivery-unverified".to_owned());
+    }
     missing_signals.extend(f.stale_sources.iter().cloned());
     let penalty = flags.iter().map(|h| f64::from(h.def().penalty)).sum();
     ScoreBreakdown { components, penalty, confidence, missing_signals }
@@ -371,6 +377,7 @@ pub(crate) mod tests {
                 trusted_reviewers: 12,
                 ..Default::default()
             },
+            paid_probes: crate::features::PaidProbeStats { paid: 2, delivered: 2, ..Default::default() },
             ..Default::default()
         }
     }
@@ -386,6 +393,10 @@ pub(crate) mod tests {
         assert!(b.score().unwrap() >= 85, "strong seller scored {:?}", b.score());
         assert!(b.confidence > 0.9);
         assert!(b.missing_signals.is_empty(), "{:?}", b.missing_signals);
+        let unprobed = SellerFeatures { paid_probes: Default::default(), ..f.clone() };
+        let b = score_seller(&unprobed, &evaluate_flags(&unprobed));
+        assert_eq!(b.missing_signals, ["delivery-unverified"], "no paid call reached it: delivery is unverified");
+        assert_eq!(b.score(), score_seller(&f, &evaluate_flags(&f)).score(), "information, never a penalty");
     }
 
     #[test]

@@ -34,12 +34,13 @@ WHERE matching > 0 AND mismatching = 0
 GROUP BY 1;
 
 -- agentrep's own paid calls of the last 30 days: settled (the authorization was used on chain),
--- and whether each delivered.
+-- and whether each delivered. A call whose run was interrupted after it was authorized
+-- (`interrupted`) lost its answer with the run: it is no evidence about the seller.
 CREATE TEMP TABLE paid AS
 SELECT lower(pay_to) AS address,
        count(*) FILTER (WHERE settled) AS paid,
        count(*) FILTER (WHERE settled AND delivered) AS delivered,
        count(*) FILTER (WHERE settled AND NOT delivered) AS undelivered,
        count(*) FILTER (WHERE settled = false AND NOT delivered) AS unpaid_failures
-FROM paid_probes WHERE probed_at >= {d30} AND probed_at < {day_end}
+FROM paid_probes WHERE probed_at >= {d30} AND probed_at < {day_end} AND error IS DISTINCT FROM 'interrupted'
 GROUP BY 1;

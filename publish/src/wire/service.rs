@@ -116,26 +116,75 @@ pub struct SnapshotWritesV1 {
     pub files_kept: u64,
 }
 
-/// One ingest source's state: an entry of `snapshots/sources.json` and of `/status`'s `sources`.
+/// One ingest source's state: an entry of `snapshots/sources.json` and of `/status`'s `sources`,
+/// one per row of the sources table, in its run order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SourceStatusV1 {
     /// Source name (`settlements`, `marketplace`, …).
     pub source: String,
+    /// Whether this deployment runs it.
+    #[serde(default = "on")]
+    pub on: bool,
+    /// Why it is off (a need the deployment does not meet), when it is.
+    #[serde(default)]
+    pub off_reason: Option<String>,
+    /// Seconds between two runs on the schedule.
+    #[serde(default)]
+    pub every_secs: u64,
+    /// When the scheduler runs it next, ISO 8601 UTC (null when off).
+    #[serde(default)]
+    pub next_due_at: Option<String>,
     /// Up to when the source has read everything, ISO 8601 UTC.
     pub covered_until: Option<String>,
     /// Last block read (chain sources).
     pub last_block: Option<u64>,
     /// Seconds from `coveredUntil` to the last run.
     pub lag_seconds: Option<i64>,
-    /// Last run, ISO 8601 UTC.
-    pub last_run_at: String,
+    /// Last run, ISO 8601 UTC (null when it never ran).
+    pub last_run_at: Option<String>,
     /// Last success, ISO 8601 UTC.
     pub last_success_at: Option<String>,
     /// The last run's error.
     pub last_error: Option<String>,
     /// What the source cannot do with this node or configuration.
     pub notes: Vec<String>,
+    /// The paid probe's spending on its last run's day (absent for other sources).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spend: Option<PaidProbeSpendV1>,
+}
+
+fn on() -> bool {
+    true
+}
+
+/// What agentrep's paid calls spent on one day, and with what outcome (micro-USDC).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaidProbeSpendV1 {
+    /// The day (UTC), `YYYY-MM-DD`.
+    pub day: String,
+    /// The day's budget, micro-USDC.
+    pub budget: u64,
+    /// The most one call may cost, micro-USDC.
+    pub max_price: u64,
+    /// Authorized that day (settled, or not yet known to have expired unused), micro-USDC.
+    pub spent: u64,
+    /// Paid calls made that day.
+    pub calls: u32,
+    /// Paid calls that were settled and delivered.
+    pub delivered: u32,
+    /// Paid calls that were settled and delivered nothing.
+    pub undelivered: u32,
+    /// Calls that failed without the money moving.
+    pub unpaid_failures: u32,
+    /// Authorizations whose outcome is not known yet (an interrupted run's, read on the next).
+    pub pending: u32,
+    /// Listed sellers whose cheapest resource costs more than `maxPrice`: never called, so their
+    /// delivery stays unverified.
+    pub over_cap_sellers: u32,
+    /// Sellers due a call that the day's budget did not reach.
+    pub waiting_sellers: u32,
 }
 
 /// `/status`.

@@ -1,5 +1,6 @@
-//! The ranked-domain list: a public ranking of web domains (Tranco by default, CSV `rank,domain`)
-//! fetched every `refresh_days`, of which the rows for the registrable domains the newest listings
+//! The ranked-domain list: a public ranking of web domains (Tranco's newest list by default, CSV
+//! `rank,domain`, its id read from `latest_id_url`) fetched every `[schedule.every_secs]
+//! domain_ranks`, of which the rows for the registrable domains the newest listings
 //! use become the day's `domain_ranks` partition. A rank is a domain's standing; whether a seller
 //! controls that domain is the probes' to show (its offers served from there must name it).
 
@@ -13,7 +14,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{RunContext, RunReport, Source, SourceName};
-use crate::web::MAX_TRUSTED_BODY;
+use crate::web::get_trusted;
 
 /// The ranked-domain job's checkpoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +54,30 @@ pub fn parse_list(body: &[u8]) -> anyhow::Result<Vec<(u32, String)>> {
         .collect())
 }
 
+/// The id of the list to fetch: the configured one, else the newest the publisher names (read from
+/// `latest_id_url`), else the fetch day when the URL names no id.
+async fn list_id(ctx: &RunContext<'_>, today: chrono::NaiveDate) -> anyhow::Result<String> {
+    let cfg = &ctx.config.domain_ranks;
+    if !cfg.list_id.is_empty() {
+        return Ok(cfg.list_id.clone());
+    }
+    match (&cfg.latest_id_url, cfg.names_list_id()) {
+        (Some(latest), true) => {
+            let (status, body) = get_trusted(ctx.http, latest.clone(), "the ranked-domain list's id")
+                .await
+                .map_err(anyhow::Error::msg)?;
+            let id = String::from_utf8_lossy(&body).trim().to_owned();
+            let well_formed = !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric());
+            if !(200..300).contains(&status) || !well_formed {
+                anyhow::bail!("the ranked-domain list's id: HTTP {status}, not an id");
+            }
+            Ok(id)
+        }
+        (None, true) => anyhow::bail!("domain_ranks.url names {{list_id}}: set domain_ranks.list_id or latest_id_url"),
+        (_, false) => Ok(today.to_string()),
+    }
+}
+
 impl Source for DomainRanks {
     const NAME: SourceName = SourceName::DomainRanks;
     type Checkpoint = DomainRanksCheckpoint;
@@ -63,16 +88,15 @@ impl Source for DomainRanks {
     ) -> anyhow::Result<(DomainRanksCheckpoint, RunReport)> {
         let mut report = RunReport::default();
         let cfg = &ctx.config.domain_ranks;
-        let Some(url) = &cfg.url else {
+        if !cfg.enabled {
             report
                 .notes
-                .push("no ranked-domain list configured (domain_ranks.url): no seller is proven by its domain".into());
+                .push("the ranked-domain list is off (domain_ranks.enabled): no seller is proven by its domain".into());
             return Ok((checkpoint, report));
-        };
-        let due = checkpoint
-            .last_fetch
-            .is_none_or(|last| ctx.now - last >= chrono::Duration::days(i64::from(cfg.refresh_days.max(1))));
-        if !due {
+        }
+        // A restarted scheduler (or a one-shot `ingest`) does not fetch a list it already holds.
+        let every = chrono::Duration::from_std(ctx.config.schedule.every(SourceName::DomainRanks))?;
+        if checkpoint.last_fetch.is_some_and(|last| ctx.now - last < every) {
             report.notes.push("the ranked-domain list is recent enough; not fetched again".into());
             return Ok((checkpoint, report));
         }
@@ -82,13 +106,17 @@ impl Source for DomainRanks {
             None => Vec::new(),
         };
         let used: BTreeSet<String> = listings.iter().filter_map(|l| registrable(&l.resource)).collect();
-        let response = ctx.http.get(url.clone()).send().await?.error_for_status()?;
-        if response.content_length().is_some_and(|n| n as usize > MAX_TRUSTED_BODY) {
-            anyhow::bail!("the ranked-domain list is larger than {MAX_TRUSTED_BODY} bytes");
+        let list_id = list_id(ctx, today).await?;
+        let url = cfg.url_for(&list_id)?;
+        let (status, body) =
+            get_trusted(ctx.http, url.clone(), "the ranked-domain list").await.map_err(anyhow::Error::msg)?;
+        if !(200..300).contains(&status) {
+            anyhow::bail!("the ranked-domain list answered HTTP {status}");
         }
-        let body = response.bytes().await?;
         let ranks = parse_list(&body)?;
-        let list_id = if cfg.list_id.is_empty() { today.to_string() } else { cfg.list_id.clone() };
+        if ranks.is_empty() {
+            anyhow::bail!("the ranked-domain list has no `rank,domain` row (kept the previous one)");
+        }
         let mut rows: Vec<DomainRankRow> = ranks
             .into_iter()
             .filter(|(_, d)| used.contains(d))
@@ -97,14 +125,19 @@ impl Source for DomainRanks {
                 rank,
                 list: cfg.list.clone(),
                 list_id: list_id.clone(),
-                source: crate::chain::redact(url),
+                source: crate::chain::redact(&url),
                 fetched_at: ctx.now_ts(),
             })
             .collect();
         rows.sort_by(|a, b| a.domain.cmp(&b.domain).then(a.rank.cmp(&b.rank)));
         rows.dedup_by(|a, b| a.domain == b.domain);
         report.rows = rows.len() as u64;
-        report.notes.push(format!("{} of the listings' {} domains are ranked", rows.len(), used.len()));
+        report.notes.push(format!(
+            "list {} {list_id}: {} of the listings' {} domains are ranked",
+            cfg.list,
+            rows.len(),
+            used.len()
+        ));
         ctx.lake.write_partition(today, &rows)?;
         report.days = vec![today];
         Ok((DomainRanksCheckpoint { last_fetch: Some(ctx.now) }, report))

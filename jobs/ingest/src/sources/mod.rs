@@ -12,15 +12,18 @@ mod launches;
 mod marketplace;
 pub(crate) mod merge;
 mod paid_probes;
+pub mod plan;
 mod probes;
 mod proofs;
 pub(crate) mod range;
 mod settlements;
+pub mod store_export;
 
 use std::fmt;
 use std::future::Future;
+use std::path::Path;
 
-use agentrep_lake::{Dataset, Lake, Timestamp};
+use agentrep_lake::{Lake, Timestamp};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -29,88 +32,13 @@ use crate::chain::Chain;
 use crate::config::IngestConfig;
 use crate::web::safe::SafeClient;
 
-pub use paid_probes::PROBE_KEY_ENV;
+pub use agentrep_lake::sources::{Need, SourceName};
+pub use paid_probes::{
+    DryRun, PROBE_KEY_ENV, PaidProbeSpend, Target as PaidProbeTarget, dry_run as paid_probes_dry_run,
+    wallet_pool as paid_probes_wallet_pool,
+};
 pub use settlements::settlements_of;
-
-macro_rules! sources {
-    ($( $(#[$meta:meta])* $variant:ident => $name:literal, chain: $chain:literal, required: $required:literal, datasets: [$($ds:ident),*] ),* $(,)?) => {
-        /// Every source, in the order `--source all` runs them (later ones read what earlier ones
-        /// wrote: settlements read the listings' payTos, funding the settlements' payers).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "kebab-case")]
-        pub enum SourceName { $( $(#[$meta])* $variant ),* }
-
-        impl SourceName {
-            /// Every source, in run order.
-            pub const ALL: &'static [SourceName] = &[ $( SourceName::$variant ),* ];
-
-            /// The name used on the command line, in checkpoints and in `/status`.
-            pub fn as_str(self) -> &'static str {
-                match self { $( SourceName::$variant => $name ),* }
-            }
-
-            /// Whether it reads the chain.
-            pub fn reads_chain(self) -> bool {
-                match self { $( SourceName::$variant => $chain ),* }
-            }
-
-            /// Whether the rebuild of a day waits for it to cover the day.
-            pub fn required(self) -> bool {
-                match self { $( SourceName::$variant => $required ),* }
-            }
-
-            /// The datasets it writes.
-            pub fn datasets(self) -> &'static [Dataset] {
-                match self { $( SourceName::$variant => &[$(Dataset::$ds),*] ),* }
-            }
-        }
-    };
-}
-
-// In the order `ingest --source all` runs them: each source may read what an earlier one wrote.
-sources! {
-    /// Entity labels and address lists: the curated list shipped in the repository, facilitator
-    /// signers from `/supported`, the operator's additions.
-    Labels => "labels", chain: false, required: false, datasets: [EntityLabels, AddressLists],
-    /// x402 Bazaar discovery → listings and crawl runs.
-    Marketplace => "marketplace", chain: false, required: true, datasets: [Listings, CrawlRuns],
-    /// A public ranked-domain list, kept for the domains the listings use.
-    DomainRanks => "domain-ranks", chain: false, required: false, datasets: [DomainRanks],
-    /// USDC settlements to the listed payTos.
-    Settlements => "settlements", chain: true, required: true, datasets: [Settlements],
-    /// ERC-8004 registrations and feedback.
-    Erc8004 => "erc8004", chain: true, required: false, datasets: [Erc8004Registrations, Erc8004Feedback],
-    /// ERC-8004 registration files.
-    AgentCards => "agent-cards", chain: false, required: false, datasets: [AgentCards, SubmittedCards],
-    /// Token launches and their daily observations.
-    Launches => "launches", chain: true, required: false, datasets: [TokenLaunches, LaunchObservations, TokenBuys],
-    /// First USDC funders of every actor the sources above found (so it runs after them), and of
-    /// their funders.
-    Funding => "funding", chain: true, required: false, datasets: [FundingEdges],
-    /// Identity proofs: Coinbase verifications (EAS), Basenames/ENS reverse names with a forward
-    /// check, Farcaster.
-    Proofs => "proofs", chain: true, required: false, datasets: [IdentityProofs],
-    /// Unpaid probes of every listed resource.
-    Probes => "probes", chain: false, required: true, datasets: [Probes],
-    /// agentrep's own paid calls (off unless configured; it reads the chain with its own reader).
-    PaidProbes => "paid-probes", chain: false, required: false, datasets: [PaidProbes],
-}
-
-impl fmt::Display for SourceName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for SourceName {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        SourceName::ALL.iter().copied().find(|n| n.as_str() == s).ok_or_else(|| {
-            let names: Vec<_> = SourceName::ALL.iter().map(|n| n.as_str()).collect();
-            format!("unknown source `{s}` (one of: {}, all)", names.join(", "))
-        })
-    }
-}
+pub use store_export::export_store;
 
 /// Bounds given on the command line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -136,10 +64,16 @@ pub struct RunContext<'a> {
     pub safe_http: &'a SafeClient,
     /// The client for the operator's configured URLs (discovery, `/supported`, the hub).
     pub http: &'a reqwest::Client,
+    /// The server's write store, when there is one to export.
+    pub store: Option<&'a Path>,
     /// Command-line bounds.
     pub bounds: Bounds,
-    /// Wall-clock time of the run (off-chain sources stamp their rows with it).
+    /// The run's time: the wall clock's, or the chain's (`--clock chain`, for replays); off-chain
+    /// sources stamp their rows with it.
     pub now: DateTime<Utc>,
+    /// The run's clock minus the wall clock (zero on the wall clock), so a row stamped during the
+    /// run ([`RunContext::clock`]) lies on the run's day.
+    pub clock_offset: chrono::Duration,
     /// Progress display.
     pub progress: &'a dyn Progress,
 }
@@ -153,6 +87,16 @@ impl RunContext<'_> {
     /// `now` as a lake timestamp.
     pub fn now_ts(&self) -> Timestamp {
         Timestamp(self.now.timestamp_micros())
+    }
+
+    /// The run's clock at this moment (it moves on with the wall clock from `now`).
+    pub fn clock(&self) -> DateTime<Utc> {
+        Utc::now() + self.clock_offset
+    }
+
+    /// A wall-clock lake timestamp on the run's clock.
+    pub fn on_clock(&self, wall: Timestamp) -> Timestamp {
+        Timestamp(wall.0 + self.clock_offset.num_microseconds().unwrap_or(0))
     }
 }
 
@@ -193,6 +137,9 @@ pub struct RunReport {
     pub logs: u64,
     /// What the source could not do with this node or configuration (said in `/status`).
     pub notes: Vec<String>,
+    /// The paid probe's spending on the run's day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spend: Option<paid_probes::PaidProbeSpend>,
 }
 
 /// The status of a source, as `/status` shows it (written beside the checkpoints).
@@ -291,6 +238,7 @@ pub async fn run(source: SourceName, ctx: &RunContext<'_>) -> anyhow::Result<Run
         SourceName::Probes => run_one::<probes::Probes>(ctx).await,
         SourceName::DomainRanks => run_one::<domain_ranks::DomainRanks>(ctx).await,
         SourceName::PaidProbes => run_one::<paid_probes::PaidProbes>(ctx).await,
+        SourceName::StoreExport => run_one::<store_export::StoreExport>(ctx).await,
     }
 }
 

@@ -1,40 +1,120 @@
 //! The paid probe: agentrep buys one call of a seller's cheapest listed resource with its own
-//! funds (the key in [`PROBE_KEY_ENV`]), on the budget and cadence of `[paid_probes]`, and
-//! records what happened in `paid_probes`: the status and size of the answer and, once the
-//! authorization can no longer be used, whether the money moved (read on chain with the token's
-//! `authorizationState`, never taken from the seller's word). Only the operator creates this
-//! evidence, so non-delivery after a settled payment may lower a decision (`pay-then-fail`).
+//! funds, on the budget and cadence of `[paid_probes]`, and records what happened in
+//! `paid_probes`: the status and size of the answer and, once the authorization can no longer be
+//! used, whether the money moved (read on chain with the token's `authorizationState`, never taken
+//! from the seller's word). Only the operator creates this evidence, so non-delivery after a
+//! settled payment may lower a decision (`pay-then-fail`).
 //!
 //! It pays only what a listing promises: USDC on the configured chain, to the listing's payTo, at
 //! no more than `max_price`; any other 402 is recorded and not paid. The paid retry follows no
 //! redirect, and every request goes through the SSRF-safe client.
+//!
+//! **Money an operator can trust it with.**
+//! - *The budget holds across crashes.* Every authorization is written to a journal in the lake
+//!   (`paid-probes.journal`) before the paid retry is sent, and leaves it once the call's row is in
+//!   the day's partition (written as soon as the answer came, `settled` unknown until the
+//!   authorization has expired). A run first turns what an interrupted run left in the journal
+//!   into rows (`error = "interrupted"`: the answer was lost with the run, so the row is no
+//!   evidence about the seller), so the day's rows count every authorization against the budget
+//!   and mark every seller called: a restart after a kill never exceeds the budget and never pays
+//!   a seller twice. Whether each authorization was used is read on chain once the chain's time
+//!   has passed its `validBefore`, by the run or the next one.
+//! - *Who is called first.* New listings (first seen in the last week), then sellers never called
+//!   in the last 30 days, then by demand (settlements in the last 7 days), ties in an order that
+//!   rotates daily. A seller called within `every_days` waits; one whose cheapest resource costs
+//!   more than `max_price` is never called and stays unverified (`/status` counts them).
+//! - *Wallets a seller cannot tell from a customer's.* The calls pay from a pool of `wallets`
+//!   wallets derived from the key (`AGENTREP_PROBE_KEY` is wallet 0), one picked per seller and
+//!   day among those funded enough, so a seller that serves one known oracle address and robs
+//!   everyone else meets a wallet it has never seen.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use agentrep_lake::Dataset;
-use agentrep_lake::datasets::{ListingRow, PaidProbeRow};
+use agentrep_lake::datasets::{ListingRow, PaidProbeRow, SettlementRow};
 use agentrep_payments::{ChainReader, PaymentNetwork};
-use alloy::primitives::Address;
+use alloy::primitives::{Address, B256, U256, keccak256};
 use alloy::signers::local::PrivateKeySigner;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use tracing::info;
 
 use super::{RunContext, RunReport, Source, SourceName, ts};
-use crate::web::pay::{self, Expected, Signed};
+use crate::web::pay::{self, Expected};
 
 /// The environment variable holding the paid probe's private key (hex).
 pub const PROBE_KEY_ENV: &str = "AGENTREP_PROBE_KEY";
 
-/// Seconds waited past the last authorization's expiry before reading whether it was used.
+/// Seconds of chain time waited past an authorization's expiry before reading whether it was used.
 const SETTLE_MARGIN_SECS: u64 = 3;
+
+/// The journal of authorizations signed but not yet recorded in the lake.
+const JOURNAL: &str = "paid-probes.journal";
+
+/// What `error` says of a call whose run was interrupted after it was authorized.
+pub const INTERRUPTED: &str = "interrupted";
+
+/// Days a listing counts as new.
+const NEW_LISTING_DAYS: i64 = 7;
+
+/// Days of settlements that make a seller's demand.
+const DEMAND_DAYS: i64 = 7;
+
+/// Days of paid calls looked back at (the rebuild's window of paid-call evidence).
+const HISTORY_DAYS: i64 = 30;
 
 /// The paid probe's checkpoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PaidProbesCheckpoint {
     /// Last run.
     pub last_run: Option<DateTime<Utc>>,
+}
+
+/// One authorization, journaled before it is sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Authorized {
+    resource: String,
+    pay_to: String,
+    payer: Address,
+    amount: u64,
+    nonce: B256,
+    valid_before: u64,
+    /// Unix seconds.
+    probed_at: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Journal {
+    authorized: Vec<Authorized>,
+}
+
+/// What the paid calls spent on one day, and with what outcome (micro-USDC), as `/status` shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaidProbeSpend {
+    /// The day.
+    pub day: NaiveDate,
+    /// The day's budget.
+    pub budget: u64,
+    /// The most one call may cost.
+    pub max_price: u64,
+    /// Authorized that day (settled, or not known to have expired unused).
+    pub spent: u64,
+    /// Paid calls made.
+    pub calls: u32,
+    /// Settled and delivered.
+    pub delivered: u32,
+    /// Settled and delivered nothing.
+    pub undelivered: u32,
+    /// Failed without the money moving.
+    pub unpaid_failures: u32,
+    /// Authorized, outcome not known yet.
+    pub pending: u32,
+    /// Sellers priced above the cap.
+    pub over_cap_sellers: u32,
+    /// Sellers due that the budget did not reach.
+    pub waiting_sellers: u32,
 }
 
 /// The paid probe job.
@@ -49,46 +129,443 @@ fn network_of(chain_id: u64) -> anyhow::Result<PaymentNetwork> {
         .ok_or_else(|| anyhow::anyhow!("paid probes pay USDC on Base or Base Sepolia; chain {chain_id} is neither"))
 }
 
-/// One call to make: the seller, its cheapest eligible resource and price.
-#[derive(Debug, Clone)]
-struct Target {
-    pay_to: String,
-    resource: String,
-    price: u64,
+/// The pool of paying wallets: the key's own, then `count − 1` derived from it (the Keccak-256
+/// of a label, the key and the index), deterministic so a restart pays from the same pool.
+///
+/// # Errors
+/// When the key is not a 32-byte hex private key.
+pub fn wallet_pool(key: &str, count: u32) -> anyhow::Result<Vec<PrivateKeySigner>> {
+    let root: PrivateKeySigner =
+        key.trim().parse().map_err(|_| anyhow::anyhow!("{PROBE_KEY_ENV} is not a 32-byte hex private key"))?;
+    let seed = root.to_bytes();
+    let mut pool = vec![root];
+    for index in 1..count.max(1) {
+        let mut material = b"agentrep paid-probe wallet".to_vec();
+        material.extend_from_slice(seed.as_slice());
+        material.extend_from_slice(&index.to_be_bytes());
+        // A digest that is no valid secp256k1 scalar (odds about 2^-128) is skipped.
+        if let Ok(signer) = PrivateKeySigner::from_bytes(&keccak256(&material)) {
+            pool.push(signer);
+        }
+    }
+    Ok(pool)
 }
 
-/// The sellers due a paid call, cheapest resource each, in a rotating order (a hash of the seller
-/// and the day), so a small budget reaches every seller over the days.
-fn targets(
+/// One call to make: the seller, its cheapest eligible resource and price.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The seller (lowercase).
+    pub pay_to: String,
+    /// Its cheapest listed resource.
+    pub resource: String,
+    /// Listed price, micro-USDC.
+    pub price: u64,
+    /// A listing first seen in the last week.
+    pub new_listing: bool,
+    /// Settlements to it in the last week.
+    pub demand: u64,
+    /// The paying wallet picked for it (set when the run or the dry run picks one).
+    pub wallet: Option<Address>,
+}
+
+/// Who is due a call today, in order, and who is left out.
+#[derive(Debug, Clone, Default)]
+struct Due {
+    targets: Vec<Target>,
+    over_cap: u32,
+}
+
+/// The sellers due a paid call, cheapest resource each: new listings first, then sellers never
+/// called in the history window, then by demand, ties by a hash of seller and day (so a small
+/// budget reaches every seller over the days). `called` maps each seller called in the window to
+/// its last call's day; a seller called within `every_days` waits.
+fn due(
     listings: &[ListingRow],
     network: &PaymentNetwork,
-    max_price: u64,
-    recent: &BTreeSet<String>,
-    today: &str,
-) -> Vec<Target> {
+    cfg: &crate::config::PaidProbeConfig,
+    called: &BTreeMap<String, NaiveDate>,
+    demand: &BTreeMap<String, u64>,
+    now: DateTime<Utc>,
+) -> Due {
+    let today = now.date_naive();
+    let new_since = ts((now - chrono::Duration::days(NEW_LISTING_DAYS)).timestamp());
     let mut cheapest: BTreeMap<String, Target> = BTreeMap::new();
     for l in listings {
         let asset_ok = l.asset.parse::<Address>().is_ok_and(|a| a == network.asset);
-        if !asset_ok || !network.is_named(&l.network) || l.price_atomic == 0 || l.price_atomic > max_price {
+        if !asset_ok || !network.is_named(&l.network) || l.price_atomic == 0 {
             continue;
         }
         let pay_to = l.pay_to.to_ascii_lowercase();
-        if recent.contains(&pay_to) {
-            continue;
-        }
-        let entry = cheapest.entry(pay_to.clone()).or_insert(Target {
-            pay_to,
+        let entry = cheapest.entry(pay_to.clone()).or_insert_with(|| Target {
+            pay_to: pay_to.clone(),
             resource: l.resource.clone(),
             price: l.price_atomic,
+            new_listing: false,
+            demand: demand.get(&pay_to).copied().unwrap_or(0),
+            wallet: None,
         });
+        entry.new_listing |= l.first_seen >= new_since;
         if (l.price_atomic, &l.resource) < (entry.price, &entry.resource) {
             entry.price = l.price_atomic;
             entry.resource = l.resource.clone();
         }
     }
-    let mut out: Vec<Target> = cheapest.into_values().collect();
-    out.sort_by_cached_key(|t| Sha256::digest(format!("{}{today}", t.pay_to)).to_vec());
+    let mut out = Due::default();
+    let every = i64::from(cfg.every_days.max(1));
+    for target in cheapest.into_values() {
+        if target.price > cfg.max_price {
+            out.over_cap += 1;
+        } else if called.get(&target.pay_to).is_none_or(|last| (today - *last).num_days() >= every) {
+            out.targets.push(target);
+        }
+    }
+    out.targets.sort_by_cached_key(|t| {
+        let rotation = Sha256::digest(format!("{}{today}", t.pay_to)).to_vec();
+        (!t.new_listing, called.contains_key(&t.pay_to), std::cmp::Reverse(t.demand), rotation)
+    });
     out
+}
+
+/// The wallet of `pool` that pays `target`: picked by seller and day among those whose balance
+/// covers the price, or none when no wallet does.
+fn pick_wallet(pool: &[PrivateKeySigner], balances: &[u64], target: &Target, today: NaiveDate) -> Option<usize> {
+    let digest = Sha256::digest(format!("wallet {} {today}", target.pay_to));
+    let start = usize::from(u16::from_be_bytes([digest[0], digest[1]])) % pool.len();
+    (0..pool.len()).map(|i| (start + i) % pool.len()).find(|i| balances[*i] >= target.price)
+}
+
+/// Everything a run or a dry run needs to know before it pays anything.
+struct Prepared {
+    network: PaymentNetwork,
+    reader: ChainReader,
+    pool: Vec<PrivateKeySigner>,
+    balances: Vec<u64>,
+    due: Due,
+    /// Authorized today (rows not known unused, and the journal's).
+    spent_today: u64,
+}
+
+async fn prepare(ctx: &RunContext<'_>) -> anyhow::Result<Prepared> {
+    let cfg = &ctx.config.paid_probes;
+    let key = std::env::var(PROBE_KEY_ENV).ok().filter(|k| !k.trim().is_empty());
+    let Some(key) = key else { anyhow::bail!("paid_probes.enabled needs the paying key in {PROBE_KEY_ENV}") };
+    let pool = wallet_pool(&key, cfg.wallets)?;
+    let network = network_of(ctx.config.chain.chain_id)?;
+    let rpc = ctx
+        .config
+        .chain
+        .rpc_urls
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("paid probes read the chain: no chain.rpc_urls"))?;
+    let timeout = Duration::from_millis(ctx.config.chain.request_timeout_ms);
+    let reader = ChainReader::connect(rpc.as_str(), network.clone(), timeout)
+        .await
+        .map_err(|e| anyhow::anyhow!("the paid probe's node: {e}"))?;
+    let mut balances = Vec::with_capacity(pool.len());
+    for wallet in &pool {
+        let balance = reader.balance(wallet.address()).await.map_err(|e| anyhow::anyhow!("a wallet's balance: {e}"))?;
+        balances.push(u64::try_from(balance.min(U256::from(u64::MAX))).unwrap_or(u64::MAX));
+    }
+
+    let today = ctx.now.date_naive();
+    let listings: Vec<ListingRow> = match ctx.lake.partitions_up_to(Dataset::Listings, today)?.last() {
+        Some(part) => ctx.lake.read_partition(part.date)?,
+        None => Vec::new(),
+    };
+    let mut called: BTreeMap<String, NaiveDate> = BTreeMap::new();
+    let mut spent_today = 0u64;
+    let since = today - chrono::Duration::days(HISTORY_DAYS);
+    for part in ctx.lake.partitions_up_to(Dataset::PaidProbes, today)?.into_iter().filter(|p| p.date >= since) {
+        let rows: Vec<PaidProbeRow> = ctx.lake.read_partition(part.date)?;
+        for r in rows {
+            if part.date == today && r.settled != Some(false) {
+                spent_today += r.amount;
+            }
+            let last = called.entry(r.pay_to).or_insert(part.date);
+            *last = (*last).max(part.date);
+        }
+    }
+    let mut demand: BTreeMap<String, u64> = BTreeMap::new();
+    let demand_since = today - chrono::Duration::days(DEMAND_DAYS);
+    for part in ctx.lake.partitions_up_to(Dataset::Settlements, today)?.into_iter().filter(|p| p.date > demand_since) {
+        for s in ctx.lake.read_partition::<SettlementRow>(part.date)? {
+            *demand.entry(s.pay_to.to_ascii_lowercase()).or_default() += 1;
+        }
+    }
+    let due = due(&listings, &network, cfg, &called, &demand, ctx.now);
+    Ok(Prepared { network, reader, pool, balances, due, spent_today })
+}
+
+/// What a dry run found: the calls it would buy now, in order, and the pool.
+#[derive(Debug, Clone)]
+pub struct DryRun {
+    /// The calls within today's remaining budget, each with the wallet that would pay.
+    pub calls: Vec<Target>,
+    /// Sellers due that today's budget does not reach.
+    pub waiting: usize,
+    /// Sellers priced above the cap (never called).
+    pub over_cap: u32,
+    /// Authorized today already.
+    pub spent_today: u64,
+    /// The day's budget.
+    pub budget: u64,
+    /// Every wallet of the pool and its balance, micro-USDC.
+    pub wallets: Vec<(Address, u64)>,
+}
+
+/// The calls a run would buy now, without paying or writing anything.
+///
+/// # Errors
+/// When the key, the node or the lake cannot be read.
+pub async fn dry_run(ctx: &RunContext<'_>) -> anyhow::Result<DryRun> {
+    let p = prepare(ctx).await?;
+    let budget = ctx.config.paid_probes.budget_per_day;
+    let mut balances = p.balances.clone();
+    let mut spent = p.spent_today;
+    let mut calls = Vec::new();
+    let mut waiting = 0;
+    for mut target in p.due.targets {
+        let wallet = pick_wallet(&p.pool, &balances, &target, ctx.now.date_naive());
+        match wallet {
+            Some(w) if spent + target.price <= budget => {
+                spent += target.price;
+                balances[w] -= target.price;
+                target.wallet = Some(p.pool[w].address());
+                calls.push(target);
+            }
+            _ => waiting += 1,
+        }
+    }
+    Ok(DryRun {
+        calls,
+        waiting,
+        over_cap: p.due.over_cap,
+        spent_today: p.spent_today,
+        budget,
+        wallets: p.pool.iter().map(|w| w.address()).zip(p.balances).collect(),
+    })
+}
+
+/// A row for `target` before anything is known of the call.
+fn blank_row(target: &Target, payer: Address, network: &PaymentNetwork, at: DateTime<Utc>) -> PaidProbeRow {
+    PaidProbeRow {
+        resource: target.resource.clone(),
+        pay_to: target.pay_to.clone(),
+        probed_at: ts(at.timestamp()),
+        payer: format!("{payer:#x}"),
+        network: network.caip2.clone(),
+        asset: format!("{:#x}", network.asset),
+        amount: 0,
+        nonce: String::new(),
+        status: None,
+        body_bytes: 0,
+        delivered: false,
+        settled: Some(false),
+        tx_hash: None,
+        error: None,
+    }
+}
+
+/// Adds `rows` to their days' partitions (a row whose nonce is there already is not added again).
+fn record(ctx: &RunContext<'_>, rows: Vec<PaidProbeRow>) -> anyhow::Result<()> {
+    let mut by_day: BTreeMap<NaiveDate, Vec<PaidProbeRow>> = BTreeMap::new();
+    for row in rows {
+        by_day.entry(super::day_of(row.probed_at.0.div_euclid(1_000_000))).or_default().push(row);
+    }
+    for (day, rows) in by_day {
+        let mut partition: Vec<PaidProbeRow> = ctx.lake.read_partition(day)?;
+        for row in rows {
+            if row.nonce.is_empty() || !partition.iter().any(|r| r.nonce == row.nonce) {
+                partition.push(row);
+            }
+        }
+        partition.sort_by(|a, b| (a.probed_at, &a.resource).cmp(&(b.probed_at, &b.resource)));
+        ctx.lake.write_partition(day, &partition)?;
+    }
+    Ok(())
+}
+
+/// Turns what an interrupted run left in the journal into rows (`interrupted`, settlement not
+/// known yet) and empties the journal.
+fn recover_journal(ctx: &RunContext<'_>, journal: &Journal, network: &PaymentNetwork) -> anyhow::Result<()> {
+    if journal.authorized.is_empty() {
+        return Ok(());
+    }
+    let rows = journal
+        .authorized
+        .iter()
+        .map(|a| {
+            let target = Target {
+                pay_to: a.pay_to.clone(),
+                resource: a.resource.clone(),
+                price: a.amount,
+                new_listing: false,
+                demand: 0,
+                wallet: None,
+            };
+            let at = DateTime::from_timestamp(a.probed_at, 0).unwrap_or_default();
+            PaidProbeRow {
+                amount: a.amount,
+                nonce: format!("{:#x}", a.nonce),
+                settled: None,
+                error: Some(INTERRUPTED.to_owned()),
+                ..blank_row(&target, a.payer, network, at)
+            }
+        })
+        .collect();
+    record(ctx, rows)?;
+    ctx.lake.write_checkpoint(JOURNAL, &Journal::default())?;
+    Ok(())
+}
+
+/// The chain's newest block time (Unix seconds): an authorization can no longer be used once it
+/// is past the authorization's `validBefore`.
+async fn chain_time(reader: &ChainReader) -> anyhow::Result<u64> {
+    use alloy::providers::Provider;
+    let block = reader
+        .provider()
+        .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
+        .await
+        .map_err(|e| anyhow::anyhow!("reading the chain's head: {e}"))?
+        .ok_or_else(|| anyhow::anyhow!("the node has no head block"))?;
+    Ok(block.header.timestamp)
+}
+
+/// Reads on chain whether each recorded authorization of the last two days whose outcome is not
+/// known was used, for those the chain's time has passed (`probed_at + authorization_secs`, which
+/// is never before their `validBefore`). Returns how many are still unknown.
+async fn resolve_pending(ctx: &RunContext<'_>, reader: &ChainReader, today: NaiveDate) -> anyhow::Result<u32> {
+    let horizon = chain_time(reader).await?;
+    let secs = ctx.config.paid_probes.authorization_secs + SETTLE_MARGIN_SECS;
+    let mut still_pending = 0;
+    for day in [today - chrono::Duration::days(1), today] {
+        let mut partition: Vec<PaidProbeRow> = ctx.lake.read_partition(day)?;
+        let mut changed = false;
+        for row in partition.iter_mut().filter(|r| r.settled.is_none() && !r.nonce.is_empty()) {
+            let expired_at = u64::try_from(row.probed_at.0.div_euclid(1_000_000)).unwrap_or(0) + secs;
+            if expired_at > horizon {
+                still_pending += 1;
+                continue;
+            }
+            let (Ok(payer), Ok(nonce)) = (row.payer.parse::<Address>(), row.nonce.parse::<B256>()) else { continue };
+            let used = reader
+                .authorization_used(payer, nonce)
+                .await
+                .map_err(|e| anyhow::anyhow!("reading the authorization's state: {e}"))?;
+            row.settled = Some(used);
+            changed = true;
+        }
+        if changed {
+            ctx.lake.write_partition(day, &partition)?;
+        }
+    }
+    Ok(still_pending)
+}
+
+/// Waits until the chain's time has passed `valid_before` (plus a margin), at most the
+/// authorization's lifetime and a minute more; whatever is still unknown then is resolved by the
+/// next run.
+async fn wait_for_expiry(reader: &ChainReader, valid_before: u64, lifetime: u64) -> anyhow::Result<()> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(lifetime + 60);
+    while chain_time(reader).await? < valid_before + SETTLE_MARGIN_SECS {
+        if tokio::time::Instant::now() >= deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    Ok(())
+}
+
+/// The day's spending, from its partition.
+fn spend_of(rows: &[PaidProbeRow], day: NaiveDate, cfg: &crate::config::PaidProbeConfig) -> PaidProbeSpend {
+    let count =
+        |f: &dyn Fn(&PaidProbeRow) -> bool| u32::try_from(rows.iter().filter(|r| f(r)).count()).unwrap_or(u32::MAX);
+    PaidProbeSpend {
+        day,
+        budget: cfg.budget_per_day,
+        max_price: cfg.max_price,
+        spent: rows.iter().filter(|r| r.settled != Some(false)).map(|r| r.amount).sum::<u64>(),
+        calls: count(&|r| r.amount > 0),
+        delivered: count(&|r| r.settled == Some(true) && r.delivered),
+        undelivered: count(&|r| r.settled == Some(true) && !r.delivered && r.error.as_deref() != Some(INTERRUPTED)),
+        unpaid_failures: count(&|r| r.settled == Some(false) && !r.delivered),
+        pending: count(&|r| r.settled.is_none() && r.amount > 0),
+        over_cap_sellers: 0,
+        waiting_sellers: 0,
+    }
+}
+
+/// One paid call: the unpaid request, the checks of its 402, the journaled authorization and the
+/// paid retry. Returns the row (settlement unknown when something was authorized).
+async fn call(
+    ctx: &RunContext<'_>,
+    p: &mut Prepared,
+    journal: &mut Journal,
+    target: &Target,
+    wallet: usize,
+    at: DateTime<Utc>,
+) -> anyhow::Result<PaidProbeRow> {
+    let cfg = &ctx.config.paid_probes;
+    // Valid for `authorization_secs` of the run's clock from the call on, whatever came before.
+    let valid_before = u64::try_from(at.timestamp()).unwrap_or(0) + cfg.authorization_secs;
+    let signer = &p.pool[wallet];
+    let mut row = blank_row(target, signer.address(), &p.network, at);
+    let first = match ctx.safe_http.get(&target.resource).await {
+        Err(e) => {
+            row.error = Some(e.class().to_owned());
+            return Ok(row);
+        }
+        Ok(first) => first,
+    };
+    row.status = Some(u32::from(first.status));
+    if first.status != 402 {
+        row.error = Some(format!("http-{}", first.status));
+        return Ok(row);
+    }
+    let pay_to: Address = target.pay_to.parse().map_err(|_| anyhow::anyhow!("listing payTo {}", target.pay_to))?;
+    let expected = Expected { pay_to, asset: p.network.asset, max_amount: target.price.min(cfg.max_price) };
+    let picked = match pay::pick(&first.headers, &first.body, &p.network, &expected) {
+        Err(refusal) => {
+            row.error = Some(refusal.as_str().to_owned());
+            return Ok(row);
+        }
+        Ok(picked) => picked,
+    };
+    let signed = pay::sign(signer, &p.network, &picked, pay_to, valid_before)
+        .map_err(|e| anyhow::anyhow!("signing the paid probe: {e}"))?;
+    // Durable before it is sent: a kill from here on is recovered by the next run, which counts
+    // it against the day's budget and never pays this seller again that day.
+    journal.authorized.push(Authorized {
+        resource: target.resource.clone(),
+        pay_to: target.pay_to.clone(),
+        payer: signer.address(),
+        amount: picked.amount,
+        nonce: signed.nonce,
+        valid_before,
+        probed_at: at.timestamp(),
+    });
+    ctx.lake.write_checkpoint(JOURNAL, journal)?;
+    row.amount = picked.amount;
+    row.nonce = format!("{:#x}", signed.nonce);
+    row.settled = None;
+    p.spent_today += picked.amount;
+    p.balances[wallet] -= picked.amount.min(p.balances[wallet]);
+    match ctx.safe_http.get_with_header(&target.resource, (signed.header, &signed.value)).await {
+        Ok(paid) => {
+            row.status = Some(u32::from(paid.status));
+            row.body_bytes = paid.body.len() as u64;
+            row.delivered = (200..300).contains(&paid.status) && !paid.body.is_empty();
+            row.tx_hash = pay::settlement_tx(&paid.headers);
+            if !row.delivered {
+                row.error = Some(format!("http-{}", paid.status));
+            }
+        }
+        Err(e) => {
+            row.status = None;
+            row.error = Some(e.class().to_owned());
+        }
+    }
+    Ok(row)
 }
 
 impl Source for PaidProbes {
@@ -105,148 +582,171 @@ impl Source for PaidProbes {
             report.notes.push("paid probes are off (paid_probes.enabled): agentrep pays for no call".into());
             return Ok((checkpoint, report));
         }
-        let key = std::env::var(PROBE_KEY_ENV).ok().filter(|k| !k.trim().is_empty());
-        let Some(key) = key else { anyhow::bail!("paid_probes.enabled needs the paying key in {PROBE_KEY_ENV}") };
-        let signer: PrivateKeySigner =
-            key.trim().parse().map_err(|_| anyhow::anyhow!("{PROBE_KEY_ENV} is not a 32-byte hex private key"))?;
-        let network = network_of(ctx.config.chain.chain_id)?;
-        let rpc = ctx
-            .config
-            .chain
-            .rpc_urls
-            .first()
-            .ok_or_else(|| anyhow::anyhow!("paid probes read the chain: no chain.rpc_urls"))?;
-        let timeout = Duration::from_millis(ctx.config.chain.request_timeout_ms);
-        let reader = ChainReader::connect(rpc.as_str(), network.clone(), timeout)
-            .await
-            .map_err(|e| anyhow::anyhow!("the paid probe's node: {e}"))?;
-
+        // What an interrupted run left becomes rows first, so the budget and the order see it.
+        let journal: Journal = ctx.lake.read_checkpoint(JOURNAL)?.unwrap_or_default();
+        recover_journal(ctx, &journal, &network_of(ctx.config.chain.chain_id)?)?;
+        let mut p = prepare(ctx).await?;
+        let mut journal = Journal::default();
         let today = ctx.now.date_naive();
-        let listings: Vec<ListingRow> = match ctx.lake.partitions_up_to(Dataset::Listings, today)?.last() {
-            Some(part) => ctx.lake.read_partition(part.date)?,
-            None => Vec::new(),
-        };
-        let since = today - chrono::Duration::days(i64::from(cfg.every_days.max(1)) - 1);
-        let mut recent = BTreeSet::new();
-        let mut spent_today = 0u64;
-        for part in ctx.lake.partitions_up_to(Dataset::PaidProbes, today)?.into_iter().filter(|p| p.date >= since) {
-            let rows: Vec<PaidProbeRow> = ctx.lake.read_partition(part.date)?;
-            for r in rows {
-                if part.date == today && r.settled != Some(false) {
-                    spent_today += r.amount;
-                }
-                recent.insert(r.pay_to);
-            }
-        }
-        let due = targets(&listings, &network, cfg.max_price, &recent, &today.to_string());
-        let started = ctx.now.timestamp();
-        let valid_before = u64::try_from(started).unwrap_or(0) + cfg.authorization_secs;
-        let payer = format!("{:#x}", signer.address());
-        let mut rows: Vec<(PaidProbeRow, Option<Signed>)> = Vec::new();
-        ctx.progress.start("paid probes", due.len() as u64);
-        for target in due {
-            if spent_today + target.price > cfg.budget_per_day {
-                report.notes.push(format!("the day's budget ({} micro-USDC) is spent", cfg.budget_per_day));
-                break;
-            }
-            let mut row = PaidProbeRow {
-                resource: target.resource.clone(),
-                pay_to: target.pay_to.clone(),
-                probed_at: ts(Utc::now().timestamp()),
-                payer: payer.clone(),
-                network: network.caip2.clone(),
-                asset: format!("{:#x}", network.asset),
-                amount: 0,
-                nonce: String::new(),
-                status: None,
-                body_bytes: 0,
-                delivered: false,
-                settled: Some(false),
-                tx_hash: None,
-                error: None,
+        resolve_pending(ctx, &p.reader, today).await?;
+
+        // The run's clock (the chain's with `--clock chain`) moves on with the wall clock.
+        let clock = || ctx.clock();
+        let mut waiting = 0u32;
+        let mut calls = 0u64;
+        let mut authorized = false;
+        let targets = std::mem::take(&mut p.due.targets);
+        ctx.progress.start("paid probes", targets.len() as u64);
+        for target in targets {
+            let wallet = pick_wallet(&p.pool, &p.balances, &target, today);
+            let Some(wallet) = wallet.filter(|_| p.spent_today + target.price <= cfg.budget_per_day) else {
+                waiting += 1;
+                continue;
             };
-            let unpaid = match ctx.safe_http.get(&target.resource).await {
-                Err(e) => Some(e.class().to_owned()),
-                Ok(first) if first.status != 402 => {
-                    row.status = Some(u32::from(first.status));
-                    Some(format!("http-{}", first.status))
-                }
-                Ok(first) => {
-                    row.status = Some(402);
-                    let expected = Expected {
-                        pay_to: target
-                            .pay_to
-                            .parse()
-                            .map_err(|_| anyhow::anyhow!("listing payTo {}", target.pay_to))?,
-                        asset: network.asset,
-                        max_amount: target.price.min(cfg.max_price),
-                    };
-                    match pay::pick(&first.headers, &first.body, &network, &expected) {
-                        Err(refusal) => Some(refusal.as_str().to_owned()),
-                        Ok(picked) => {
-                            let signed = pay::sign(&signer, &network, &picked, expected.pay_to, valid_before)
-                                .map_err(|e| anyhow::anyhow!("signing the paid probe: {e}"))?;
-                            row.amount = picked.amount;
-                            row.nonce = format!("{:#x}", signed.nonce);
-                            row.settled = None;
-                            spent_today += picked.amount;
-                            match ctx.safe_http.get_with_header(&target.resource, (signed.header, &signed.value)).await
-                            {
-                                Ok(paid) => {
-                                    row.status = Some(u32::from(paid.status));
-                                    row.body_bytes = paid.body.len() as u64;
-                                    row.delivered = (200..300).contains(&paid.status) && !paid.body.is_empty();
-                                    row.tx_hash = pay::settlement_tx(&paid.headers);
-                                    if !row.delivered {
-                                        row.error = Some(format!("http-{}", paid.status));
-                                    }
-                                }
-                                Err(e) => {
-                                    row.status = None;
-                                    row.error = Some(e.class().to_owned());
-                                }
-                            }
-                            rows.push((row, Some(signed)));
-                            ctx.progress.set(rows.len() as u64);
-                            continue;
-                        }
-                    }
-                }
-            };
-            row.error = unpaid;
-            rows.push((row, None));
-            ctx.progress.set(rows.len() as u64);
+            let row = call(ctx, &mut p, &mut journal, &target, wallet, clock()).await?;
+            info!(
+                seller = %row.pay_to,
+                resource = %row.resource,
+                amount = row.amount,
+                wallet = %row.payer,
+                status = ?row.status,
+                delivered = row.delivered,
+                error = ?row.error,
+                "Paid probe."
+            );
+            let nonce = row.nonce.clone();
+            authorized |= !nonce.is_empty();
+            record(ctx, vec![row])?;
+            // Only once its row is written may the authorization leave the journal.
+            if !nonce.is_empty() {
+                journal.authorized.retain(|a| format!("{:#x}", a.nonce) != nonce);
+                ctx.lake.write_checkpoint(JOURNAL, &journal)?;
+            }
+            calls += 1;
+            ctx.progress.set(calls);
         }
         ctx.progress.finish();
 
         // Whether the money moved is known for sure once no authorization can be used any more.
-        if rows.iter().any(|(_, s)| s.is_some()) {
-            let wait =
-                (valid_before + SETTLE_MARGIN_SECS).saturating_sub(u64::try_from(Utc::now().timestamp()).unwrap_or(0));
-            tokio::time::sleep(Duration::from_secs(wait)).await;
+        if authorized {
+            let last = u64::try_from(clock().timestamp()).unwrap_or(0) + cfg.authorization_secs;
+            wait_for_expiry(&p.reader, last, cfg.authorization_secs).await?;
         }
-        for (row, signed) in &mut rows {
-            let Some(signed) = signed else { continue };
-            row.settled = Some(
-                reader
-                    .authorization_used(signer.address(), signed.nonce)
-                    .await
-                    .map_err(|e| anyhow::anyhow!("reading the authorization's state: {e}"))?,
-            );
+        let pending = resolve_pending(ctx, &p.reader, today).await?;
+        let partition: Vec<PaidProbeRow> = ctx.lake.read_partition(today)?;
+        let mut spend = spend_of(&partition, today, cfg);
+        spend.over_cap_sellers = p.due.over_cap;
+        spend.waiting_sellers = waiting;
+        report.rows = calls;
+        report.notes.push(format!(
+            "{}: {} of {} micro-USDC spent on {} paid calls ({} delivered, {} delivered nothing, {} unpaid failures, \
+             {} pending); {} sellers wait for budget, {} are priced over the cap",
+            spend.day,
+            spend.spent,
+            spend.budget,
+            spend.calls,
+            spend.delivered,
+            spend.undelivered,
+            spend.unpaid_failures,
+            pending,
+            spend.waiting_sellers,
+            spend.over_cap_sellers
+        ));
+        if waiting > 0 {
+            report.notes.push(format!("the day's budget ({} micro-USDC) is spent", cfg.budget_per_day));
         }
-        let mut partition: Vec<PaidProbeRow> = ctx.lake.read_partition(today)?;
-        report.rows = rows.len() as u64;
-        let settled = rows.iter().filter(|(r, _)| r.settled == Some(true)).count();
-        let undelivered = rows.iter().filter(|(r, _)| r.settled == Some(true) && !r.delivered).count();
-        report.notes.push(format!("{} calls, {settled} paid, {undelivered} of those delivered nothing", rows.len()));
-        partition.extend(rows.into_iter().map(|(r, _)| r));
-        partition.sort_by(|a, b| (a.probed_at, &a.resource).cmp(&(b.probed_at, &b.resource)));
-        ctx.lake.write_partition(today, &partition)?;
+        report.spend = Some(spend);
         report.days = vec![today];
         Ok((PaidProbesCheckpoint { last_run: Some(ctx.now) }, report))
     }
 
     fn coverage(checkpoint: &PaidProbesCheckpoint) -> (Option<DateTime<Utc>>, Option<u64>) {
         (checkpoint.last_run, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use agentrep_lake::Timestamp;
+
+    fn listing(pay_to: &str, resource: &str, price: u64, first_seen_days_ago: i64, now: DateTime<Utc>) -> ListingRow {
+        ListingRow {
+            resource: resource.to_owned(),
+            pay_to: pay_to.to_owned(),
+            network: "eip155:8453".to_owned(),
+            asset: agentrep_model::chain::USDC_BASE.to_owned(),
+            price_atomic: price,
+            description: None,
+            tags: Vec::new(),
+            ecosystem: "test".to_owned(),
+            first_seen: Timestamp::from_secs((now - chrono::Duration::days(first_seen_days_ago)).timestamp()),
+            last_seen: Timestamp::from_secs(now.timestamp()),
+        }
+    }
+
+    #[test]
+    fn new_listings_then_the_never_called_then_demand_go_first_and_the_recent_and_the_dear_wait() {
+        let now = DateTime::parse_from_rfc3339("2026-11-28T12:00:00Z").unwrap().with_timezone(&Utc);
+        let today = now.date_naive();
+        let cfg = crate::config::PaidProbeConfig::default();
+        let listings = vec![
+            listing("0xold-busy", "https://a/1", 1_000, 60, now),
+            listing("0xold-quiet", "https://b/1", 1_000, 60, now),
+            listing("0xnew", "https://c/1", 1_000, 2, now),
+            listing("0xcalled-long-ago", "https://d/1", 1_000, 60, now),
+            listing("0xcalled-yesterday", "https://e/1", 1_000, 60, now),
+            listing("0xdear", "https://f/1", cfg.max_price + 1, 60, now),
+            // Its cheaper resource is the one called.
+            listing("0xold-busy", "https://a/0", 500, 60, now),
+        ];
+        let called = BTreeMap::from([
+            ("0xcalled-long-ago".to_owned(), today - chrono::Duration::days(20)),
+            ("0xcalled-yesterday".to_owned(), today - chrono::Duration::days(1)),
+        ]);
+        let demand = BTreeMap::from([("0xold-busy".to_owned(), 40), ("0xcalled-long-ago".to_owned(), 900)]);
+        let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &demand, now);
+        let order: Vec<&str> = due.targets.iter().map(|t| t.pay_to.as_str()).collect();
+        assert_eq!(order, ["0xnew", "0xold-busy", "0xold-quiet", "0xcalled-long-ago"]);
+        assert_eq!(due.targets[1].resource, "https://a/0");
+        assert_eq!(due.over_cap, 1);
+    }
+
+    #[test]
+    fn the_pool_is_deterministic_distinct_and_starts_with_the_key() {
+        let key = "0x".to_owned() + &"11".repeat(32);
+        let pool = wallet_pool(&key, 4).unwrap();
+        let again = wallet_pool(&key, 4).unwrap();
+        let addresses: BTreeSet<Address> = pool.iter().map(|w| w.address()).collect();
+        assert_eq!(addresses.len(), 4);
+        assert_eq!(pool[0].address(), key.parse::<PrivateKeySigner>().unwrap().address());
+        assert!(pool.iter().zip(&again).all(|(a, b)| a.address() == b.address()));
+        assert!(wallet_pool("nope", 2).unwrap_err().to_string().contains(PROBE_KEY_ENV));
+    }
+
+    #[test]
+    fn a_wallet_is_picked_among_those_that_can_pay_and_sellers_meet_several() {
+        let key = "0x".to_owned() + &"22".repeat(32);
+        let pool = wallet_pool(&key, 8).unwrap();
+        let target = |i: usize| Target {
+            pay_to: format!("0x{i:040x}"),
+            resource: String::new(),
+            price: 100,
+            new_listing: false,
+            demand: 0,
+            wallet: None,
+        };
+        let day = NaiveDate::from_ymd_opt(2026, 11, 28).unwrap();
+        let rich = vec![1_000; 8];
+        let picked: BTreeSet<usize> = (0..64).filter_map(|i| pick_wallet(&pool, &rich, &target(i), day)).collect();
+        assert!(picked.len() >= 6, "sellers meet different wallets: {picked:?}");
+        let days: BTreeSet<usize> =
+            (0..30).filter_map(|d| pick_wallet(&pool, &rich, &target(1), day + chrono::Duration::days(d))).collect();
+        assert!(days.len() >= 4, "one seller meets several wallets over a month: {days:?}");
+        let one_funded = [0, 0, 0, 500, 0, 0, 0, 0];
+        assert!((0..20).all(|i| pick_wallet(&pool, &one_funded, &target(i), day) == Some(3)));
+        assert_eq!(pick_wallet(&pool, &[0; 8], &target(0), day), None);
     }
 }

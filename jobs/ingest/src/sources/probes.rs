@@ -34,7 +34,10 @@ impl Source for Probes {
             }
         };
         ctx.progress.start("probes", listings.len() as u64);
-        let fresh = crate::web::probe::probe_all(ctx.safe_http, &listings, &ctx.config.probes).await;
+        let mut fresh = crate::web::probe::probe_all(ctx.safe_http, &listings, &ctx.config.probes).await;
+        for row in &mut fresh {
+            row.probed_at = ctx.on_clock(row.probed_at);
+        }
         ctx.progress.finish();
         let mut rows: Vec<ProbeRow> = ctx.lake.read_partition(today)?;
         report.rows = fresh.len() as u64;

@@ -212,6 +212,23 @@ fn system_lookup() -> Lookup {
     })
 }
 
+/// The configured `probes.hosts` first (lowercase names), then the system resolver.
+fn hosts_then_system(hosts: std::collections::BTreeMap<String, IpAddr>) -> Lookup {
+    if hosts.is_empty() {
+        return system_lookup();
+    }
+    let system = system_lookup();
+    let hosts: std::collections::BTreeMap<String, IpAddr> =
+        hosts.into_iter().map(|(name, ip)| (name.trim_end_matches('.').to_ascii_lowercase(), ip)).collect();
+    Arc::new(move |host: String| match hosts.get(&host.trim_end_matches('.').to_ascii_lowercase()) {
+        Some(ip) => {
+            let ip = *ip;
+            Box::pin(async move { Ok(vec![ip]) })
+        }
+        None => system(host),
+    })
+}
+
 /// A name that resolves only to refused addresses (or is refused by name).
 #[derive(Debug, thiserror::Error)]
 #[error("{host} resolves only to non-public addresses")]
@@ -314,7 +331,7 @@ impl SafeClient {
     /// # Errors
     /// When the TLS backend cannot be set up.
     pub fn new(cfg: &ProbeConfig) -> Result<Self, String> {
-        Self::with_lookup(cfg, system_lookup())
+        Self::with_lookup(cfg, hosts_then_system(cfg.hosts.clone()))
     }
 
     fn with_lookup(cfg: &ProbeConfig, lookup: Lookup) -> Result<Self, String> {
@@ -796,6 +813,19 @@ mod tests {
         let open = SafeClient::with_lookup(&cfg(true), fake).unwrap();
         let r = open.get(&format!("http://rebound.example:{port}/ok")).await.unwrap();
         assert_eq!(r.status, 200);
+    }
+
+    #[tokio::test]
+    async fn configured_hosts_resolve_first_and_are_checked_like_any_address() {
+        let (port, accepted) = serve(routes).await;
+        let hosts = std::collections::BTreeMap::from([("Shop.Example.Test".to_owned(), ip("127.0.0.1"))]);
+        let strict = SafeClient::new(&ProbeConfig { hosts: hosts.clone(), ..cfg(false) }).unwrap();
+        let e = strict.get(&format!("http://shop.example.test:{port}/ok")).await.unwrap_err();
+        assert_eq!(e.class(), "refused-private", "a hosts entry lifts no refusal: {e}");
+        assert_eq!(accepted.load(Ordering::SeqCst), 0);
+        let open = SafeClient::new(&ProbeConfig { hosts, ..cfg(true) }).unwrap();
+        let r = open.get(&format!("http://shop.example.test:{port}/ok")).await.unwrap();
+        assert_eq!((r.status, r.body.as_slice()), (200, &b"fine"[..]));
     }
 
     #[tokio::test]

@@ -1,4 +1,5 @@
-//! `agentrep export-store`: the server's store records the rebuild and the ingest jobs read,
+//! The `store-export` source (and `agentrep export-store`): the server's store records the rebuild
+//! and the ingest jobs read,
 //! carried into the lake (the rebuild reads only the lake): the operator's signed score
 //! attestations (the `attested` tier), buyers' signed receipts (weighed in a score only with proof
 //! of payment), badge claims (shown, never scored) and discovery submissions (fetched by the
@@ -16,8 +17,10 @@ use agentrep_lake::datasets::{AttestationRow, BadgeClaimRow, DiscoverySubmission
 use agentrep_lake::{Lake, Timestamp};
 use agentrep_store::Store;
 use anyhow::Context;
-use chrono::{DateTime, NaiveDate};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
+
+use super::{RunContext, RunReport, Source, SourceName};
 
 /// The export's checkpoint: the first second not exported yet.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,7 +29,6 @@ pub struct StoreExportCheckpoint {
     pub exported_until: Option<i64>,
 }
 
-const CHECKPOINT: &str = "store-export";
 const DAY: i64 = 86_400;
 
 /// What one export wrote.
@@ -44,13 +46,29 @@ pub struct ExportReport {
     pub days: Vec<NaiveDate>,
 }
 
-/// Exports the store at `store` into `lake`, up to `now` (Unix seconds).
+/// Exports the store at `store` into `lake`, up to `now` (Unix seconds), from the source's
+/// checkpoint, and stores the new checkpoint (what `agentrep export-store` runs).
 ///
 /// # Errors
 /// When the store cannot be opened or read, or the lake written.
 pub fn export_store(lake: &Lake, store: &Path, now: i64) -> anyhow::Result<ExportReport> {
+    let checkpoint: StoreExportCheckpoint = lake.read_checkpoint(SourceName::StoreExport.as_str())?.unwrap_or_default();
+    let (checkpoint, report) = export_from(lake, store, checkpoint, now)?;
+    lake.write_checkpoint(SourceName::StoreExport.as_str(), &checkpoint)?;
+    Ok(report)
+}
+
+/// The export from `checkpoint` up to `now`; returns the checkpoint to store.
+///
+/// The day of `now` always has a receipts partition afterwards (empty when no receipt came), so
+/// a quiet store is a fresh one and only a store nobody exports goes stale.
+fn export_from(
+    lake: &Lake,
+    store: &Path,
+    checkpoint: StoreExportCheckpoint,
+    now: i64,
+) -> anyhow::Result<(StoreExportCheckpoint, ExportReport)> {
     let store = Store::open(store).with_context(|| format!("opening the store {}", store.display()))?;
-    let checkpoint: StoreExportCheckpoint = lake.read_checkpoint(CHECKPOINT)?.unwrap_or_default();
     let from = checkpoint.exported_until.map_or(0, |t| t.div_euclid(DAY) * DAY);
     let to = now + 1;
     let mut report = ExportReport::default();
@@ -107,10 +125,47 @@ pub fn export_store(lake: &Lake, store: &Path, now: i64) -> anyhow::Result<Expor
             },
         )
     })?;
+    if let Some(today) = DateTime::from_timestamp(now, 0).map(|t| t.date_naive())
+        && !lake.partition_days(agentrep_lake::Dataset::Receipts)?.contains(&today)
+    {
+        lake.write_partition::<ReceiptRow>(today, &[])?;
+        report.days.push(today);
+    }
     report.days.sort_unstable();
     report.days.dedup();
-    lake.write_checkpoint(CHECKPOINT, &StoreExportCheckpoint { exported_until: Some(to) })?;
-    Ok(report)
+    Ok((StoreExportCheckpoint { exported_until: Some(to) }, report))
+}
+
+/// The store-export source.
+#[derive(Debug)]
+pub struct StoreExport;
+
+impl Source for StoreExport {
+    const NAME: SourceName = SourceName::StoreExport;
+    type Checkpoint = StoreExportCheckpoint;
+
+    async fn run(
+        ctx: &RunContext<'_>,
+        checkpoint: StoreExportCheckpoint,
+    ) -> anyhow::Result<(StoreExportCheckpoint, RunReport)> {
+        let store = ctx.store.ok_or_else(|| anyhow::anyhow!("no store to export (AGENTREP_STORE)"))?;
+        // Store records carry the server's wall-clock times, whatever clock the other sources use.
+        let (checkpoint, exported) = export_from(ctx.lake, store, checkpoint, Utc::now().timestamp())?;
+        let report = RunReport {
+            rows: (exported.attestations + exported.receipts + exported.badge_claims + exported.submissions) as u64,
+            days: exported.days,
+            notes: vec![format!(
+                "{} attestations, {} receipts, {} badge claims, {} discovery submissions exported",
+                exported.attestations, exported.receipts, exported.badge_claims, exported.submissions
+            )],
+            ..RunReport::default()
+        };
+        Ok((checkpoint, report))
+    }
+
+    fn coverage(checkpoint: &StoreExportCheckpoint) -> (Option<DateTime<Utc>>, Option<u64>) {
+        (checkpoint.exported_until.and_then(|t| DateTime::from_timestamp(t - 1, 0)), None)
+    }
 }
 
 /// Writes `records` into one partition per UTC day of the time `to_row` gives each (Unix
