@@ -10,7 +10,7 @@ use agentrep_publish::wire::{JobRunV1, SnapshotWritesV1};
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
-use tracing::info;
+use tracing::{info, warn};
 
 use crate::cli::{BenchCommand, Cli, Command, ScaleArg, WorldArg};
 use crate::{eval, progress};
@@ -441,24 +441,63 @@ fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool, pai
     let lake_built = !fresh && lake_dir.join(agentrep_datasets::LABELS_FILE).is_file();
     // Snapshots written by an older version may lack files this one reads: they are republished
     // from the lake rather than served as a 503.
-    let servable = store.current_dir().ok().is_some_and(|d| agentrep_publish::LoadedSnapshot::load(&d).is_ok());
-    if lake_built && servable {
-        info!(dir = %dir.display(), "Demo world already built; use --fresh to rebuild it.");
-    } else {
-        let started = Instant::now();
-        let stale: &[&Path] = if lake_built { &[&snapshots] } else { &[&lake_dir, &snapshots] };
-        for stale in stale {
-            if stale.exists() {
-                std::fs::remove_dir_all(stale).with_context(|| format!("clearing {}", stale.display()))?;
+    let published = store
+        .current_dir()
+        .ok()
+        .and_then(|d| agentrep_publish::LoadedSnapshot::load(&d).ok())
+        .and_then(|s| NaiveDate::parse_from_str(&s.manifest.snapshot_date, "%Y-%m-%d").ok());
+    let days = config.days();
+    let started = Instant::now();
+    let published = match published {
+        Some(day) if lake_built => {
+            info!(dir = %dir.display(), %day, "Demo world already built; use --fresh to rebuild it.");
+            day
+        }
+        _ => {
+            let stale: &[&Path] = if lake_built { &[&snapshots] } else { &[&lake_dir, &snapshots] };
+            for stale in stale {
+                if stale.exists() {
+                    std::fs::remove_dir_all(stale).with_context(|| format!("clearing {}", stale.display()))?;
+                }
             }
+            if lake_built {
+                info!(dir = %dir.display(), "The demo's snapshots do not load in this version; republishing them from the lake.");
+            } else {
+                world(&lake, config)?;
+            }
+            rebuild_days(&lake, &store, &PublishConfig::default(), &days[..1])?;
+            days[0]
         }
-        if lake_built {
-            info!(dir = %dir.display(), "The demo's snapshots do not load in this version; republishing them from the lake.");
-        } else {
-            world(&lake, config)?;
-        }
-        rebuild_days(&lake, &store, &PublishConfig::default(), &config.days())?;
-        info!(seconds = started.elapsed().as_secs_f64(), "Demo world built and 30 daily snapshots published.");
+    };
+    // The days after the one served: all of them before returning with --no-serve; otherwise one
+    // after the other while the server answers from the newest (a demo stopped half-way goes on
+    // from there the next time).
+    let to_fill: Vec<NaiveDate> = days.iter().copied().filter(|d| *d > published).collect();
+    if no_serve || to_fill.is_empty() {
+        rebuild_days(&lake, &store, &PublishConfig::default(), &to_fill)?;
+        store.clear_backfill()?;
+        info!(seconds = started.elapsed().as_secs_f64(), "Demo world built and its 30 daily snapshots published.");
+    } else {
+        let last = *to_fill.last().expect("a day to fill");
+        store.write_backfill(&agentrep_publish::wire::BackfillV1 { fills_to: last.to_string() })?;
+        info!(
+            seconds = started.elapsed().as_secs_f64(),
+            %published,
+            days_left = to_fill.len(),
+            "Demo serving from its first day; the other days are rebuilt and published while it serves."
+        );
+        let (lake, store) = (lake.clone(), store.clone());
+        // Each day is published as soon as it is rebuilt, and the server moves on to it.
+        std::thread::spawn(move || {
+            if let Err(e) = rebuild_days(&lake, &store, &PublishConfig::default(), &to_fill) {
+                warn!("The demo's history stopped filling: {e:#}");
+                return;
+            }
+            if let Err(e) = store.clear_backfill() {
+                warn!("{e:#}");
+            }
+            info!(seconds = started.elapsed().as_secs_f64(), "Demo history filled: all 30 days published.");
+        });
     }
     if no_serve {
         return Ok(());

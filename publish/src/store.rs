@@ -27,6 +27,8 @@ pub const WORK_DIR: &str = ".publishing";
 pub const RUNS: &str = "runs.jsonl";
 /// The ingest sources' status, beside the run log (written by `agentrep ingest` and `schedule`).
 pub const SOURCES: &str = "sources.json";
+/// Beside the snapshots: the day a rebuild publishing while it is served fills the history to.
+pub const BACKFILL: &str = "backfill.json";
 
 /// How to publish.
 #[derive(Debug, Clone)]
@@ -232,6 +234,31 @@ impl SnapshotStore {
         let bytes = serde_json::to_vec_pretty(sources).map_err(PublishError::Encode)?;
         fs::write(&tmp, bytes).map_err(PublishError::io(&tmp))?;
         fs::rename(&tmp, &path).map_err(PublishError::io(&path))
+    }
+
+    /// Says that a rebuild is filling the history up to `backfill.fills_to` while the snapshots
+    /// are served (replaced atomically).
+    pub fn write_backfill(&self, backfill: &crate::wire::BackfillV1) -> Result<(), PublishError> {
+        fs::create_dir_all(&self.root).map_err(PublishError::io(&self.root))?;
+        let path = self.root.join(BACKFILL);
+        let tmp = self.root.join(format!(".{BACKFILL}.tmp"));
+        let bytes = serde_json::to_vec_pretty(backfill).map_err(PublishError::Encode)?;
+        fs::write(&tmp, bytes).map_err(PublishError::io(&tmp))?;
+        fs::rename(&tmp, &path).map_err(PublishError::io(&path))
+    }
+
+    /// The history is complete: no rebuild is filling it any more.
+    pub fn clear_backfill(&self) -> Result<(), PublishError> {
+        let path = self.root.join(BACKFILL);
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(PublishError::io(&path)(e)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The rebuild filling the history, if one is.
+    pub fn backfill(&self) -> Option<crate::wire::BackfillV1> {
+        fs::read(self.root.join(BACKFILL)).ok().and_then(|b| serde_json::from_slice(&b).ok())
     }
 
     /// The ingest sources' status (none when nothing was ingested).

@@ -39,6 +39,8 @@ pub struct App {
     /// The ingest sources' status, re-read on every reload tick when its file changed.
     sources: ArcSwap<Vec<SourceStatusV1>>,
     sources_mtime: Mutex<Option<std::time::SystemTime>>,
+    /// A rebuild filling the history while the snapshots are served, re-read on every reload tick.
+    backfill: ArcSwapOption<agentrep_publish::wire::BackfillV1>,
     loaded_at: Mutex<String>,
     pub(crate) unindexed_badge: Blob,
     pub(crate) openapi: Blob,
@@ -82,6 +84,7 @@ impl App {
             runs_log_len: Mutex::new(None),
             sources: ArcSwap::from_pointee(Vec::new()),
             sources_mtime: Mutex::new(None),
+            backfill: ArcSwapOption::empty(),
             loaded_at: Mutex::new(String::new()),
             unindexed_badge: Blob::new(Bytes::from(badge)),
             openapi: Blob::new(Bytes::from(openapi::document(
@@ -250,8 +253,20 @@ impl App {
         self.sources.load_full()
     }
 
-    /// Re-reads the run log when its length changed, and the sources' status when its file did.
+    /// The day a rebuild is filling the history to, if one is.
+    pub fn backfill_fills_to(&self) -> Option<String> {
+        self.backfill.load().as_ref().map(|b| b.fills_to.clone())
+    }
+
+    /// How far the history has come while a rebuild fills it behind `snap` (null once complete).
+    pub fn history_filling(&self, snap: &ServedSnapshot) -> Option<agentrep_publish::wire::HistoryFillingV1> {
+        self.backfill.load().as_ref().and_then(|b| b.filling(&snap.manifest.snapshot_date))
+    }
+
+    /// Re-reads the run log when its length changed, the sources' status when its file did, and
+    /// whether a rebuild is filling the history.
     fn refresh_runs(&self) {
+        self.backfill.store(self.store.backfill().map(Arc::new));
         let mtime =
             std::fs::metadata(self.store.root().join(agentrep_publish::store::SOURCES)).and_then(|m| m.modified()).ok();
         let mut seen_sources = self.sources_mtime.lock().expect("sources_mtime lock");

@@ -339,3 +339,41 @@ fn every_documented_configuration_has_a_process_test() {
         );
     }
 }
+
+/// `make run` on a fresh folder: the demo answers once its first day is published, says that its
+/// history is still filling (in `/status` and on the leaderboard page), and publishes the later
+/// days while it serves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_demo_answers_after_its_first_day_and_fills_the_rest_while_it_serves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("demo").display().to_string();
+    let mut demo = Process::start(&["demo", "--dir", &folder, "--addr", "127.0.0.1:0"], &[]);
+    let base = demo.serving();
+    let (status, first) = get(&format!("{base}/status")).await;
+    assert_eq!(status, 200);
+    let filling = &first["historyFilling"];
+    assert_eq!(filling["publishedThrough"], first["snapshotDate"], "{first}");
+    let left = filling["daysLeft"].as_u64().expect("days left");
+    assert!((1..=29).contains(&left), "{first}");
+    let origin = base.trim_end_matches("/api/agent");
+    let page = reqwest::get(format!("{origin}/")).await.expect("page").text().await.expect("HTML");
+    assert!(page.contains("history is still filling"), "{page}");
+    // The later days land while it serves, each published as it is rebuilt.
+    let started = std::time::Instant::now();
+    loop {
+        let (_, now) = get(&format!("{base}/status")).await;
+        if now["snapshotDate"] != first["snapshotDate"] {
+            assert!(
+                now["historyFilling"].is_null() || now["historyFilling"]["daysLeft"].as_u64() < Some(left),
+                "{now}"
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "a later day was published within 2 minutes:\n{}",
+            demo.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}

@@ -220,6 +220,47 @@ pub struct StatusV1 {
     /// The ingest sources' checkpoints, lag and last errors (empty when the lake is not
     /// ingested, e.g. the demo world).
     pub sources: Vec<SourceStatusV1>,
+    /// While earlier days are still being rebuilt behind the served snapshot (the demo serves its
+    /// first day at once and publishes the others as they are rebuilt): how far it has come.
+    /// Null when the history is complete.
+    #[serde(default)]
+    pub history_filling: Option<HistoryFillingV1>,
+}
+
+/// A history still being filled: the snapshots published so far and the day they fill to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryFillingV1 {
+    /// The newest day published (the served snapshot's), `YYYY-MM-DD`.
+    pub published_through: String,
+    /// The last day the rebuild fills to, `YYYY-MM-DD`.
+    pub fills_to: String,
+    /// Days still to rebuild and publish.
+    pub days_left: u32,
+}
+
+/// What a rebuild that publishes while it is served leaves beside the snapshots
+/// (`backfill.json`): the day it fills to. Removed when it is done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BackfillV1 {
+    /// The last day the rebuild fills to, `YYYY-MM-DD`.
+    pub fills_to: String,
+}
+
+impl BackfillV1 {
+    /// How far the history has come when `snapshot_date` is served; `None` once it reached
+    /// `fills_to` (or either day does not parse).
+    pub fn filling(&self, snapshot_date: &str) -> Option<HistoryFillingV1> {
+        let day = |s: &str| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok();
+        let (served, to) = (day(snapshot_date)?, day(&self.fills_to)?);
+        let left = (to - served).num_days();
+        (left > 0).then(|| HistoryFillingV1 {
+            published_through: snapshot_date.to_owned(),
+            fills_to: self.fills_to.clone(),
+            days_left: u32::try_from(left).unwrap_or(u32::MAX),
+        })
+    }
 }
 
 /// Who runs a deployment.

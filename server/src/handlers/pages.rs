@@ -43,8 +43,11 @@ fn public_origin(app: &App, req: &Request) -> String {
 pub async fn leaderboard(app: Arc<App>, req: Request) -> HandlerResult {
     let query: pq::LeaderboardPageQuery = req.query()?;
     let base = app.base_path().to_owned();
-    let page = cached(&app, &req, "", |snap| {
-        render("leaderboard.html.j2", snap, &base, model(&pq::leaderboard(snap, &query)))
+    // A page built while the history filled is not served once it is complete, and back.
+    let vary = app.backfill_fills_to().unwrap_or_default();
+    let page = cached(&app, &req, &vary, |snap| {
+        let page = pq::LeaderboardModel { history_filling: app.history_filling(snap), ..pq::leaderboard(snap, &query) };
+        render("leaderboard.html.j2", snap, &base, model(&page))
     })?;
     serve(&req, &page, mime::HTML)
 }

@@ -99,6 +99,8 @@ pub struct LeaderboardModel {
     pub ranked: usize,
     /// Indexed sellers.
     pub indexed: usize,
+    /// While the history is still filling: how far it has come.
+    pub history_filling: Option<agentrep_publish::wire::HistoryFillingV1>,
 }
 
 /// `GET /` query.
@@ -140,6 +142,7 @@ pub fn leaderboard(snap: &ServedSnapshot, q: &LeaderboardPageQuery) -> Leaderboa
         next_page: (page < pages).then(|| page + 1),
         ranked: ranked.len(),
         indexed: snap.index.rows.len(),
+        history_filling: None,
     }
 }
 

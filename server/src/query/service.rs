@@ -104,6 +104,7 @@ pub fn status(app: &App, snap: &ServedSnapshot) -> StatusV1 {
         token: token(app),
         jobs: app.runs().to_vec(),
         sources: app.sources().to_vec(),
+        history_filling: app.history_filling(snap),
     }
 }
 
