@@ -51,7 +51,7 @@ pub(crate) async fn in_store<T: Send + 'static>(
     app: &App,
     f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    on_store(&store(app)?, f).await.map_err(ApiError::store)
+    on_store(&store(app)?, f).await.map_err(|e| ApiError::store(e.public("the write store")))
 }
 
 /// A body field that must be an address.

@@ -75,7 +75,7 @@ async fn blocking<T: Send + 'static>(
     store: &Arc<Store>,
     f: impl FnOnce(&Store) -> Result<T, agentrep_store::StoreError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    on_store(store, f).await.map_err(|e| ApiError::PaymentsUnavailable(format!("the ledger: {e}")))
+    on_store(store, f).await.map_err(|e| ApiError::PaymentsUnavailable(e.public("the payment ledger")))
 }
 
 fn terms_of(payments: &Payments, req: &Request, sale: &PaidVariant) -> Terms {

@@ -172,7 +172,11 @@ impl Payments {
     ) -> Result<Self, String> {
         let (pay_to, settler) = connect(pay_to, settings).await?;
         let store = store.ok_or("the write store (the payment ledger) could not be opened")?;
-        let released = store.release_interrupted(now()).map_err(|e| e.to_string())?;
+        // The store's error names its file: the log has it, `/status` and refusals do not.
+        let released = store.release_interrupted(now()).map_err(|e| {
+            tracing::warn!(target: "server::payments", error = %e, "The payment ledger could not be read.");
+            "the payment ledger could not be read (the server's log says why)".to_owned()
+        })?;
         if released > 0 {
             info!(target: "server::payments", released, "Payments interrupted before settlement were released.");
         }
