@@ -23,12 +23,14 @@ setup: setup-build ## Everything `make test` needs besides: anvil and solc (npm)
 # engine and the test targets too; feature-set/Cargo.toml keeps every dependency the two share
 # resolved with the same features, so after `make build` it compiles no dependency again.
 build: setup-build ## Build the agentrep binary (dev profile: optimised dependencies)
+	@[ -x $(BIN) ] || echo "make: building agentrep for the first time: about 21 minutes on 2 cores with the crates' download (BENCHMARKS.md 4q); cargo shows its progress below"
 	$(CARGO) build --workspace --exclude agentrep-cluster --lib --bins
 
 build-cluster: setup-build ## Build the agentrep binary with the Ballista engine and `agentrep cluster` (feature `cluster`)
 	$(CARGO) build --workspace --lib --bins --features agentrep-jobs/cluster
 
-run: build ## Generate the default world, rebuild its 30 days, publish and serve on $(ADDR)
+run: build ## Generate the default world, publish its first day and serve on $(ADDR), filling the other 29 days while it serves
+	@[ -d demo/snapshots ] || echo "make: generating the demo world and publishing its first day (a few seconds); the other 29 days follow while it serves"
 	$(BIN) demo --dir demo --addr $(ADDR)
 
 run-paid: build ## The demo taking payments on a local chain (anvil), printing a buy to paste

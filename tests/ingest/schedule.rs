@@ -268,9 +268,30 @@ async fn schedule_runs_every_source_and_their_evidence_reaches_the_answers() {
         ("/download/TEST7/1000000".to_owned(), document("text/csv", "1,google.com\n4200,honest-shop.test\n")),
     ]);
     let hub = HubFixture::start(Vec::new(), Vec::new());
+    // The registration files the world's agents name (`ipfs://…`), behind a loopback gateway.
+    let registrations: Vec<(NaiveDate, agentrep_lake::datasets::RegistrationRow)> =
+        read_dated(&world.world()).expect("registrations");
+    let cards = SellerFixture::start(
+        registrations
+            .iter()
+            .filter_map(|(_, r)| r.registration_uri.strip_prefix("ipfs://").map(|cid| (r, cid)))
+            .map(|(r, cid)| {
+                let card = serde_json::json!({
+                    "type": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+                    "name": format!("Agent {}", r.agent_id),
+                    "description": "a registered agent of the replayed world",
+                    "services": [{"name": "agentWallet", "endpoint": format!("eip155:8453:{}", r.agent_wallet.as_deref().map(|w| world.replay.translate(w)).unwrap_or_default())}],
+                    "x402Support": true,
+                    "active": true
+                });
+                (format!("/ipfs/{cid}"), document("application/json", &card.to_string()))
+            })
+            .collect(),
+    );
 
     let config = world.write_config(dir.path(), anvil.url(), &bazaars);
-    let mut toml = std::fs::read_to_string(&config).expect("config");
+    let mut toml =
+        std::fs::read_to_string(&config).expect("config").replace("http://127.0.0.1:9/ipfs/", &cards.url("/ipfs/"));
     toml.push_str(&world.operator_config().expect("the world's labels"));
     toml.push_str(&format!(
         "\n[probes.hosts]\n\"{HONEST_HOST}\" = \"127.0.0.1\"\n\n\
@@ -360,6 +381,12 @@ async fn schedule_runs_every_source_and_their_evidence_reaches_the_answers() {
         let fresh = newest.is_some_and(|d| (second_day - d).num_days() <= rule.max_age_days);
         assert!(fresh, "{source}: {} has no fresh partition on {second_day} (newest {newest:?})", rule.dataset.name());
     }
+    let fetched: Vec<agentrep_lake::datasets::AgentCardRow> =
+        read_dated(&lake).expect("cards").into_iter().map(|(_, c)| c).collect();
+    assert!(
+        fetched.iter().any(|c| c.error.is_none() && c.name.as_deref().is_some_and(|n| n.starts_with("Agent "))),
+        "{fetched:?}"
+    );
     let ranked: Vec<agentrep_lake::datasets::DomainRankRow> =
         read_dated(&lake).expect("ranks").into_iter().map(|(_, r)| r).collect();
     assert!(ranked.iter().any(|r| r.domain == "honest-shop.test" && r.list_id == "TEST7"), "{ranked:?}");
