@@ -241,7 +241,8 @@ struct Prepared {
     pool: Vec<PrivateKeySigner>,
     balances: Vec<u64>,
     due: Due,
-    /// Authorized today (rows not known unused, and the journal's).
+    /// Authorized today: the day's rows not known to have expired unused (an interrupted run's
+    /// journal is already rows by then).
     spent_today: u64,
 }
 
@@ -640,7 +641,8 @@ impl Source for PaidProbes {
         report.rows = calls;
         report.notes.push(format!(
             "{}: {} of {} micro-USDC spent on {} paid calls ({} delivered, {} delivered nothing, {} unpaid failures, \
-             {} pending); {} sellers wait for budget, {} are priced over the cap",
+             {} pending); {} sellers wait (the day's budget is spent, or no wallet holds enough), {} are priced \
+             over the cap",
             spend.day,
             spend.spent,
             spend.budget,
@@ -653,7 +655,10 @@ impl Source for PaidProbes {
             spend.over_cap_sellers
         ));
         if waiting > 0 {
-            report.notes.push(format!("the day's budget ({} micro-USDC) is spent", cfg.budget_per_day));
+            report.notes.push(format!(
+                "{waiting} sellers wait for tomorrow: the day's budget ({} micro-USDC) or the wallets' funds ran out",
+                cfg.budget_per_day
+            ));
         }
         report.spend = Some(spend);
         report.days = vec![today];
