@@ -357,7 +357,12 @@ async fn a_fresh_demo_answers_after_its_first_day_and_fills_the_rest_while_it_se
     assert!((1..=29).contains(&left), "{first}");
     let origin = base.trim_end_matches("/api/agent");
     let page = reqwest::get(format!("{origin}/")).await.expect("page").text().await.expect("HTML");
-    assert!(page.contains("history is still filling"), "{page}");
+    let notice = format!(
+        "days up to {} are published, {left} more to {} are being rebuilt",
+        first["snapshotDate"].as_str().expect("date"),
+        filling["fillsTo"].as_str().expect("fills to")
+    );
+    assert!(page.contains("history is still filling") && page.contains(&notice), "{notice}\n{page}");
     // The later days land while it serves, each published as it is rebuilt.
     let started = std::time::Instant::now();
     loop {
