@@ -484,7 +484,7 @@ fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool, pai
             seconds = started.elapsed().as_secs_f64(),
             %published,
             days_left = to_fill.len(),
-            "Demo serving from its first day; the other days are rebuilt and published while it serves."
+            "Demo serving its newest day; the days after it are rebuilt and published while it serves."
         );
         let (lake, store) = (lake.clone(), store.clone());
         // Each day is published as soon as it is rebuilt, and the server moves on to it.
