@@ -92,7 +92,7 @@ fn to_wire(source: SourceName, status: Option<&SourceStatus>, plan: &Plan) -> So
     let next_due = match (&off_reason, status) {
         (Some(_), _) => None,
         (None, None) => Some(Utc::now()),
-        (None, Some(s)) => Some(s.last_run_at + chrono::Duration::from_std(every).unwrap_or(chrono::Duration::MAX)),
+        (None, Some(s)) => Some(due_after(s, every)),
     };
     SourceStatusV1 {
         source: source.to_string(),
@@ -393,8 +393,16 @@ pub fn plan(args: &IngestArgs) -> anyhow::Result<()> {
 /// When `source` is next due: its cadence after its last run (so a restart does not run every
 /// source again at once), or now when it never ran.
 fn next_due(lake: &Lake, config: &IngestConfig, source: SourceName) -> anyhow::Result<DateTime<Utc>> {
-    let every = chrono::Duration::from_std(config.schedule.every(source))?;
-    Ok(sources::read_status(lake, source)?.map_or_else(Utc::now, |s| s.last_run_at + every))
+    let every = config.schedule.every(source);
+    Ok(sources::read_status(lake, source)?.map_or_else(Utc::now, |s| due_after(&s, every)))
+}
+
+/// A source's next run: its last run plus its cadence (a cadence past the calendar's end: never).
+fn due_after(status: &SourceStatus, every: Duration) -> DateTime<Utc> {
+    chrono::Duration::from_std(every)
+        .ok()
+        .and_then(|every| status.last_run_at.checked_add_signed(every))
+        .unwrap_or(DateTime::<Utc>::MAX_UTC)
 }
 
 /// `agentrep schedule`: every source that is on, on its cadence from the sources table, in the
