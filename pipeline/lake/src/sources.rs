@@ -254,8 +254,8 @@ sources! {
         writes: [FundingEdges],
         freshness: [fresh(Dataset::FundingEdges, 2, "funding-stale", CapsSellers)],
     },
-    /// Identity proofs: Coinbase verifications (EAS), Basenames/ENS reverse names with a forward
-    /// check, Farcaster.
+    /// Identity proofs: Coinbase verifications (EAS) and Farcaster (a hub's API); Basename and ENS
+    /// reverse names are not read yet.
     Proofs => "proofs" {
         chain: true, required: false, every: ("proofs", DAY), needs: [Chain],
         writes: [IdentityProofs],
