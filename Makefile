@@ -18,13 +18,14 @@ setup-build: ## What building and `make run` need: the prebuilt libduckdb (npm) 
 setup: setup-build ## Everything `make test` needs besides: anvil and solc (npm), the clients the tests drive (npm, PyPI) and headless Chromium (Debian)
 	@./scripts/setup-test-tools.sh
 
-# Every library and binary of the workspace but the cluster engine (agentrep-cluster: DataFusion and
-# Ballista, 86 crates more), so the first `make run` stays short. `make test` builds the cluster
-# engine and the test targets too; feature-set/Cargo.toml keeps every dependency the two share
-# resolved with the same features, so after `make build` it compiles no dependency again.
-build: setup-build ## Build the agentrep binary (dev profile: optimised dependencies)
-	@[ -x $(BIN) ] || echo "make: building agentrep for the first time: about 21 minutes on 2 cores with the crates' download (BENCHMARKS.md 4q); cargo shows its progress below"
-	$(CARGO) build --workspace --exclude agentrep-cluster --lib --bins
+# Only the agentrep binary, without the cluster engine (agentrep-cluster: DataFusion and Ballista,
+# 86 crates more) and the test library, so the first `make run` stays short. `make test` builds
+# those and the test targets too; feature-set/Cargo.toml, built beside the binary, keeps every
+# dependency the two share resolved with the same features, so after `make build` it compiles no
+# dependency again (tests/feature_set).
+build: setup-build ## Build the agentrep binary (dev profile: dependencies optimised where the runs spend time)
+	@[ -x $(BIN) ] || echo "make: building agentrep for the first time: about 6 minutes on 2 cores with the crates' download (BENCHMARKS.md 4s); cargo shows its progress below"
+	$(CARGO) build -p agentrep-jobs -p agentrep-feature-set
 
 build-cluster: setup-build ## Build the agentrep binary with the Ballista engine and `agentrep cluster` (feature `cluster`)
 	$(CARGO) build --workspace --lib --bins --features agentrep-jobs/cluster

@@ -211,7 +211,7 @@ impl SellerLiveInputs {
         let window_start = window.day_end / DAY - agentrep_model::live::DEMAND_WINDOW_DAYS;
         // The payer addresses and the weighing's standings come from two queries with one order
         // (`graph.rs`'s pair order): a zip of unequal lists would pair payers with wrong standings.
-        debug_assert_eq!(self.payers.len(), standings.payers.len(), "a seller's payers and standings");
+        assert_eq!(self.payers.len(), standings.payers.len(), "a seller's payers and standings");
         let mut payers: Vec<KnownPayer> = self
             .payers
             .into_iter()

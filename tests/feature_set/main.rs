@@ -1,8 +1,10 @@
-//! `make build` and `make test` build different selections of the workspace: the first leaves out
-//! the cluster engine (DataFusion and Ballista) and the test targets, the second builds them with
-//! their dev-dependencies. Cargo unifies a dependency's features over one build's selection, so the
-//! two would resolve shared dependencies differently and `make test` would recompile them (tokio,
-//! arrow and parquet, and everything above them) after `make build`. `feature-set/Cargo.toml`
+//! `make build` and `make test` build different selections of the workspace: the first builds only
+//! the `agentrep` binary (package `agentrep-jobs` without the cluster engine) beside the
+//! feature-set crate, the second the whole workspace with the cluster engine (DataFusion and
+//! Ballista), the test library and the test targets with their dev-dependencies. Cargo unifies a
+//! dependency's features over one build's selection, so the two would resolve shared dependencies
+//! differently and `make test` would recompile them (tokio, arrow and parquet, alloy, and
+//! everything above them) after `make build`. `feature-set/Cargo.toml`
 //! pins them; this test fails when a dependency change makes the selections drift apart again.
 //!
 //! It asks cargo itself (`cargo tree`, offline and locked: the build before the tests downloaded
@@ -20,7 +22,7 @@ fn resolved(selection: &[&str]) -> BTreeSet<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace root");
     let output = Command::new(cargo)
         .current_dir(root)
-        .args(["tree", "--workspace", "--offline", "--locked", "--prefix", "none", "--format", "{p} {f}"])
+        .args(["tree", "--offline", "--locked", "--prefix", "none", "--format", "{p} {f}"])
         .args(selection)
         .output()
         .expect("cargo runs");
@@ -35,10 +37,10 @@ fn resolved(selection: &[&str]) -> BTreeSet<String> {
 
 #[test]
 fn make_test_builds_every_dependency_of_make_build_with_the_same_features() {
-    // The Makefile's `build`: `--workspace --exclude agentrep-cluster --lib --bins`.
-    let build = resolved(&["--exclude", "agentrep-cluster", "--edges", "normal,build"]);
+    // The Makefile's `build`: `-p agentrep-jobs -p agentrep-feature-set`.
+    let build = resolved(&["-p", "agentrep-jobs", "-p", "agentrep-feature-set", "--edges", "normal,build"]);
     // scripts/test.sh: `--workspace --all-targets --features agentrep-jobs/cluster`.
-    let test = resolved(&["--features", "agentrep-jobs/cluster", "--edges", "normal,build,dev"]);
+    let test = resolved(&["--workspace", "--features", "agentrep-jobs/cluster", "--edges", "normal,build,dev"]);
     assert!(build.len() > 300, "cargo tree listed {} dependencies: not the workspace's", build.len());
     let rebuilt: Vec<&String> = build.difference(&test).collect();
     assert!(

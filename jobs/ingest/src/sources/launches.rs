@@ -263,7 +263,7 @@ pub fn observe(
         // Buyer → (buys, wei, first buy time).
         let mut buys: BTreeMap<Address, (u32, U256, i64)> = BTreeMap::new();
         while let Some(e) = events.get(next).filter(|e| day_of(e.time) <= day) {
-            debug_assert!(day_of(e.time) >= first, "an event before the first day");
+            assert!(day_of(e.time) >= first, "an event before the first day");
             match e.what {
                 TokenMove::Transfer { from, to, value } => {
                     if !state.holdings.transfer(from, to, value) {

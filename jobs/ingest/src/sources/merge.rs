@@ -43,7 +43,7 @@ pub fn replace_owned_range<R: Row>(
     }
     for row in rows {
         let t = time_of(&row);
-        debug_assert!(t >= from && t <= to, "row outside its range");
+        assert!(t >= from && t <= to, "row outside its range");
         by_day.entry(day_of(t.secs())).or_default().push(row);
     }
     let mut written = 0;
