@@ -228,21 +228,22 @@ impl SnapshotStore {
 
     /// Replaces the ingest sources' status atomically.
     pub fn write_sources(&self, sources: &[crate::wire::SourceStatusV1]) -> Result<(), PublishError> {
-        fs::create_dir_all(&self.root).map_err(PublishError::io(&self.root))?;
-        let path = self.root.join(SOURCES);
-        let tmp = self.root.join(format!(".{SOURCES}.tmp"));
-        let bytes = serde_json::to_vec_pretty(sources).map_err(PublishError::Encode)?;
-        fs::write(&tmp, bytes).map_err(PublishError::io(&tmp))?;
-        fs::rename(&tmp, &path).map_err(PublishError::io(&path))
+        self.replace_json(SOURCES, &sources)
     }
 
     /// Says that a rebuild is filling the history up to `backfill.fills_to` while the snapshots
     /// are served (replaced atomically).
     pub fn write_backfill(&self, backfill: &crate::wire::BackfillV1) -> Result<(), PublishError> {
+        self.replace_json(BACKFILL, backfill)
+    }
+
+    /// Writes `value` as the JSON file `name` beside the snapshots, replacing it atomically (a
+    /// temporary file renamed over it), so a reader sees the old file or the new one.
+    fn replace_json(&self, name: &str, value: &impl serde::Serialize) -> Result<(), PublishError> {
         fs::create_dir_all(&self.root).map_err(PublishError::io(&self.root))?;
-        let path = self.root.join(BACKFILL);
-        let tmp = self.root.join(format!(".{BACKFILL}.tmp"));
-        let bytes = serde_json::to_vec_pretty(backfill).map_err(PublishError::Encode)?;
+        let path = self.root.join(name);
+        let tmp = self.root.join(format!(".{name}.tmp"));
+        let bytes = serde_json::to_vec_pretty(value).map_err(PublishError::Encode)?;
         fs::write(&tmp, bytes).map_err(PublishError::io(&tmp))?;
         fs::rename(&tmp, &path).map_err(PublishError::io(&path))
     }
