@@ -244,6 +244,16 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
         last_day_surge: u32,
     },
+    /// Publish the overlay of the current snapshot: probes, the operator's paid calls and
+    /// denylist entries newer than it, which can only lower a seller's decision (the scheduler
+    /// publishes one after every round of ingest).
+    Overlay {
+        #[command(flatten)]
+        lake: LakeArg,
+        /// Snapshots folder.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: PathBuf,
+    },
     /// Rebuild one day from the lake into a new snapshot and make it current.
     Rebuild {
         #[command(flatten)]

@@ -39,6 +39,21 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             };
             world(&lake.open()?, config)
         }
+        Command::Overlay { lake, snapshots } => {
+            let store = SnapshotStore::new(snapshots);
+            match crate::overlay::publish_overlay(&lake.open()?, &store)? {
+                Some(o) => println!(
+                    "overlay of {}: {} probes, {} paid calls, {} denylist entries newer than the snapshot; {} sellers lowered",
+                    o.snapshot_id,
+                    o.probes,
+                    o.paid_calls,
+                    o.denylist_entries,
+                    o.sellers.len()
+                ),
+                None => println!("no current snapshot with a live basis: no overlay"),
+            }
+            Ok(())
+        }
         Command::Rebuild {
             lake,
             snapshots,

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod eval_real;
 pub mod ingest;
 pub mod local_chain;
+pub mod overlay;
 pub mod paid_demo;
 pub mod progress;
 pub mod realdata;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use agentrep_model::trust::MAX_FUNDING_HOPS;
 use agentrep_model::{
     AgentIdentity, CrawlerRecord, DeployerRecord, FundingRecord, ListedAddress, ProbeSummary, ProofRecord,
-    SellerProfile, SellerRecord,
+    ResourceListing, SellerProfile, SellerRecord,
 };
 
 use crate::PipelineError;
@@ -22,6 +22,7 @@ pub(crate) struct Directory {
     pub identities: Vec<AgentIdentity>,
     pub crawlers: Vec<CrawlerRecord>,
     pub funding: Vec<FundingRecord>,
+    pub listings: Vec<ResourceListing>,
 }
 
 const PROFILE_SQL: &str = "
@@ -169,8 +170,39 @@ pub(crate) fn read(
     let roots = sellers.iter().map(|s| s.address.as_str()).chain(deployers.iter().map(|d| d.address.as_str()));
     let funding =
         funding_chains(&db.conn, roots).map_err(|source| PipelineError::Duckdb { pass: "funding", source })?;
-    Ok(Directory { proofs, lists, identities, crawlers, funding })
+    let listings = query(db, "listings", LISTINGS_SQL, |r| {
+        Ok(ResourceListing {
+            resource: r.get("resource")?,
+            pay_to: r.get("pay_to")?,
+            network: r.get("network")?,
+            asset: r.get("asset")?,
+            price: r.get("price")?,
+            ecosystem: r.get("ecosystem")?,
+            first_seen: r.get("first_seen")?,
+            last_seen: r.get("last_seen")?,
+        })
+    })?;
+    Ok(Directory { proofs, lists, identities, crawlers, funding, listings })
 }
+
+/// Every current listing (seen in the listing window, as `cur`), one row per resource, payTo,
+/// network and asset at its newest crawl: unlike `cur`, which keeps one listing per resource, a
+/// resource that two wallets list keeps both, so a URL preflight can tell a decoy from a seller
+/// that someone else also listed. Columns are read by name.
+const LISTINGS_SQL: &str = "
+SELECT resource, pay_to, net AS network, asset, price, ecosystem, first_seen, last_seen FROM (
+    SELECT resource,
+           arg_max(pay_to, (last_seen, pay_to, ecosystem, price_atomic)) AS pay_to,
+           CASE network WHEN 'base' THEN 'eip155:8453' WHEN 'base-sepolia' THEN 'eip155:84532' ELSE network END AS net,
+           lower(asset) AS asset,
+           arg_max(price_atomic, (last_seen, pay_to, ecosystem, price_atomic))::UBIGINT AS price,
+           arg_max(ecosystem, (last_seen, pay_to, ecosystem, price_atomic)) AS ecosystem,
+           epoch(min(first_seen))::BIGINT AS first_seen,
+           epoch(max(last_seen))::BIGINT AS last_seen
+    FROM listings WHERE last_seen >= {listing_cutoff} AND last_seen < {day_end}
+    GROUP BY resource, lower(pay_to), net, lower(asset)
+)
+ORDER BY resource, lower(pay_to), network, asset";
 
 /// The first fundings of `roots` and of their funders, [`MAX_FUNDING_HOPS`] hops back,
 /// in funded order (`FUNDING_CHAINS_SQL` over `first_funder`).

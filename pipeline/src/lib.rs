@@ -225,7 +225,7 @@ pub fn rebuild_with(
     timings.record("daily_scores", t);
 
     timings.carried = db.carried.take();
-    let directory::Directory { proofs, lists, identities, crawlers, funding } = directory;
+    let directory::Directory { proofs, lists, identities, crawlers, funding, listings } = directory;
     let input = SnapshotInput {
         date: day.to_string(),
         input_digest,
@@ -237,6 +237,7 @@ pub fn rebuild_with(
         identities,
         crawlers,
         funding,
+        listings,
         buyer_trust,
         facilitators,
     };

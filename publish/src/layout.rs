@@ -51,6 +51,9 @@ pub const LISTS_INDEX: &str = "index/lists.jsonl";
 pub const IDENTITIES_INDEX: &str = "index/identities.jsonl";
 /// Marketplace crawl sources, one per line.
 pub const CRAWLERS_INDEX: &str = "index/crawlers.jsonl";
+/// Every current marketplace listing (resource, payTo, network, asset, price), one per line: what
+/// the URL preflight resolves a resource URL with.
+pub const LISTINGS_INDEX: &str = "index/listings.jsonl";
 /// First fundings of sellers, deployers and their funders (4 hops), one per line.
 pub const FUNDING_INDEX: &str = "index/funding.jsonl";
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use agentrep_model::decision::ScoreBasis;
 use agentrep_model::{
     AgentIdentity, Assessment, BuyerTrust, CrawlerRecord, DeployerRecord, FundingRecord, LaunchOutcome, ListedAddress,
-    METHODOLOGY_VERSION, OutcomeCounts, ProofRecord, ProofType, SellerFeatures, SellerRecord, usdc,
+    METHODOLOGY_VERSION, OutcomeCounts, ProofRecord, ProofType, ResourceListing, SellerFeatures, SellerRecord, usdc,
 };
 
 use crate::wire::*;
@@ -223,6 +223,7 @@ pub fn score_payload(
         trust_shield: shield(a),
         verdict: lower(a.verdict),
         decision: a.decision.as_str().to_owned(),
+        overlay: None,
         tier: lower(a.tier),
         metrics: ScoreMetricsV1 {
             metrics: metrics(s),
@@ -371,6 +372,8 @@ pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
         score_basis: basis_str(a.basis).to_owned(),
         verdict: lower(a.verdict),
         trust_shield: shield(a),
+        overlay: None,
+        flags: a.flags.iter().map(|f| f.key.as_str().to_owned()).collect(),
         category: PreflightCategoryV1 { primary: primary_category(s).to_owned(), tags: s.listing.tags.clone() },
         signals: signals(s),
         snapshot_date: ctx.date.clone(),
@@ -387,6 +390,7 @@ pub fn shield_payload(ctx: &PayloadContext, s: &SellerRecord) -> ShieldPayloadV1
         version: version("trust-shield"),
         address: s.address.clone(),
         shield: shield(&s.assessment),
+        overlay: None,
         snapshot_date: ctx.date.clone(),
         methodology: METHODOLOGY_VERSION.to_owned(),
     }
@@ -674,6 +678,21 @@ pub fn crawler_row(c: &CrawlerRecord) -> CrawlerRowV1 {
         last_error: c.last_error.clone(),
         last_items: c.last_items,
         addresses: c.addresses,
+    }
+}
+
+/// The index row of a current listing.
+pub fn listing_row(l: &ResourceListing) -> ListingRowV1 {
+    ListingRowV1 {
+        resource: l.resource.clone(),
+        pay_to: l.pay_to.clone(),
+        seller: l.pay_to.to_ascii_lowercase(),
+        network: l.network.clone(),
+        asset: l.asset.clone(),
+        price: l.price.to_string(),
+        ecosystem: l.ecosystem.clone(),
+        first_seen: iso(l.first_seen),
+        last_seen: iso(l.last_seen),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::PublishError;
 use crate::layout;
 use crate::wire::{
     AgentRowV1, CounterpartyCsvRowV1, CrawlerRowV1, DeployerRowV1, FundingRowV1, IdentityRowV1, LeaderboardFileV1,
-    ListRowV1, ManifestV1, ProofRowV1,
+    ListRowV1, ListingRowV1, ManifestV1, ProofRowV1,
 };
 
 /// The snapshot's directory indexes.
@@ -28,6 +28,8 @@ pub struct DirectoryRows {
     pub crawlers: Vec<CrawlerRowV1>,
     /// First fundings of sellers, deployers and their funders.
     pub funding: Vec<FundingRowV1>,
+    /// Current marketplace listings (empty for a snapshot published before the index).
+    pub listings: Vec<ListingRowV1>,
 }
 
 /// A snapshot held in memory.
@@ -102,6 +104,7 @@ impl LoadedSnapshot {
             identities: json_lines(required(layout::IDENTITIES_INDEX)?)?,
             crawlers: json_lines(required(layout::CRAWLERS_INDEX)?)?,
             funding: json_lines(required(layout::FUNDING_INDEX)?)?,
+            listings: files.get(layout::LISTINGS_INDEX).map(|b| json_lines(b)).transpose()?.unwrap_or_default(),
         };
         let counterparties = match files.get(layout::COUNTERPARTIES) {
             Some(bytes) => csv::Reader::from_reader(bytes.as_slice())

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use agentrep_model::SnapshotInput;
 use chrono::{Duration, NaiveDate};
+use sha2::{Digest, Sha256};
 
 use crate::payloads::PayloadContext;
 use crate::wire::{JobRunV1, ManifestV1, SnapshotWritesV1};
@@ -29,6 +30,10 @@ pub const RUNS: &str = "runs.jsonl";
 pub const SOURCES: &str = "sources.json";
 /// Beside the snapshots: the day a rebuild publishing while it is served fills the history to.
 pub const BACKFILL: &str = "backfill.json";
+/// Folder of the overlays (fast evidence between rebuilds), beside the snapshots.
+pub const OVERLAYS: &str = "overlays";
+/// Symlink to the newest overlay, swapped atomically.
+pub const CURRENT_OVERLAY: &str = "current-overlay";
 
 /// How to publish.
 #[derive(Debug, Clone)]
@@ -246,6 +251,49 @@ impl SnapshotStore {
         let bytes = serde_json::to_vec_pretty(value).map_err(PublishError::Encode)?;
         fs::write(&tmp, bytes).map_err(PublishError::io(&tmp))?;
         fs::rename(&tmp, &path).map_err(PublishError::io(&path))
+    }
+
+    /// Publishes an overlay of the current snapshot: its file is written once under `overlays/`
+    /// (named by snapshot, time and content, synced), then `current-overlay` is swapped to it by
+    /// a symlink renamed over the old one, as `current` is; overlays of snapshots no longer
+    /// retained are removed. Returns the file's name.
+    pub fn publish_overlay(&self, overlay: &crate::wire::OverlayV1) -> Result<String, PublishError> {
+        let dir = self.root.join(OVERLAYS);
+        fs::create_dir_all(&dir).map_err(PublishError::io(&dir))?;
+        let bytes = serde_json::to_vec_pretty(overlay).map_err(PublishError::Encode)?;
+        let digest = hex::encode(&Sha256::digest(&bytes)[..6]);
+        let stamp = overlay.as_of.replace([':', '-'], "");
+        let name = format!("{}-{stamp}-{digest}.json", overlay.snapshot_id);
+        let path = dir.join(&name);
+        if !path.is_file() {
+            let tmp = dir.join(format!(".{name}.tmp"));
+            let mut f = fs::File::create(&tmp).map_err(PublishError::io(&tmp))?;
+            f.write_all(&bytes).and_then(|()| f.sync_all()).map_err(PublishError::io(&tmp))?;
+            fs::rename(&tmp, &path).map_err(PublishError::io(&path))?;
+        }
+        let tmp = self.root.join(format!(".{CURRENT_OVERLAY}.{}", std::process::id()));
+        let _ = fs::remove_file(&tmp);
+        symlink(format!("{OVERLAYS}/{name}"), &tmp).map_err(PublishError::io(&tmp))?;
+        let link = self.root.join(CURRENT_OVERLAY);
+        fs::rename(&tmp, &link).map_err(PublishError::io(&link))?;
+        let retained = self.list()?;
+        for entry in fs::read_dir(&dir).map_err(PublishError::io(&dir))?.filter_map(Result::ok) {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if file != name && !retained.iter().any(|id| file.starts_with(&format!("{id}-"))) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+        Ok(name)
+    }
+
+    /// The file `current-overlay` names (relative to the root), if any.
+    pub fn current_overlay_name(&self) -> Option<String> {
+        fs::read_link(self.root.join(CURRENT_OVERLAY)).ok().and_then(|p| p.to_str().map(str::to_owned))
+    }
+
+    /// The newest overlay, if one is published and readable.
+    pub fn current_overlay(&self) -> Option<crate::wire::OverlayV1> {
+        fs::read(self.root.join(CURRENT_OVERLAY)).ok().and_then(|b| serde_json::from_slice(&b).ok())
     }
 
     /// The history is complete: no rebuild is filling it any more.

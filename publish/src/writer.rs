@@ -396,6 +396,8 @@ fn index_and_export_files(
     files.push(json_lines(out, CRAWLERS_INDEX, &crawlers)?);
     let funding: Vec<FundingRowV1> = input.funding.iter().map(payloads::funding_row).collect();
     files.push(json_lines(out, FUNDING_INDEX, &funding)?);
+    let listings: Vec<ListingRowV1> = input.listings.iter().map(payloads::listing_row).collect();
+    files.push(json_lines(out, LISTINGS_INDEX, &listings)?);
     let mut csv_order: Vec<&SellerRecord> = ranked.to_vec();
     csv_order.extend(input.sellers.iter().filter(|s| !rank_of.contains_key(s.address.as_str())));
     let day = chrono::NaiveDate::parse_from_str(&ctx.date, "%Y-%m-%d")
@@ -479,6 +481,7 @@ pub fn write_snapshot(
             deployers: input.deployers.len() as u32,
             counterparties: input.counterparties.len() as u32,
         },
+        verifier_contract: ctx.verifier_contract.clone(),
         files,
     };
     let path: PathBuf = dir.join(MANIFEST);

@@ -283,10 +283,21 @@ impl App {
         }
     }
 
+    /// Loads the snapshot `current` points at if it is not the one being served, then the overlay
+    /// `current-overlay` names if it amends that snapshot; returns whether a new snapshot was
+    /// swapped in.
+    pub fn reload(&self) -> bool {
+        let swapped = self.reload_snapshot();
+        if let Some(snap) = self.snapshot() {
+            crate::overlay::refresh(&snap, &self.store);
+        }
+        swapped
+    }
+
     /// Loads the snapshot `current` points at if it is not the one being served; returns whether
     /// a new snapshot was swapped in. A snapshot that fails to load is logged and skipped, and the
     /// previous one stays served.
-    pub fn reload(&self) -> bool {
+    fn reload_snapshot(&self) -> bool {
         self.refresh_runs();
         let Ok(dir) = self.store.current_dir() else { return false };
         // A folder replaced under the same id (the same day rebuilt by another version) has a new

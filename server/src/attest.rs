@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use agentrep_model::chain::BASE_CHAIN_ID;
 use agentrep_publish::wire::{
-    AttestationPayloadV1, Eip712DomainV1, Eip712FieldV1, Eip712V1, VerifyRequestV1, VerifyResponseV1,
+    AttestationPayloadV1, Eip712DomainV1, Eip712FieldV1, Eip712V1, VerifyRequestV1, VerifyResponseV1, VerifySpecV1,
 };
 use alloy::primitives::{Address, B256, U256};
 use alloy::signers::SignerSync;
@@ -116,6 +116,34 @@ pub fn eip712() -> Eip712V1 {
             ],
         )]),
         primary_type: "Attestation".to_owned(),
+    }
+}
+
+/// `GET /verify-spec`: the domain, types and fields this deployment signs, who signs, and where
+/// a signature is checked (`verifier_contract`: the operator's deployed `ScoreVerifier`).
+pub fn verify_spec(operator: Option<&Operator>, verifier_contract: Option<String>, verify_url: String) -> VerifySpecV1 {
+    let type_string = Attestation::eip712_encode_type().into_owned();
+    let fields = [
+        ("subject", "the wallet left-padded to 32 bytes: bytes32(uint256(uint160(wallet)))"),
+        ("score", "the published score, 0-100"),
+        ("timestamp", "Unix seconds of signing; fresh for maxAgeSec"),
+        ("operator", "the signing address (`operator` here)"),
+        ("nonce", "the snapshot day as the number YYYYMMDD"),
+    ];
+    VerifySpecV1 {
+        version: agentrep_publish::wire::version("verify-spec"),
+        eip712: eip712(),
+        type_hash: format!("{:#x}", alloy::primitives::keccak256(type_string.as_bytes())),
+        type_string,
+        attestation_version: ATTESTATION_VERSION.to_owned(),
+        subject_type: SUBJECT_TYPE.to_owned(),
+        fields: fields.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+        operator: operator.map(Operator::address),
+        demo_key: operator.is_some_and(|o| o.demo),
+        verifier_contract,
+        max_age_sec: MAX_AGE_SECS,
+        future_skew_sec: FUTURE_SKEW_SECS.unsigned_abs(),
+        verify_url,
     }
 }
 

@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
 /// A response body held in memory with its validator; the gzip form is made on first request.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Blob {
     /// Body.
     pub body: Bytes,
@@ -140,6 +140,8 @@ pub struct ServedSnapshot {
     pub history_views: ViewCache<(String, u32)>,
     /// Rendered pages by path and query.
     pub page_views: ViewCache<String>,
+    /// The newest overlay of this snapshot (fast evidence between rebuilds), once one is loaded.
+    pub overlay: arc_swap::ArcSwapOption<crate::overlay::AppliedOverlay>,
 }
 
 impl ServedSnapshot {
@@ -221,7 +223,13 @@ impl ServedSnapshot {
             leaderboard_views: ViewCache::new(512),
             history_views: ViewCache::new(16_384),
             page_views: ViewCache::new(4_096),
+            overlay: arc_swap::ArcSwapOption::empty(),
         }
+    }
+
+    /// A seller's document as the overlay rewrote it, when the overlay lowers that seller.
+    pub fn overlaid(&self, doc: WalletDoc, address: &str) -> Option<Blob> {
+        self.overlay.load().as_ref().and_then(|o| o.doc(doc, address))
     }
 
     /// A per-wallet document.

@@ -17,6 +17,7 @@ mod index;
 pub mod live;
 pub mod mcp;
 pub mod openapi;
+pub mod overlay;
 mod pages;
 pub mod payment;
 pub mod query;

@@ -361,6 +361,14 @@ pub fn document(endpoints: &[&Endpoint], base_path: &str, network: &str) -> Vec<
     serde_json::to_vec_pretty(&doc).expect("OpenAPI document serialises")
 }
 
+/// A schema that is one of three payloads.
+pub fn one_of3<A: schemars::JsonSchema, B: schemars::JsonSchema, C: schemars::JsonSchema>(
+    generator: &mut SchemaGenerator,
+) -> Schema {
+    let (a, b, c) = (generator.subschema_for::<A>(), generator.subschema_for::<B>(), generator.subschema_for::<C>());
+    json_schema!({ "anyOf": [a, b, c] })
+}
+
 /// A schema that is one of two payloads (a 200 that differs for indexed and unknown wallets).
 pub fn either<A: schemars::JsonSchema, B: schemars::JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     let (a, b) = (generator.subschema_for::<A>(), generator.subschema_for::<B>());

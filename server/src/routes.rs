@@ -125,6 +125,11 @@ pub const ROUTES: &[RouteDef] = &[
         .returns::<wire::AuditBatchV1>()
         .errors(&[400, 402, 404, 409, 413, 415, 503])
         .paid(AUDIT_BATCH),
+    RouteDef::post("/audit-bulk", "paid", handler!(paid::audit_batch), "the original's name for POST /audit-batch (same body, answer and price)")
+        .body::<wire::AuditBatchRequestV1>()
+        .returns::<wire::AuditBatchV1>()
+        .errors(&[400, 402, 404, 409, 413, 415, 503])
+        .paid(AUDIT_BATCH),
     RouteDef::get("/proofs/export", "paid", handler!(paid::proofs_export), PROOFS_EXPORT.purpose)
         .query::<query::directory::ProofsQuery>()
         .returns::<wire::ProofsExportV1>()
@@ -176,6 +181,14 @@ pub const ROUTES: &[RouteDef] = &[
     .errors(&[400, 413, 415])
     .without_snapshot(),
     RouteDef::get(
+        "/verify-spec",
+        "attestations",
+        handler!(attestations::verify_spec),
+        "the EIP-712 domain, types and fields of this deployment's attestations, the address that signs them and the verifier contract that checks them on chain",
+    )
+    .returns::<wire::VerifySpecV1>()
+    .without_snapshot(),
+    RouteDef::get(
         "/attestations.json",
         "attestations",
         handler!(attestations::feed),
@@ -201,6 +214,24 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .returns_with(openapi::either::<wire::PreflightV1, wire::UnindexedPreflightV1>)
     .errors(&[400]),
+    RouteDef::get(
+        "/preflight",
+        "scores",
+        handler!(agents::preflight_query),
+        "?url=: whether to pay a resource URL (its listings, the listed seller's decision, warnings for an unlisted URL); ?address=: the same as /preflight/{address}",
+    )
+    .query::<query::resource::PreflightQuery>()
+    .returns_with(openapi::one_of3::<wire::UrlPreflightV1, wire::PreflightV1, wire::UnindexedPreflightV1>)
+    .errors(&[400]),
+    RouteDef::post(
+        "/preflight",
+        "scores",
+        handler!(agents::preflight_resource),
+        "whether to pay a resource URL, given the 402 it answered (v1 body or v2 PaymentRequired): the wallet it asks to be paid and its decision, with warnings for a decoy payTo, a price above the listing, a network or asset the listings do not name, an unlisted URL",
+    )
+    .body::<wire::UrlPreflightRequestV1>()
+    .returns::<wire::UrlPreflightV1>()
+    .errors(&[400, 413, 415]),
     RouteDef::get("/trust-shield/{address}", "scores", handler!(agents::trust_shield), "shield colour and flags only")
         .returns::<wire::ShieldPayloadV1>()
         .errors(&[400, 404]),

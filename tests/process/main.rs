@@ -382,3 +382,114 @@ async fn a_fresh_demo_answers_after_its_first_day_and_fills_the_rest_while_it_se
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
 }
+
+/// Runs `agentrep` with `args` to completion and returns its stdout.
+fn run_agentrep(args: &[&str]) -> String {
+    let out = base_command().args(args).output().expect("agentrep runs");
+    assert!(out.status.success(), "agentrep {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Fast evidence between rebuilds, as the scheduler publishes it after a round of probes: a
+/// seller whose endpoints failed their last probes, and one whose paid call delivered nothing,
+/// are answered lower within one reload of the server after `agentrep overlay`, on every read
+/// (preflight, score, shield, the URL preflight); nobody else changes; the lag from the failed
+/// probe's publication to the changed answer is measured and printed (BENCHMARKS.md § 4t).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
+    use agentrep_lake::Timestamp;
+    use agentrep_lake::datasets::{PaidProbeRow, ProbeRow};
+    use agentrep_publish::wire::AgentRowV1;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (lake, snapshots) = (dir.path().join("lake"), dir.path().join("snapshots"));
+    let (lake_arg, snap_arg) = (lake.display().to_string(), snapshots.display().to_string());
+    run_agentrep(&["world", "--lake", &lake_arg, "--days", "3"]);
+    run_agentrep(&["rebuild", "--lake", &lake_arg, "--snapshots", &snap_arg]);
+    let mut server = Process::start(&["serve", "--snapshots", &snap_arg, "--addr", "127.0.0.1:0"], &[]);
+    let base = server.serving();
+
+    let current = snapshots.join("current");
+    let rows: Vec<AgentRowV1> = std::fs::read_to_string(current.join("index/agents.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let manifest: Value = serde_json::from_slice(&std::fs::read(current.join("manifest.json")).unwrap()).unwrap();
+    let day = chrono::NaiveDate::parse_from_str(manifest["snapshotDate"].as_str().unwrap(), "%Y-%m-%d").unwrap();
+    let next = day.succ_opt().unwrap();
+    let day_end = next.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp();
+    let proceeding: Vec<&AgentRowV1> =
+        rows.iter().filter(|r| r.decision == "PROCEED" && !r.resources.is_empty()).take(3).collect();
+    assert!(proceeding.len() == 3, "the world has sellers answered PROCEED");
+    let (dead, unpaid, untouched) = (proceeding[0], proceeding[1], proceeding[2]);
+
+    // What the prober writes after three rounds against endpoints that stopped answering, and
+    // what the paid probe writes after a call that took the money and delivered nothing.
+    let probes: Vec<ProbeRow> = (1..=3)
+        .flat_map(|round| {
+            dead.resources.iter().map(move |resource| ProbeRow {
+                resource: resource.clone(),
+                probed_at: Timestamp::from_secs(day_end + round * 900),
+                status: None,
+                ok: false,
+                latency_ms: None,
+                error: Some("connection refused".to_owned()),
+                offer_version: None,
+                offer_matches: None,
+            })
+        })
+        .collect();
+    let lake_handle = agentrep_lake::Lake::new(&lake);
+    lake_handle.write_partition(next, &probes).unwrap();
+    let paid = PaidProbeRow {
+        resource: unpaid.resources[0].clone(),
+        pay_to: unpaid.address.clone(),
+        probed_at: Timestamp::from_secs(day_end + 1_200),
+        payer: "0x00000000000000000000000000000000000000aa".to_owned(),
+        network: "eip155:8453".to_owned(),
+        asset: agentrep_model::chain::USDC_BASE.to_owned(),
+        amount: 1_000,
+        nonce: "0x01".to_owned(),
+        status: Some(502),
+        body_bytes: 0,
+        delivered: false,
+        settled: Some(true),
+        tx_hash: Some(format!("0x{}", "ab".repeat(32))),
+        error: None,
+    };
+    lake_handle.write_partition(next, &[paid]).unwrap();
+
+    let before_untouched = get(&format!("{base}/preflight/{}", untouched.address)).await.1;
+    let published = std::time::Instant::now();
+    let said = run_agentrep(&["overlay", "--lake", &lake_arg, "--snapshots", &snap_arg]);
+    assert!(said.contains("2 sellers lowered"), "{said}");
+    let lowered = loop {
+        let (_, doc) = get(&format!("{base}/preflight/{}", dead.address)).await;
+        if doc["decision"] != "PROCEED" {
+            break doc;
+        }
+        assert!(published.elapsed() < Duration::from_secs(30), "the overlay never reached the answer: {doc}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let lag = published.elapsed();
+    println!("overlay lag: {} ms from `agentrep overlay` start to the changed answer", lag.as_millis());
+    // The endpoint is dead now: not PROCEED (the model asks for a live last probe), and the
+    // answer says why and what it was.
+    assert_eq!(lowered["overlay"]["publishedDecision"], "PROCEED", "{lowered}");
+    assert!(lowered["signals"].to_string().contains("since the snapshot"), "{lowered}");
+    let (_, score) = get(&format!("{base}/score/{}", dead.address)).await;
+    assert_eq!(score["decision"], lowered["decision"], "{score}");
+    // The unpaid call raises the oracle's flag on every read of that seller.
+    let (_, shield) = get(&format!("{base}/trust-shield/{}", unpaid.address)).await;
+    assert_eq!(shield["flags"][0]["key"], "paid-call-undelivered", "{shield}");
+    let (_, pre) = get(&format!("{base}/preflight/{}", unpaid.address)).await;
+    assert!(matches!(pre["decision"].as_str(), Some("CAUTION" | "BLOCK")), "{pre}");
+    assert!(pre["flags"].as_array().unwrap().iter().any(|f| f == "paid-call-undelivered"), "{pre}");
+    let (_, by_url) = get(&format!("{base}/preflight?url={}", unpaid.resources[0])).await;
+    assert_eq!(by_url["decision"], pre["decision"], "{by_url}");
+    assert!(by_url["warnings"].as_array().unwrap().iter().any(|w| w["code"] == "overlay"), "{by_url}");
+    // Nobody else moves.
+    assert_eq!(get(&format!("{base}/preflight/{}", untouched.address)).await.1, before_untouched);
+    drop(server);
+}

@@ -36,6 +36,17 @@ pub enum ShieldColor {
     Red,
 }
 
+impl ShieldColor {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ShieldColor::Green => "green",
+            ShieldColor::Yellow => "yellow",
+            ShieldColor::Red => "red",
+        }
+    }
+}
+
 /// The preflight decision a buyer acts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -63,6 +74,13 @@ impl Decision {
             Decision::Proceed => "PROCEED",
         }
     }
+}
+
+/// The decision and shield colour of an address agentrep does not index as a seller: nothing
+/// measured is not a low score, so `CAUTION` (yellow), or `BLOCK` (red) when a curated denylist
+/// names it. Every read of an unindexed address answers this.
+pub fn unindexed(denylisted: bool) -> (Decision, ShieldColor) {
+    if denylisted { (Decision::Block, ShieldColor::Red) } else { (Decision::Caution, ShieldColor::Yellow) }
 }
 
 /// The score payload's verdict.

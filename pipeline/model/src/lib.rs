@@ -34,7 +34,7 @@ pub use features::{DemandStats, DomainStanding, PaidProbeStats, ProofType, Reput
 pub use flags::{FLAGS, FlagDef, FlagHit, FlagKey, Origin, Severity, evaluate_flags};
 pub use records::{
     AgentIdentity, Counterparty, CrawlerRecord, DeployerRecord, FundingRecord, HistoryPoint, ListedAddress,
-    ListingInfo, ProbeSummary, ProofRecord, SellerProfile, SellerRecord, SnapshotInput,
+    ListingInfo, ProbeSummary, ProofRecord, ResourceListing, SellerProfile, SellerRecord, SnapshotInput,
 };
 pub use score::{Component, ComponentScore, ScoreBreakdown, score_seller, success_rate};
 

@@ -17,7 +17,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::MicroUsdc;
-use crate::features::{SellerFeatures, SlaStats};
+use crate::decision::{Assessment, Decision, ShieldColor};
+use crate::features::{PaidProbeStats, SellerFeatures, SlaStats};
+use crate::flags::{FlagHit, FlagKey, Origin};
 
 /// Seconds in a day.
 pub const DAY: i64 = 86_400;
@@ -298,16 +300,95 @@ pub fn merge(
         f.demand.days_since_last = last_any.map(|t| days_since(day_end, t));
     }
 
-    let probe_start = day_end - PROBE_WINDOW_DAYS * DAY;
+    report.probes = evidence.probes.len() as u32;
+    report.probes_alive = evidence.probes.iter().filter(|p| p.alive()).count() as u32;
+    slide_probe_window(&mut f, basis, &evidence.probes, day_end);
+    (f, report)
+}
+
+/// Evidence newer than a snapshot that only the operator creates: its probes of the seller's
+/// endpoints, its own paid calls, and denylist entries from the lists it configured. What the
+/// overlay folds in between rebuilds (`SCORING.md` § 7).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FastEvidence {
+    /// The moment the evidence describes, Unix seconds (the newest evidence's).
+    pub as_of: i64,
+    /// Probes at or after the basis's `day_end`.
+    pub probes: Vec<ProbeSample>,
+    /// Paid calls settled at or after the basis's `day_end`, counted as the rebuild counts them.
+    pub paid_probes: PaidProbeStats,
+    /// A denylist entry newer than the snapshot names the seller.
+    pub denylisted: bool,
+}
+
+/// `features` (the snapshot's) with `fast` folded in as the rebuild would fold it: the probe
+/// window ends at `fast.as_of` (the newest probes count, the oldest leave), the paid calls are
+/// added to the window's, a new denylist entry is set. Everything else (demand, reputation,
+/// recency, funding, identity) stays the snapshot's, so nothing an outsider can create, and no
+/// evidence the overlay does not read, moves the result.
+pub fn fold_fast(features: &SellerFeatures, basis: &LiveBasis, fast: &FastEvidence) -> SellerFeatures {
+    let mut f = features.clone();
+    let end = fast.as_of.max(basis.day_end - 1) + 1;
+    slide_probe_window(&mut f, basis, &fast.probes, end);
+    let pp = &mut f.paid_probes;
+    pp.paid += fast.paid_probes.paid;
+    pp.delivered += fast.paid_probes.delivered;
+    pp.undelivered += fast.paid_probes.undelivered;
+    pp.unpaid_failures += fast.paid_probes.unpaid_failures;
+    f.denylisted |= fast.denylisted;
+    f
+}
+
+/// Origins of the evidence the overlay folds in: only the operator creates it.
+pub const FAST_ORIGINS: [Origin; 3] = [Origin::Probe, Origin::Oracle, Origin::External];
+
+/// What the overlay says of one seller between rebuilds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastVerdict {
+    /// The published decision, lowered (never raised) by the fast evidence.
+    pub decision: Decision,
+    /// The published shield colour, darkened (never lightened).
+    pub color: ShieldColor,
+    /// Flags the fast evidence raised that the snapshot did not (all of a [`FAST_ORIGINS`] origin).
+    pub flags: Vec<FlagHit>,
+}
+
+/// The overlay's rule: `folded` is the assessment of [`fold_fast`]'s features. A verdict only
+/// when the fast evidence lowers the decision or raises a flag of a fast origin; the decision and
+/// colour are the worse of the published and the folded ones, so the overlay can never raise a
+/// seller, and a flag of any other origin (which the fold cannot have changed) is never added.
+pub fn fast_verdict(
+    published: Decision,
+    published_color: ShieldColor,
+    published_flags: &[FlagKey],
+    folded: &Assessment,
+) -> Option<FastVerdict> {
+    let flags: Vec<FlagHit> = folded
+        .flags
+        .iter()
+        .filter(|h| FAST_ORIGINS.contains(&h.def().origin) && !published_flags.contains(&h.key))
+        .cloned()
+        .collect();
+    let decision = published.min(folded.decision);
+    (decision < published || !flags.is_empty()).then(|| FastVerdict {
+        decision,
+        color: published_color.max(folded.color),
+        flags,
+    })
+}
+
+/// Recomputes the SLA over the probe window ending at `end` (exclusive): the basis's probes and
+/// `newer` ones, of current listings only; the ranked domain stands only while the window's
+/// offers there name the wallet.
+fn slide_probe_window(f: &mut SellerFeatures, basis: &LiveBasis, newer: &[ProbeSample], end: i64) {
+    let probe_start = end - PROBE_WINDOW_DAYS * DAY;
     let current: BTreeSet<&str> = basis.listings.iter().map(|l| l.resource.as_str()).collect();
     let window: Vec<&ProbeSample> = basis
         .probes
         .iter()
-        .chain(evidence.probes.iter())
-        .filter(|p| p.t >= probe_start && p.t < day_end && current.contains(p.resource.as_str()))
+        .chain(newer.iter())
+        .filter(|p| p.t >= probe_start && p.t < end && current.contains(p.resource.as_str()))
         .collect();
-    report.probes = evidence.probes.len() as u32;
-    report.probes_alive = evidence.probes.iter().filter(|p| p.alive()).count() as u32;
     f.sla = sla_stats(&window);
     // The ranked domain stands for the seller while the window's offers there name it and none
     // differs (the domain, its rank and whom else it serves are the snapshot's).
@@ -324,7 +405,6 @@ pub fn merge(
             d.matching_offers = matching;
         }
     }
-    (f, report)
 }
 
 /// Where each part of a live re-score comes from: `(part, basis, detail)`, one row per score
@@ -592,5 +672,31 @@ mod tests {
         // Positions 1.5 and 2.85 between 20, 30, 45.
         assert_eq!((s.latency_p50_ms, s.latency_p95_ms, s.avg_latency_ms), (Some(25), Some(43), Some(26)));
         assert_eq!(sla_stats(&[]), SlaStats::default());
+    }
+
+    #[test]
+    fn the_fast_fold_moves_only_the_operators_evidence() {
+        let mut b = basis();
+        b.probes = (1..=4).map(|k| probe(DAY_END - k * 3_600, Some(402), Some(100))).collect();
+        let mut published = features();
+        published.sla = sla_stats(&b.probes.iter().collect::<Vec<_>>());
+        // Nothing new: the snapshot's features, bit for bit.
+        let nothing = FastEvidence { as_of: DAY_END - 1, ..FastEvidence::default() };
+        assert_eq!(fold_fast(&published, &b, &nothing), published);
+        // Three dead probes after the snapshot: the window's last probe is dead; demand, recency
+        // and age stay the snapshot's (the fold reads no transfer and moves no day).
+        let dead = FastEvidence {
+            as_of: DAY_END + 3 * 900,
+            probes: (1..=3).map(|k| probe(DAY_END + k * 900, None, None)).collect(),
+            paid_probes: PaidProbeStats { paid: 1, undelivered: 1, ..PaidProbeStats::default() },
+            denylisted: true,
+        };
+        let folded = fold_fast(&published, &b, &dead);
+        assert_eq!(folded.sla.last_ok, Some(false));
+        assert_eq!(folded.sla.samples, 7);
+        assert_eq!((folded.paid_probes.paid, folded.paid_probes.undelivered), (1, 1));
+        assert!(folded.denylisted);
+        assert_eq!(folded.demand, published.demand);
+        assert_eq!(folded.age_days, published.age_days);
     }
 }

@@ -164,6 +164,29 @@ pub struct CrawlerRecord {
     pub addresses: u32,
 }
 
+/// One current marketplace listing of a resource: what a buyer holding the resource's URL is told
+/// to pay, to whom. A resource listed by several marketplaces or with several payTos has a row for
+/// each (resource, payTo, network, asset), at the newest price its crawls saw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceListing {
+    /// Endpoint URL, as listed.
+    pub resource: String,
+    /// Receiving wallet, as listed (case as observed).
+    pub pay_to: String,
+    /// Network in CAIP-2 form.
+    pub network: String,
+    /// Asset contract, lowercase.
+    pub asset: String,
+    /// Advertised price, atomic units (the newest crawl's).
+    pub price: MicroUsdc,
+    /// Marketplace of the newest crawl.
+    pub ecosystem: String,
+    /// Unix seconds the listing was first seen.
+    pub first_seen: i64,
+    /// Unix seconds the listing was last seen.
+    pub last_seen: i64,
+}
+
 /// The first USDC funding of a wallet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FundingRecord {
@@ -239,6 +262,9 @@ pub struct SnapshotInput {
     pub identities: Vec<AgentIdentity>,
     /// Marketplace crawl sources.
     pub crawlers: Vec<CrawlerRecord>,
+    /// Every current listing, by resource then payTo.
+    #[serde(default)]
+    pub listings: Vec<ResourceListing>,
     /// First fundings of sellers and deployers, and of their funders up to `MAX_FUNDING_HOPS` back.
     pub funding: Vec<FundingRecord>,
     /// Every launched token, judged by its buyers, in token order.

@@ -90,6 +90,39 @@ pub struct Eip712V1 {
     pub primary_type: String,
 }
 
+/// `GET /verify-spec`: everything a verifier needs to check this deployment's attestations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifySpecV1 {
+    /// `agentrep-verify-spec-v1`.
+    pub version: String,
+    /// The EIP-712 domain, types and primary type signed.
+    pub eip712: Eip712V1,
+    /// The primary type's encoding, e.g. `Attestation(string version,…)`.
+    pub type_string: String,
+    /// keccak256 of `typeString`.
+    pub type_hash: String,
+    /// The `version` field of every attestation.
+    pub attestation_version: String,
+    /// The `subjectType` field of every attestation.
+    pub subject_type: String,
+    /// How `subject`, `nonce` and `timestamp` are formed.
+    pub fields: BTreeMap<String, String>,
+    /// The address a valid signature recovers to; null when this deployment signs nothing.
+    pub operator: Option<String>,
+    /// The key was generated for a demo: its signatures name nobody.
+    pub demo_key: bool,
+    /// The operator's deployed `ScoreVerifier` (`verify(Attestation, signature)`), null when none
+    /// is named.
+    pub verifier_contract: Option<String>,
+    /// Longest an attestation is fresh, seconds.
+    pub max_age_sec: u64,
+    /// Largest clock skew into the future accepted, seconds.
+    pub future_skew_sec: u64,
+    /// `POST` here with `{payload, signature, minScore?}` to verify server-side.
+    pub verify_url: String,
+}
+
 /// How to check an attestation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -216,6 +216,30 @@ pub struct CrawlerRowV1 {
     pub addresses: u32,
 }
 
+/// One current marketplace listing of a resource (`index/listings.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListingRowV1 {
+    /// Endpoint URL, as listed.
+    pub resource: String,
+    /// Receiving wallet, as listed (case as observed).
+    pub pay_to: String,
+    /// The seller: `payTo` lowercase.
+    pub seller: String,
+    /// Network, CAIP-2.
+    pub network: String,
+    /// Asset contract, lowercase.
+    pub asset: String,
+    /// Advertised price in the asset's atomic units, as a decimal string (x402's form).
+    pub price: String,
+    /// Marketplace of the newest crawl.
+    pub ecosystem: String,
+    /// ISO 8601 time the listing was first seen.
+    pub first_seen: String,
+    /// ISO 8601 time the listing was last seen.
+    pub last_seen: String,
+}
+
 /// A first USDC funding (`index/funding.jsonl`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -116,6 +116,9 @@ pub struct ScorePayloadV1 {
     pub verdict: String,
     /// Preflight decision.
     pub decision: String,
+    /// Present when evidence newer than the snapshot lowered this answer (the overlay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlay: Option<super::preflight::OverlayNoteV1>,
     /// Attestation tier.
     pub tier: String,
     /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a

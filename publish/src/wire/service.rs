@@ -278,6 +278,9 @@ pub struct OperatorV1 {
     pub signing_address: Option<String>,
     /// The signing key was generated for a demo: its signatures prove nothing about who runs this.
     pub signing_key_is_demo: bool,
+    /// The operator that signs: the signing address when the key is the operator's own
+    /// (`AGENTREP_SIGNING_KEY`); null when nothing is signed or the key is a demo's.
+    pub signed_by: Option<String>,
 }
 
 /// The project's token.

@@ -48,6 +48,10 @@ pub struct ManifestV1 {
     pub base_path: String,
     /// Counts.
     pub counts: SnapshotCountsV1,
+    /// The operator's deployed `ScoreVerifier` named to the publisher (the score payloads'
+    /// `verify.verifierContract`); null when none is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verifier_contract: Option<String>,
     /// Every other file with size and hash, sorted by path.
     pub files: Vec<ManifestFileV1>,
 }

@@ -6,7 +6,7 @@ use agentrep_model::{Address, SellerProfile, SellerRecord};
 use agentrep_publish::layout::WalletDoc;
 use agentrep_publish::live::{LiveContextV1, LiveSellerV1};
 use agentrep_publish::payloads::{self, PayloadContext};
-use agentrep_publish::wire::ScorePayloadV1;
+use agentrep_publish::wire::{ScorePayloadV1, UrlPreflightRequestV1};
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
@@ -16,7 +16,7 @@ use crate::index::Blob;
 use crate::payment::flow::sell;
 use crate::payment::prices::{AUDIT, LIVE_RESCORE};
 use crate::query::agents::{self as q, WalletRead};
-use crate::query::audit;
+use crate::query::{audit, resource};
 use crate::{ApiError, App, ServedSnapshot};
 
 /// `GET /score/{address}`.
@@ -32,6 +32,7 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
     let snap = snapshot(&app)?;
     match q::score(&snap, app.base_path(), &a) {
         WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
+        WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
         WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
     }
 }
@@ -182,14 +183,51 @@ pub async fn preflight(app: Arc<App>, req: Request) -> HandlerResult {
     let snap = snapshot(&app)?;
     match q::preflight(&snap, &a) {
         WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
+        WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
         WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
     }
+}
+
+/// `GET /preflight?url=` or `?address=`: a resource URL's preflight, or the original's form of
+/// `/preflight/{address}`.
+pub async fn preflight_query(app: Arc<App>, req: Request) -> HandlerResult {
+    let query: resource::PreflightQuery = req.query()?;
+    let snap = snapshot(&app)?;
+    match (query.url, query.address) {
+        (Some(url), None) => computed(&resource::url_preflight(&snap, app.base_path(), &url, None, None)?),
+        (None, Some(address)) => match q::preflight(&snap, &crate::http::params::address(&address)?) {
+            WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
+            WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
+            WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
+        },
+        _ => Err(ApiError::param("url", "give exactly one of url (a resource URL) and address (a wallet)")),
+    }
+}
+
+/// `POST /preflight`: a resource URL with the 402 the buyer received.
+pub async fn preflight_resource(app: Arc<App>, mut req: Request) -> HandlerResult {
+    let body: UrlPreflightRequestV1 = req.json().await?;
+    let offer = resource::offer_of(&body);
+    let snap = snapshot(&app)?;
+    let claimed = resource::claimed_resource(&body);
+    let doc = resource::url_preflight(
+        &snap,
+        app.base_path(),
+        &body.url,
+        offer.as_ref().map(Option::as_ref),
+        claimed.as_deref(),
+    )?;
+    computed(&doc)
 }
 
 /// `GET /trust-shield/{address}`.
 pub async fn trust_shield(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
-    serve(&req, q::trust_shield(&*snapshot(&app)?, &a)?, mime::JSON)
+    match q::trust_shield(&*snapshot(&app)?, &a)? {
+        WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
+        WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
+        WalletRead::Computed(never) => match never {},
+    }
 }
 
 /// `GET /history/{address}`.

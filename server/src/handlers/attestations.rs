@@ -104,6 +104,13 @@ pub fn verify_url(app: &App, req: &Request) -> String {
     format!("{}{}/verify", origin(req), app.base_path())
 }
 
+/// `GET /verify-spec`.
+pub async fn verify_spec(app: Arc<App>, req: Request) -> HandlerResult {
+    let contract = app.snapshot().and_then(|s| s.manifest.verifier_contract.clone());
+    let spec = attest::verify_spec(app.operator(), contract, verify_url(&app, &req));
+    Ok(respond::json(StatusCode::OK, &spec))
+}
+
 /// `GET /attestation/{address}`.
 pub async fn attestation(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;

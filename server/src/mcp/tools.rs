@@ -108,6 +108,7 @@ fn score(ctx: &Ctx, a: AddressArgs) -> Result<Out<OneOf<wire::ScorePayloadV1, wi
     let a = address(&a.address)?;
     Ok(match aq::score(ctx.snap()?, ctx.base(), &a) {
         WalletRead::Published(blob) => OneOf::left(Out::published(blob)),
+        WalletRead::Overlaid(blob) => OneOf::left(Out::published(&blob)),
         WalletRead::Computed(doc) => OneOf::right(Out::of(&doc)),
     })
 }
@@ -119,8 +120,24 @@ fn preflight(
     let a = address(&a.address)?;
     Ok(match aq::preflight(ctx.snap()?, &a) {
         WalletRead::Published(blob) => OneOf::left(Out::published(blob)),
+        WalletRead::Overlaid(blob) => OneOf::left(Out::published(&blob)),
         WalletRead::Computed(doc) => OneOf::right(Out::of(&doc)),
     })
+}
+
+fn url_preflight(ctx: &Ctx, body: wire::UrlPreflightRequestV1) -> Result<Out<wire::UrlPreflightV1>, ToolError> {
+    let offer = crate::query::resource::offer_of(&body);
+    let claimed = crate::query::resource::claimed_resource(&body);
+    let offer = offer.as_ref().map(Option::as_ref);
+    let doc = crate::query::resource::url_preflight(ctx.snap()?, ctx.base(), &body.url, offer, claimed.as_deref())?;
+    Ok(Out::of(&doc))
+}
+
+fn verify_spec(ctx: &Ctx) -> Result<Out<wire::VerifySpecV1>, ToolError> {
+    let origin = ctx.origin.as_deref().unwrap_or_default();
+    let contract = ctx.app.snapshot().and_then(|s| s.manifest.verifier_contract.clone());
+    let spec = crate::attest::verify_spec(ctx.app.operator(), contract, format!("{origin}{}/verify", ctx.base()));
+    Ok(Out::of(&spec))
 }
 
 fn leaderboard(ctx: &Ctx, q: &rq::LeaderboardQuery) -> Result<Out<wire::LeaderboardV1>, ToolError> {
@@ -206,12 +223,14 @@ fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
     let addr = address(&a.address)?;
     let snap = ctx.snap()?;
     let min = a.min_score.get();
+    let published = |blob: &crate::index::Blob| {
+        let doc: wire::ScorePayloadV1 = serde_json::from_slice(&blob.body).expect("published score parses");
+        let resource = Some(doc.resource_path).filter(|p| !p.is_empty());
+        (doc.score, doc.decision, Some(doc.health.state), resource)
+    };
     let (score, decision, health, resource) = match aq::score(snap, ctx.base(), &addr) {
-        WalletRead::Published(blob) => {
-            let doc: wire::ScorePayloadV1 = serde_json::from_slice(&blob.body).expect("published score parses");
-            let resource = Some(doc.resource_path).filter(|p| !p.is_empty());
-            (doc.score, doc.decision, Some(doc.health.state), resource)
-        }
+        WalletRead::Published(blob) => published(blob),
+        WalletRead::Overlaid(blob) => published(&blob),
         WalletRead::Computed(doc) => (None, doc.decision, None, None),
     };
     let mut failures = Vec::new();
@@ -413,12 +432,25 @@ pub static TOOLS: &[Tool] = &[
     tool!("agentrep_score", "Score", None, Some("/score/{address}"), AddressArgs => ScoreOut, score),
     tool!("agentrep_preflight", "Preflight", None, Some("/preflight/{address}"), AddressArgs => PreflightOut, preflight),
     tool!(
+        "agentrep_url_preflight",
+        "Preflight a resource URL",
+        None,
+        Some("/preflight"),
+        wire::UrlPreflightRequestV1 => wire::UrlPreflightV1,
+        url_preflight
+    ),
+    tool!("agentrep_verify_spec", "Attestation verification spec", None, Some("/verify-spec"), NoArgs => wire::VerifySpecV1, |ctx, _| verify_spec(ctx)),
+    tool!(
         "agentrep_trust_shield",
         "Trust shield",
         None,
         Some("/trust-shield/{address}"),
         AddressArgs => wire::ShieldPayloadV1,
-        |ctx, a| Ok(Out::published(aq::trust_shield(ctx.snap()?, &address(&a.address)?)?))
+        |ctx, a| Ok(match aq::trust_shield(ctx.snap()?, &address(&a.address)?)? {
+            WalletRead::Published(blob) => Out::published(blob),
+            WalletRead::Overlaid(blob) => Out::published(&blob),
+            WalletRead::Computed(never) => match never {},
+        })
     ),
     tool!("agentrep_history", "Score history", None, Some("/history/{address}"), At<aq::HistoryQuery> => wire::HistoryV1, history),
     tool!(
@@ -649,12 +681,13 @@ pub static TOOLS: &[Tool] = &[
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 31] = [
+pub const NOT_MIRRORED: [(&str, &str); 32] = [
     (
         "/risk-report/{address}",
         "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
     ),
     ("/audit-batch", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
+    ("/audit-bulk", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
     ("/proofs/export", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
     ("/clawd/export", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
     (

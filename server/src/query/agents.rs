@@ -1,7 +1,7 @@
 //! Per-wallet reads that are computed rather than served as published: the preliminary signals
 //! of an unknown address, batch lookups, and the shields.io badge.
 
-use agentrep_model::{Address, METHODOLOGY_VERSION};
+use agentrep_model::{Address, FlagKey, METHODOLOGY_VERSION};
 use agentrep_publish::wire::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -55,12 +55,17 @@ pub fn history(snap: &ServedSnapshot, a: &Address, q: &HistoryQuery) -> Result<A
 pub enum WalletRead<'a, T> {
     /// The bytes as published (served with their ETag).
     Published(&'a Blob),
+    /// The published document as the overlay rewrote it (fast evidence lowered the seller).
+    Overlaid(Blob),
     /// Computed now.
     Computed(T),
 }
 
 /// The score of an address: published for an indexed seller, preliminary signals otherwise.
 pub fn score<'a>(snap: &'a ServedSnapshot, base: &str, a: &Address) -> WalletRead<'a, UnindexedScoreV1> {
+    if let Some(blob) = snap.overlaid(WalletDoc::Score, a.as_str()) {
+        return WalletRead::Overlaid(blob);
+    }
     match snap.wallet(WalletDoc::Score, a.as_str()) {
         Some(blob) => WalletRead::Published(blob),
         None => WalletRead::Computed(unindexed_score(snap, base, a)),
@@ -69,15 +74,26 @@ pub fn score<'a>(snap: &'a ServedSnapshot, base: &str, a: &Address) -> WalletRea
 
 /// The preflight of an address: published for an indexed seller, computed otherwise.
 pub fn preflight<'a>(snap: &'a ServedSnapshot, a: &Address) -> WalletRead<'a, UnindexedPreflightV1> {
+    if let Some(blob) = snap.overlaid(WalletDoc::Preflight, a.as_str()) {
+        return WalletRead::Overlaid(blob);
+    }
     match snap.wallet(WalletDoc::Preflight, a.as_str()) {
         Some(blob) => WalletRead::Published(blob),
         None => WalletRead::Computed(unindexed_preflight(snap, a)),
     }
 }
 
-/// The trust shield of an indexed seller.
-pub fn trust_shield<'a>(snap: &'a ServedSnapshot, a: &Address) -> Result<&'a Blob, ApiError> {
-    snap.wallet(WalletDoc::Shield, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))
+/// The trust shield of an indexed seller (as the overlay rewrote it, when it lowers the seller).
+pub fn trust_shield<'a>(
+    snap: &'a ServedSnapshot,
+    a: &Address,
+) -> Result<WalletRead<'a, std::convert::Infallible>, ApiError> {
+    if let Some(blob) = snap.overlaid(WalletDoc::Shield, a.as_str()) {
+        return Ok(WalletRead::Overlaid(blob));
+    }
+    snap.wallet(WalletDoc::Shield, a.as_str())
+        .map(WalletRead::Published)
+        .ok_or_else(|| ApiError::NotIndexed(a.to_string()))
 }
 
 /// Largest `POST /scores` batch (seed §8).
@@ -112,7 +128,7 @@ pub fn unindexed_score(snap: &ServedSnapshot, base: &str, a: &Address) -> Uninde
         agent_address: a.to_string(),
         score: None,
         score_basis: "not-indexed".to_owned(),
-        decision: if xref.denylisted { "BLOCK" } else { "CAUTION" }.to_owned(),
+        decision: agentrep_model::decision::unindexed(xref.denylisted).0.as_str().to_owned(),
         preliminary: PreliminaryV1 {
             address_class: None,
             proxy_implementation: None,
@@ -144,13 +160,15 @@ pub fn unindexed_preflight(snap: &ServedSnapshot, a: &Address) -> UnindexedPrefl
     if xref.denylisted {
         signals.push("denylisted".to_owned());
     }
+    let (decision, color) = agentrep_model::decision::unindexed(xref.denylisted);
     UnindexedPreflightV1 {
         version: version("preflight"),
         address: a.to_string(),
-        decision: if xref.denylisted { "BLOCK" } else { "CAUTION" }.to_owned(),
+        decision: decision.as_str().to_owned(),
         score: None,
         score_basis: "not-indexed".to_owned(),
-        color: if xref.denylisted { "red" } else { "yellow" }.to_owned(),
+        color: color.as_str().to_owned(),
+        flags: if xref.denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
         signals,
         snapshot_date: snap.date().to_owned(),
         methodology: METHODOLOGY_VERSION.to_owned(),

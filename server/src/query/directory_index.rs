@@ -22,6 +22,10 @@ pub struct DirectoryIndex {
     pub(crate) identity_by_wallet: HashMap<String, u32>,
     pub(crate) funding_by_funded: HashMap<String, u32>,
     pub(crate) fan_out: HashMap<String, u32>,
+    /// Listings by their resource's key ([`super::resource::ResourceKey`]).
+    pub(crate) listings_by_url: HashMap<String, Vec<u32>>,
+    /// Listings by their resource's host.
+    pub(crate) listings_by_host: HashMap<String, Vec<u32>>,
     /// The biggest buyers, by qualifying spend.
     pub top_buyers: Vec<BuyerV1>,
 }
@@ -54,6 +58,14 @@ impl DirectoryIndex {
         for f in &rows.funding {
             *fan_out.entry(f.funder.clone()).or_default() += 1;
         }
+        let mut listings_by_url: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut listings_by_host: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, l) in rows.listings.iter().enumerate() {
+            if let Some(key) = super::resource::ResourceKey::parse(&l.resource) {
+                listings_by_host.entry(key.host.clone()).or_default().push(i as u32);
+                listings_by_url.entry(key.url).or_default().push(i as u32);
+            }
+        }
         let mut buyers: Vec<&&CounterpartyCsvRowV1> = counterparties.iter().filter(|c| c.spent > 0).collect();
         buyers.sort_by(|a, b| b.spent.cmp(&a.spent).then_with(|| a.address.cmp(&b.address)));
         let top_buyers = buyers
@@ -76,6 +88,8 @@ impl DirectoryIndex {
             identity_by_wallet,
             funding_by_funded,
             fan_out,
+            listings_by_url,
+            listings_by_host,
             top_buyers,
         }
     }
@@ -93,5 +107,12 @@ impl DirectoryIndex {
             .flatten()
             .map(|i| self.rows.proofs[*i as usize].kind.clone())
             .collect()
+    }
+}
+
+impl DirectoryIndex {
+    /// Whether a denylist entry names `address` (lowercase).
+    pub fn is_denylisted(&self, address: &str) -> bool {
+        self.denylist.binary_search_by(|i| self.rows.lists[*i as usize].address.as_str().cmp(address)).is_ok()
     }
 }

@@ -12,6 +12,7 @@ pub mod lists;
 pub mod pages;
 pub mod ranking;
 pub mod reports;
+pub mod resource;
 pub mod search;
 pub mod service;
 pub mod text;

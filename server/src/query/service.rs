@@ -60,6 +60,7 @@ fn operator(app: &App) -> OperatorV1 {
         contact: app.identity.contact.clone(),
         signing_address: app.operator().map(|o| o.address()),
         signing_key_is_demo: app.operator().is_some_and(|o| o.demo),
+        signed_by: app.operator().filter(|o| !o.demo).map(|o| o.address()),
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Offer {
 /// One accepted way to pay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Terms {
+    /// Position in the offer's `accepts` (entries that are not well-formed keep their places).
+    pub index: u32,
     /// `exact`, `upto`, …
     pub scheme: String,
     /// As offered: a v1 name (`base`) or CAIP-2 (`eip155:8453`).
@@ -54,18 +56,30 @@ pub fn parse_offer(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<Offe
     if status != 402 {
         return None;
     }
-    let from_header = headers
-        .get(PAYMENT_REQUIRED)
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| v.len() <= MAX_HEADER)
-        .and_then(decode_base64)
-        .and_then(|json| serde_json::from_slice::<Value>(&json).ok())
-        .and_then(|v| offer_from(&v, 2));
+    let from_header = headers.get(PAYMENT_REQUIRED).and_then(|v| v.to_str().ok()).and_then(offer_from_header);
     from_header.or_else(|| serde_json::from_slice::<Value>(body).ok().and_then(|v| offer_from(&v, 1)))
 }
 
+/// An offer from the 402 as a buyer holds it: the v2 `PaymentRequired` object (the header
+/// decoded) or the v1 JSON body, told apart by their `x402Version`.
+pub fn offer_from_json(v: &Value) -> Option<Offer> {
+    match v.get("x402Version").and_then(Value::as_u64) {
+        Some(version @ (1 | 2)) => offer_from(v, version as u32),
+        _ => None,
+    }
+}
+
+/// An offer from a v2 `PAYMENT-REQUIRED` header's value (base64 of the `PaymentRequired` JSON).
+pub fn offer_from_header(value: &str) -> Option<Offer> {
+    (value.len() <= MAX_HEADER)
+        .then(|| decode_base64(value))
+        .flatten()
+        .and_then(|json| serde_json::from_slice::<Value>(&json).ok())
+        .and_then(|v| offer_from(&v, 2))
+}
+
 /// Standard or URL-safe base64, with or without padding, surrounding whitespace ignored.
-pub(crate) fn decode_base64(text: &str) -> Option<Vec<u8>> {
+pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
     let config = GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
     let standard = GeneralPurpose::new(&base64::alphabet::STANDARD, config);
     let url_safe = GeneralPurpose::new(&base64::alphabet::URL_SAFE, config);
@@ -77,14 +91,21 @@ fn offer_from(v: &Value, version: u32) -> Option<Offer> {
     if v.get("x402Version").and_then(Value::as_u64) != Some(u64::from(version)) {
         return None;
     }
-    let accepts: Vec<Terms> = v.get("accepts")?.as_array()?.iter().filter_map(|a| terms_from(a, version)).collect();
+    let accepts: Vec<Terms> = v
+        .get("accepts")?
+        .as_array()?
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| terms_from(a, version, u32::try_from(i).ok()?))
+        .collect();
     (!accepts.is_empty()).then_some(Offer { version, accepts })
 }
 
-fn terms_from(a: &Value, version: u32) -> Option<Terms> {
+fn terms_from(a: &Value, version: u32, index: u32) -> Option<Terms> {
     let text = |key: &str| a.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
     let amount_key = if version == 1 { "maxAmountRequired" } else { "amount" };
     Some(Terms {
+        index,
         scheme: text("scheme")?.to_owned(),
         network: text("network")?.to_owned(),
         asset: text("asset")?.to_owned(),
@@ -134,7 +155,7 @@ pub fn normalise_network(network: &str) -> String {
 }
 
 /// Two addresses are the same: as EVM addresses in any letter case, otherwise as exact text.
-fn same_address(a: &str, b: &str) -> bool {
+pub fn same_address(a: &str, b: &str) -> bool {
     match (parse_address(a), parse_address(b)) {
         (Some(x), Some(y)) => x == y,
         (None, None) => a.trim() == b.trim(),
@@ -212,6 +233,7 @@ mod tests {
         assert_eq!(
             offer.accepts,
             vec![Terms {
+                index: 0,
                 scheme: "exact".into(),
                 network: "base".into(),
                 asset: USDC.into(),

@@ -1,0 +1,197 @@
+//! The overlay: evidence newer than the current snapshot that only the operator creates (its
+//! probes of the sellers' endpoints, its own paid calls, denylist entries from the lists it
+//! configured), folded into each affected seller's features with the model's `fold_fast` and
+//! judged with `assess_seller`, published between rebuilds beside the snapshots
+//! (`SnapshotStore::publish_overlay`). The scheduler publishes one after every round of ingest;
+//! `agentrep overlay` publishes one by hand.
+//!
+//! It reads nothing an outsider can write (no transfers, no reviews, no receipts), and
+//! `fast_verdict` keeps a seller's published decision unless the fold lowers it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+
+use agentrep_lake::datasets::{ListEntryRow, PaidProbeRow, ProbeRow};
+use agentrep_lake::{Dataset, Lake, Row};
+use agentrep_model::decision::{Decision, ShieldColor, assess_seller};
+use agentrep_model::live::{FastEvidence, ProbeSample, fast_verdict, fold_fast};
+use agentrep_model::{FlagKey, PaidProbeStats};
+use agentrep_publish::layout;
+use agentrep_publish::live::LiveBases;
+use agentrep_publish::payloads::iso;
+use agentrep_publish::store::SnapshotStore;
+use agentrep_publish::wire::{AgentRowV1, FlagV1, ManifestV1, OverlaySellerV1, OverlayV1, version};
+use anyhow::Context;
+use chrono::NaiveDate;
+
+/// Paid calls that were interrupted prove nothing (as in the rebuild's SQL).
+const INTERRUPTED: &str = "interrupted";
+
+/// Publishes the overlay of the current snapshot; `None` when there is no current snapshot or it
+/// predates the live basis (an overlay needs each seller's features and probe window).
+///
+/// # Errors
+/// When the snapshot or the lake cannot be read, or the overlay cannot be written.
+pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Option<OverlayV1>> {
+    let Some(id) = store.current_id() else { return Ok(None) };
+    let dir = store.root().join(&id);
+    let manifest: ManifestV1 = serde_json::from_slice(&fs::read(dir.join(layout::MANIFEST))?)?;
+    let Ok(basis_file) = fs::read(dir.join(layout::LIVE_BASIS)) else { return Ok(None) };
+    let bases = LiveBases::read(basis_file.into()).context("reading the snapshot's live basis")?;
+    let agents: Vec<AgentRowV1> = fs::read_to_string(dir.join(layout::AGENTS_INDEX))?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    let day = NaiveDate::parse_from_str(&manifest.snapshot_date, "%Y-%m-%d")?;
+    let day_end = (day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
+    let evidence = FastLake::read(lake, day, day_end)?;
+    let mut seller_of: HashMap<&str, &str> = HashMap::new();
+    for row in &agents {
+        for r in &row.resources {
+            seller_of.insert(r.as_str(), row.address.as_str());
+        }
+    }
+    let mut per_seller: BTreeMap<&str, FastEvidence> = BTreeMap::new();
+    for p in &evidence.probes {
+        if let Some(seller) = seller_of.get(p.resource.as_str()) {
+            let fast = per_seller.entry(seller).or_default();
+            fast.as_of = fast.as_of.max(p.probed_at.secs());
+            fast.probes.push(ProbeSample {
+                resource: p.resource.clone(),
+                t: p.probed_at.secs(),
+                status: p.status,
+                latency_ms: p.latency_ms,
+                offer_version: p.offer_version,
+                offer_matches: p.offer_matches,
+            });
+        }
+    }
+    for call in &evidence.paid_calls {
+        let seller = call.pay_to.to_ascii_lowercase();
+        let Some(row) = agents.iter().find(|a| a.address == seller) else { continue };
+        let fast = per_seller.entry(row.address.as_str()).or_default();
+        fast.as_of = fast.as_of.max(call.probed_at.secs());
+        count_paid_call(&mut fast.paid_probes, call);
+    }
+    for entry in &evidence.denylist {
+        let address = entry.address.to_ascii_lowercase();
+        if let Some(row) = agents.iter().find(|a| a.address == address) {
+            let fast = per_seller.entry(row.address.as_str()).or_default();
+            fast.as_of = fast.as_of.max(entry.added_at.secs());
+            fast.denylisted = true;
+        }
+    }
+    let by_address: HashMap<&str, &AgentRowV1> = agents.iter().map(|a| (a.address.as_str(), a)).collect();
+    let mut sellers = BTreeMap::new();
+    for (address, fast) in &per_seller {
+        let Some(line) = bases.get(address)? else { continue };
+        let row = by_address[address];
+        let folded = assess_seller(&fold_fast(&line.features, &line.basis, fast));
+        let published = decision_named(&row.decision);
+        let color = color_named(&row.shield.color);
+        let published_flags: Vec<FlagKey> = flag_keys(row);
+        if let Some(v) = fast_verdict(published, color, &published_flags, &folded) {
+            let reason = if v.flags.is_empty() {
+                format!("probes newer than the snapshot ({} of them) lowered the decision", fast.probes.len())
+            } else {
+                let raised: Vec<String> =
+                    v.flags.iter().map(|h| format!("{} ({})", h.key.as_str(), h.detail)).collect();
+                format!("evidence newer than the snapshot raised {}", raised.join("; "))
+            };
+            sellers.insert(
+                (*address).to_owned(),
+                OverlaySellerV1 {
+                    decision: v.decision.as_str().to_owned(),
+                    published_decision: row.decision.clone(),
+                    color: v.color.as_str().to_owned(),
+                    flags: v
+                        .flags
+                        .iter()
+                        .map(|h| FlagV1 {
+                            key: h.key.as_str().to_owned(),
+                            severity: h.severity.as_str().to_owned(),
+                            detail: h.detail.clone(),
+                        })
+                        .collect(),
+                    reason,
+                },
+            );
+        }
+    }
+    let as_of = per_seller.values().map(|f| f.as_of).max().unwrap_or(day_end - 1).max(day_end - 1);
+    let overlay = OverlayV1 {
+        version: version("overlay"),
+        snapshot_id: id,
+        as_of: iso(as_of),
+        probes: evidence.probes.len() as u32,
+        paid_calls: evidence.paid_calls.len() as u32,
+        denylist_entries: evidence.denylist.len() as u32,
+        sellers,
+    };
+    store.publish_overlay(&overlay)?;
+    Ok(Some(overlay))
+}
+
+/// A settled paid call counted as the rebuild's SQL counts it (`sql/domains.sql`).
+fn count_paid_call(stats: &mut PaidProbeStats, call: &PaidProbeRow) {
+    match call.settled {
+        Some(true) => {
+            stats.paid += 1;
+            if call.delivered {
+                stats.delivered += 1;
+            } else {
+                stats.undelivered += 1;
+            }
+        }
+        Some(false) if !call.delivered => stats.unpaid_failures += 1,
+        _ => {}
+    }
+}
+
+fn decision_named(name: &str) -> Decision {
+    Decision::ALL.into_iter().find(|d| d.as_str() == name).unwrap_or(Decision::Caution)
+}
+
+fn color_named(name: &str) -> ShieldColor {
+    [ShieldColor::Green, ShieldColor::Yellow, ShieldColor::Red]
+        .into_iter()
+        .find(|c| c.as_str() == name)
+        .unwrap_or(ShieldColor::Yellow)
+}
+
+fn flag_keys(row: &AgentRowV1) -> Vec<FlagKey> {
+    row.shield
+        .flags
+        .iter()
+        .filter_map(|f| agentrep_model::FLAGS.iter().find(|d| d.name == f.key).map(|d| d.key))
+        .collect()
+}
+
+/// The fast evidence in the lake, newer than the snapshot's day.
+struct FastLake {
+    probes: Vec<ProbeRow>,
+    paid_calls: Vec<PaidProbeRow>,
+    denylist: Vec<ListEntryRow>,
+}
+
+impl FastLake {
+    fn read(lake: &Lake, day: NaiveDate, day_end: i64) -> anyhow::Result<Self> {
+        let probes: Vec<ProbeRow> = newer(lake, day, |r: &ProbeRow| r.probed_at.secs() >= day_end)?;
+        let paid_calls = newer(lake, day, |r: &PaidProbeRow| {
+            r.probed_at.secs() >= day_end && r.error.as_deref() != Some(INTERRUPTED)
+        })?;
+        let denylist = newer(lake, day, |r: &ListEntryRow| r.list == "deny" && r.added_at.secs() >= day_end)?;
+        Ok(Self { probes, paid_calls, denylist })
+    }
+}
+
+/// Rows of `R`'s dataset in partitions from `day` on that `keep` keeps.
+fn newer<R: Row>(lake: &Lake, day: NaiveDate, keep: impl Fn(&R) -> bool) -> anyhow::Result<Vec<R>> {
+    let dataset: Dataset = R::DATASET;
+    let mut rows = Vec::new();
+    for date in lake.partition_days(dataset)?.into_iter().filter(|d| *d >= day) {
+        rows.extend(lake.read_partition::<R>(date)?.into_iter().filter(|r| keep(r)));
+    }
+    Ok(rows)
+}

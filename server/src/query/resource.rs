@@ -1,0 +1,384 @@
+//! The URL preflight (`GET /preflight?url=`, `POST /preflight`): a resource URL, and the 402 it
+//! answered when the buyer has it, resolved through the snapshot's listings index to the wallet
+//! that would be paid, with warnings for this URL: a payTo no listing names (a decoy), a price
+//! above the listed one (a price trap), a network or asset the listings do not name, a URL
+//! nobody lists.
+//!
+//! The judged wallet is always the one the 402 asks to be paid: that is where the buyer's money
+//! goes. A URL listed under several payTos (anyone can list a URL with their own payTo) therefore
+//! costs its real seller nothing: the 402 names one of the listed wallets and is judged by it.
+
+use agentrep_ingest::web::offer::{Offer, Terms, normalise_network, offer_from_header, offer_from_json, same_address};
+use agentrep_model::decision::{Decision, unindexed};
+use agentrep_model::{FlagKey, METHODOLOGY_VERSION};
+use agentrep_publish::wire::{
+    ListingRowV1, OfferCheckV1, PayeeV1, PreflightWarningV1, UrlPreflightRequestV1, UrlPreflightV1, WarningCode,
+    WarningSeverity, version,
+};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::{ApiError, ServedSnapshot};
+
+/// Listings of the host shown for an unlisted URL.
+pub const HOST_LISTINGS: usize = 20;
+
+/// Longest URL accepted, bytes.
+const MAX_URL: usize = 4096;
+
+/// `GET /preflight` query: exactly one of `url` and `address`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PreflightQuery {
+    /// The resource URL about to be paid (http or https).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// A wallet: the same answer as `/preflight/{address}` (the original's form).
+    #[serde(default)]
+    #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
+    pub address: Option<String>,
+}
+
+/// A resource URL as listings are looked up by: scheme and host lowercase, the default port and
+/// the fragment dropped, a trailing `/` of a non-root path dropped; the query kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceKey {
+    /// The whole key.
+    pub url: String,
+    /// The key without its query (a listing often names the path alone).
+    pub without_query: Option<String>,
+    /// The host, lowercase.
+    pub host: String,
+}
+
+impl ResourceKey {
+    /// The key of an http(s) URL; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Self> {
+        let url = url::Url::parse(text.trim()).ok()?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return None;
+        }
+        let host = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
+        let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
+        let path = match url.path() {
+            "/" | "" => "",
+            p => p.trim_end_matches('/'),
+        };
+        let base = format!("{}://{host}{port}{path}", url.scheme());
+        Some(match url.query().filter(|q| !q.is_empty()) {
+            Some(q) => ResourceKey { url: format!("{base}?{q}"), without_query: Some(base), host },
+            None => ResourceKey { url: base, without_query: None, host },
+        })
+    }
+}
+
+/// The offer a `POST /preflight` body carries: `None` when it carries none, `Some(None)` when what
+/// it carries is not a well-formed x402 offer.
+pub fn offer_of(req: &UrlPreflightRequestV1) -> Option<Option<Offer>> {
+    match (&req.payment_required, &req.payment_required_header) {
+        (Some(v), _) => Some(offer_from_json(v)),
+        (None, Some(h)) => Some(offer_from_header(h)),
+        (None, None) => None,
+    }
+}
+
+/// The resource URL the 402 of a `POST /preflight` body claims: v2 `resource.url`, else the
+/// first v1 `accepts[].resource`.
+pub fn claimed_resource(req: &UrlPreflightRequestV1) -> Option<String> {
+    let decoded;
+    let value = match (&req.payment_required, &req.payment_required_header) {
+        (Some(v), _) => v,
+        (None, Some(h)) => {
+            decoded = agentrep_ingest::web::offer::decode_base64(h)
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())?;
+            &decoded
+        }
+        (None, None) => return None,
+    };
+    let v2 = value.pointer("/resource/url").and_then(serde_json::Value::as_str);
+    let v1 = value.pointer("/accepts/0/resource").and_then(serde_json::Value::as_str);
+    v2.or(v1).map(str::to_owned)
+}
+
+/// A warning when the 402 claims another resource than `url` (the URL asked is what is judged:
+/// a seller cannot borrow another URL's listing by naming it in its 402).
+pub fn resource_mismatch(url: &str, claimed: Option<&str>) -> Option<PreflightWarningV1> {
+    let claimed = claimed?;
+    let same = match (ResourceKey::parse(url), ResourceKey::parse(claimed)) {
+        (Some(a), Some(b)) => a.url == b.url || a.without_query.as_ref().is_some_and(|k| *k == b.url),
+        _ => false,
+    };
+    (!same).then(|| {
+        warning(
+            WarningCode::ResourceMismatch,
+            WarningSeverity::Info,
+            None,
+            format!("the 402 names the resource {claimed}; the URL asked, {url}, is what is judged"),
+        )
+    })
+}
+
+/// The URL preflight of `url`, with the offer the buyer received (`Some(None)`: one that could not
+/// be read).
+pub fn url_preflight(
+    snap: &ServedSnapshot,
+    base: &str,
+    url: &str,
+    offer: Option<Option<&Offer>>,
+    claimed: Option<&str>,
+) -> Result<UrlPreflightV1, ApiError> {
+    let key = (url.len() <= MAX_URL)
+        .then(|| ResourceKey::parse(url))
+        .flatten()
+        .ok_or_else(|| ApiError::param("url", "an absolute http or https URL of at most 4096 bytes"))?;
+    let dir = &snap.directory;
+    let rows = &dir.rows.listings;
+    let ids = dir
+        .listings_by_url
+        .get(&key.url)
+        .or_else(|| key.without_query.as_ref().and_then(|k| dir.listings_by_url.get(k)))
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let listings: Vec<&ListingRowV1> = ids.iter().map(|&i| &rows[i as usize]).collect();
+    let mut warnings: Vec<PreflightWarningV1> = resource_mismatch(url, claimed).into_iter().collect();
+    let offers: Vec<OfferCheckV1> = offer
+        .flatten()
+        .map(|o| o.accepts.iter().map(|t| check_offer(t, &listings, &mut warnings)).collect())
+        .unwrap_or_default();
+    if offer.is_some_and(|o| o.is_none()) {
+        warnings.push(warning(
+            WarningCode::NoOffer,
+            WarningSeverity::Caution,
+            None,
+            "the 402 given carries no well-formed x402 offer (v1 body or v2 PAYMENT-REQUIRED)".to_owned(),
+        ));
+    }
+    let sellers = distinct_sellers(&listings);
+    let pay_to = match offers.iter().find(|o| o.acceptable).or_else(|| offers.first()) {
+        Some(o) => Some(o.pay_to.to_ascii_lowercase()),
+        None => {
+            if sellers.len() > 1 {
+                warnings.push(warning(
+                    WarningCode::ListingConflict,
+                    WarningSeverity::Info,
+                    None,
+                    format!(
+                        "the URL is listed with {} payTos ({}); the earliest listing's is judged: send the 402 (POST /preflight) to judge the wallet it asks to be paid",
+                        sellers.len(),
+                        sellers.join(", ")
+                    ),
+                ));
+            }
+            listings
+                .iter()
+                .min_by(|a, b| (&a.first_seen, &a.seller).cmp(&(&b.first_seen, &b.seller)))
+                .map(|l| l.seller.clone())
+        }
+    };
+    let host_listings = if listings.is_empty() {
+        warnings.push(warning(
+            WarningCode::Unlisted,
+            WarningSeverity::Caution,
+            None,
+            "no current marketplace listing names this URL: nothing says what it should cost or whom it should pay"
+                .to_owned(),
+        ));
+        dir.listings_by_host
+            .get(&key.host)
+            .map(|ids| ids.iter().take(HOST_LISTINGS).map(|&i| rows[i as usize].clone()).collect())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let seller = pay_to.as_deref().map(|a| payee(snap, base, a));
+    if let Some(reason) = seller.as_ref().and_then(|s| s.overlay.clone()) {
+        warnings.push(warning(
+            WarningCode::Overlay,
+            WarningSeverity::Info,
+            None,
+            format!("since the snapshot: {reason}"),
+        ));
+    }
+    let max_amount = pay_to.as_deref().and_then(|a| {
+        let chosen = offers.iter().find(|o| o.acceptable).and_then(|o| o.listed_price.clone());
+        chosen.or_else(|| {
+            listings
+                .iter()
+                .filter(|l| l.seller == a)
+                .filter_map(|l| l.price.parse::<u64>().ok())
+                .max()
+                .map(|p| p.to_string())
+        })
+    });
+    warnings.sort_by_key(|w| std::cmp::Reverse(w.severity));
+    let mut decision = seller.as_ref().map_or(Decision::Caution, |s| s.decision);
+    for w in &warnings {
+        decision = decision.min(match w.severity {
+            WarningSeverity::Block => Decision::Block,
+            WarningSeverity::Caution => Decision::Caution,
+            WarningSeverity::Info => Decision::Proceed,
+        });
+    }
+    Ok(UrlPreflightV1 {
+        version: version("url-preflight"),
+        url: url.to_owned(),
+        listed: !listings.is_empty(),
+        decision: decision.as_str().to_owned(),
+        pay_to,
+        seller: seller.map(|s| s.wire),
+        listings: listings.into_iter().cloned().collect(),
+        offers,
+        warnings,
+        max_amount,
+        host_listings,
+        snapshot_date: snap.date().to_owned(),
+        methodology: METHODOLOGY_VERSION.to_owned(),
+    })
+}
+
+fn warning(code: WarningCode, severity: WarningSeverity, offer: Option<u32>, message: String) -> PreflightWarningV1 {
+    PreflightWarningV1 { code, severity, offer, message }
+}
+
+/// The distinct sellers of `listings`, in their order.
+fn distinct_sellers(listings: &[&ListingRowV1]) -> Vec<String> {
+    let mut sellers: Vec<String> = Vec::new();
+    for l in listings {
+        if !sellers.contains(&l.seller) {
+            sellers.push(l.seller.clone());
+        }
+    }
+    sellers
+}
+
+/// One term of the 402 against the URL's listings; its warnings go to `warnings`. Nothing is
+/// compared when the URL is unlisted (the `unlisted` warning says it).
+fn check_offer(t: &Terms, listings: &[&ListingRowV1], warnings: &mut Vec<PreflightWarningV1>) -> OfferCheckV1 {
+    let network = normalise_network(&t.network);
+    let of_payee: Vec<&&ListingRowV1> = listings.iter().filter(|l| same_address(&l.pay_to, &t.pay_to)).collect();
+    let on_network: Vec<&&&ListingRowV1> =
+        of_payee.iter().filter(|l| normalise_network(&l.network) == network).collect();
+    let exact = on_network.iter().find(|l| same_address(&l.asset, &t.asset));
+    let listed_price = exact.and_then(|l| l.price.parse::<u64>().ok());
+    let mut warn = |code, severity, message| warnings.push(warning(code, severity, Some(t.index), message));
+    if !listings.is_empty() {
+        if of_payee.is_empty() {
+            warn(
+                WarningCode::Decoy,
+                WarningSeverity::Block,
+                format!(
+                    "the 402 asks to be paid to {}, which no listing of this URL names (listed: {})",
+                    t.pay_to,
+                    distinct_sellers(listings).join(", ")
+                ),
+            );
+        } else if on_network.is_empty() {
+            warn(
+                WarningCode::NetworkNotListed,
+                WarningSeverity::Caution,
+                format!(
+                    "the 402 asks for payment on {}, which no listing of this URL names for {}",
+                    t.network, t.pay_to
+                ),
+            );
+        } else if exact.is_none() {
+            warn(
+                WarningCode::AssetNotListed,
+                WarningSeverity::Caution,
+                format!("the 402 asks for asset {} on {}, which no listing of this URL names", t.asset, t.network),
+            );
+        } else if let Some(price) = listed_price.filter(|p| t.amount > *p) {
+            warn(
+                WarningCode::PriceTrap,
+                WarningSeverity::Block,
+                format!("the 402 asks for {} atomic units where the listing says {price}", t.amount),
+            );
+        }
+    }
+    OfferCheckV1 {
+        index: t.index,
+        scheme: t.scheme.clone(),
+        network: t.network.clone(),
+        asset: t.asset.clone(),
+        pay_to: t.pay_to.clone(),
+        amount: t.amount.to_string(),
+        listed_price: listed_price.map(|p| p.to_string()),
+        acceptable: listed_price.is_some_and(|p| t.amount <= p),
+    }
+}
+
+/// The judged wallet, with its decision as a value.
+struct Payee {
+    decision: Decision,
+    /// Why the overlay lowered it, when it did.
+    overlay: Option<String>,
+    wire: PayeeV1,
+}
+
+/// The wallet `address` (lowercase) as agentrep knows it: an indexed seller's published decision,
+/// or the policy for an address it does not index.
+fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
+    let profile = format!("{base}/score/{address}");
+    if let Some(row) = snap.index.agent(address) {
+        let applied = snap.overlay.load_full();
+        let lowered = applied.as_ref().and_then(|o| o.seller(address)).map(|(_, s)| s);
+        let name = lowered.map_or(&row.decision, |s| &s.decision);
+        let decision = Decision::ALL.into_iter().find(|d| d.as_str() == name).unwrap_or(Decision::Caution);
+        let mut flags: Vec<String> =
+            lowered.map(|s| s.flags.iter().map(|f| f.key.clone()).collect()).unwrap_or_default();
+        for f in &row.shield.flags {
+            if !flags.contains(&f.key) {
+                flags.push(f.key.clone());
+            }
+        }
+        return Payee {
+            decision,
+            overlay: lowered.map(|s| s.reason.clone()),
+            wire: PayeeV1 {
+                address: address.to_owned(),
+                indexed: true,
+                decision: name.clone(),
+                score: row.score,
+                score_basis: row.score_basis.clone(),
+                verdict: Some(row.verdict.clone()),
+                color: lowered.map_or(&row.shield.color, |s| &s.color).clone(),
+                flags,
+                profile,
+            },
+        };
+    }
+    let denylisted =
+        snap.counterparties.get(address).is_some_and(|c| c.denylisted) || snap.directory.is_denylisted(address);
+    let (decision, color) = unindexed(denylisted);
+    Payee {
+        decision,
+        overlay: None,
+        wire: PayeeV1 {
+            address: address.to_owned(),
+            indexed: false,
+            decision: decision.as_str().to_owned(),
+            score: None,
+            score_basis: "not-indexed".to_owned(),
+            verdict: None,
+            color: color.as_str().to_owned(),
+            flags: if denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
+            profile,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ResourceKey;
+
+    #[test]
+    fn keys_fold_what_does_not_change_the_resource() {
+        let k = ResourceKey::parse("HTTPS://API.Example.com:443/v1/Quote/?b=2#frag").unwrap();
+        assert_eq!(k.url, "https://api.example.com/v1/Quote?b=2");
+        assert_eq!(k.without_query.as_deref(), Some("https://api.example.com/v1/Quote"));
+        assert_eq!(k.host, "api.example.com");
+        assert_eq!(ResourceKey::parse("http://127.0.0.1:8080/").unwrap().url, "http://127.0.0.1:8080");
+        assert!(ResourceKey::parse("ftp://example.com/x").is_none());
+        assert!(ResourceKey::parse("not a url").is_none());
+    }
+}
