@@ -60,6 +60,8 @@ pub struct App {
     live: Option<crate::live::LiveSources>,
     /// The operator's Farcaster signer and hub, when configured.
     caster: Option<crate::cast::Caster>,
+    /// The business-review source, when configured.
+    places: Option<crate::places::PlacesSource>,
     /// How writes are taken and webhooks delivered.
     pub(crate) writes: crate::writes::WriteSettings,
     /// The in-memory write limits.
@@ -110,6 +112,7 @@ impl App {
             snapshot_changed: tokio::sync::Notify::new(),
             deliveries_due: tokio::sync::Notify::new(),
             caster: config.caster.clone(),
+            places: config.places.clone(),
             live: config.live_sources.clone().and_then(|sources| match crate::live::LiveSources::new(sources) {
                 Ok(live) => Some(live),
                 Err(why) => {
@@ -128,6 +131,11 @@ impl App {
     /// The live re-score's sources, when configured.
     pub fn live(&self) -> Option<&crate::live::LiveSources> {
         self.live.as_ref()
+    }
+
+    /// The business-review source, when configured.
+    pub fn places(&self) -> Option<&crate::places::PlacesSource> {
+        self.places.as_ref()
     }
 
     /// The operator's Farcaster signer and hub, when configured.

@@ -152,6 +152,17 @@ pub const FARCASTER_NETWORK: EnvVar = EnvVar::plain(
     "mainnet",
     "the Farcaster network casts are signed for: `mainnet`, `testnet` or `devnet`",
 );
+/// `AGENTREP_PLACES_API_KEY`.
+pub const PLACES_API_KEY: EnvVar = EnvVar::secret(
+    "AGENTREP_PLACES_API_KEY",
+    "the operator's Google Maps Platform key with the Places API (New) enabled; with it `GET /snapshot/{placeId}` is sold (each sale reads the place once, on the operator's quota)",
+);
+/// `AGENTREP_PLACES_URL`.
+pub const PLACES_URL: EnvVar = EnvVar::plain(
+    "AGENTREP_PLACES_URL",
+    "https://places.googleapis.com",
+    "the Places API's base URL (another host speaking its wire format, e.g. a regional proxy)",
+);
 
 /// Every variable the server reads (`serve`, `demo`, `schedule --serve`, `mcp`), in the order the
 /// README lists them.
@@ -182,4 +193,6 @@ pub const SERVER_ENV: &[&EnvVar] = &[
     &FARCASTER_SIGNER_KEY,
     &FARCASTER_HUB_URL,
     &FARCASTER_NETWORK,
+    &PLACES_API_KEY,
+    &PLACES_URL,
 ];

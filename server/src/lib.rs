@@ -20,6 +20,7 @@ pub mod openapi;
 pub mod overlay;
 mod pages;
 pub mod payment;
+pub mod places;
 pub mod query;
 pub mod routes;
 mod store_task;
@@ -121,6 +122,8 @@ pub struct ServerConfig {
     pub writes: writes::WriteSettings,
     /// The operator's Farcaster signer and hub (`AGENTREP_FARCASTER_*`), for featured casts.
     pub caster: Option<cast::Caster>,
+    /// The business-review source (`AGENTREP_PLACES_*`) `/snapshot/{placeId}` sells.
+    pub places: Option<places::PlacesSource>,
 }
 
 /// The live sources `AGENTREP_LIVE_SOURCES` names (the jobs' `agentrep.toml`, with its
@@ -150,6 +153,10 @@ impl Default for ServerConfig {
             writes: writes::WriteSettings::from_env(),
             caster: cast::Caster::from_env().unwrap_or_else(|why| {
                 warn!(%why, "Featured casts stay off.");
+                None
+            }),
+            places: places::PlacesSource::from_env().unwrap_or_else(|why| {
+                warn!(%why, "Place snapshots stay off.");
                 None
             }),
         }

@@ -145,7 +145,8 @@ pub const ROUTES: &[RouteDef] = &[
         .errors(&[400, 402, 404, 409, 503])
         .paid(CREATOR_AUDIT),
     RouteDef::get("/snapshot/{placeId}", "paid", handler!(paid::place_snapshot), PLACE_SNAPSHOT.purpose)
-        .errors(&[503])
+        .returns::<wire::PlaceSnapshotV1>()
+        .errors(&[400, 402, 404, 409, 503])
         .paid(PLACE_SNAPSHOT)
         .without_snapshot(),
     RouteDef::get("/revenue", "service", handler!(paid::revenue), "the service's own revenue, from its payment ledger")

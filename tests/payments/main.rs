@@ -21,6 +21,7 @@
 
 mod attestations;
 mod casts;
+mod guards;
 mod live;
 mod mcp;
 mod paid_probes;

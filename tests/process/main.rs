@@ -493,3 +493,59 @@ async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
     assert_eq!(get(&format!("{base}/preflight/{}", untouched.address)).await.1, before_untouched);
     drop(server);
 }
+
+/// `GET /snapshot/{placeId}` as an operator sells it: with `AGENTREP_PLACES_API_KEY` (and the
+/// double's URL in `AGENTREP_PLACES_URL`), the official buyer pays 0.10 USDC and gets the place
+/// read then; an unknown place releases the payment; a malformed id is refused before terms;
+/// without a key, 503 `no_business_source` as before; the key is never logged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn place_snapshots_are_sold_from_the_operators_places_source() {
+    use agentrep_tests::fixtures::{PLACE_ID, PlacesFixture};
+
+    let places = PlacesFixture::start("places-test-key-7f3a");
+    let chain = PayChain::start().await.expect("anvil");
+    let dir = tempfile::tempdir().unwrap();
+    let mut env = payment_env(&chain, &dir.path().join("store.sqlite"));
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&chain.relayer)));
+    env.push(("AGENTREP_PLACES_API_KEY", places.key.clone()));
+    env.push(("AGENTREP_PLACES_URL", places.url()));
+    let mut server = serve(&env);
+    let base = server.serving();
+    assert_eq!(paid_routes(&base).await.get("GET /snapshot/{placeId}"), Some(&None), "sold with a source");
+
+    let payer = funded(&chain, 1_000_000).await;
+    let out = OfficialBuyer::FetchV2.pay(&format!("{base}/snapshot/{PLACE_ID}"), &payer, 100_000).await;
+    assert_eq!(out["status"], 200, "{out}");
+    assert_eq!(out["settlement"]["success"], true, "{out}");
+    let body = &out["body"];
+    assert_eq!(body["version"], "agentrep-place-snapshot-v1");
+    assert_eq!(
+        (body["name"].as_str(), body["rating"].as_f64(), body["ratingCount"].as_u64()),
+        (Some("Google Sydney"), Some(4.2), Some(1052)),
+        "{body}"
+    );
+    assert_eq!(body["address"], "48 Pirrama Rd, Pyrmont NSW 2009, Australia");
+    assert_eq!(body["reviews"][0]["author"], "A. Reviewer");
+    assert_eq!(body["reviews"][1]["text"], "Busy at lunch.", "the original text when no translation");
+    assert!(body["readAt"].as_str().is_some_and(|t| t.ends_with('Z')), "{body}");
+    assert_eq!(chain.balance(chain.pay_to).await.unwrap(), U256::from(100_000));
+    assert_eq!(places.reads(), 1);
+
+    // A place the source does not know: the payment is released, nothing is charged.
+    let out = OfficialBuyer::FetchV2.pay(&format!("{base}/snapshot/ChIJunknownPlace000"), &payer, 100_000).await;
+    assert_eq!(out["status"], 404, "{out}");
+    assert_eq!(out["body"]["error"]["code"], "place_not_found", "{out}");
+    assert_eq!(chain.balance(chain.pay_to).await.unwrap(), U256::from(100_000), "nothing more was charged");
+    // A malformed id never reaches terms (or the source).
+    let (status, refusal) = get(&format!("{base}/snapshot/bad%2Fid")).await;
+    assert_eq!((status, refusal["error"]["code"].as_str()), (400, Some("invalid_placeId")), "{refusal}");
+    let logs = server.logs();
+    assert!(!logs.contains(&places.key), "the Places key is logged");
+    drop(server);
+
+    // Without a source: 503 no_business_source, no terms, as before.
+    let mut bare = serve(&payment_env(&chain, &dir.path().join("store2.sqlite")));
+    let base = bare.serving();
+    let (status, refusal) = get(&format!("{base}/snapshot/{PLACE_ID}")).await;
+    assert_eq!((status, refusal["error"]["code"].as_str()), (503, Some("no_business_source")), "{refusal}");
+}

@@ -97,10 +97,19 @@ pub async fn creator_audit(app: Arc<App>, req: Request) -> HandlerResult {
     .await
 }
 
-/// `GET /snapshot/{placeId}` (paid): this build has no source of real-world business reviews,
-/// so the route is refused before any terms (503 `no_business_source`).
+/// `GET /snapshot/{placeId}` (paid): the place read from the operator's business-review source
+/// at the moment of sale. A malformed id is refused before any terms; a deployment without a
+/// source answers 503 `no_business_source` (the route's need); a place the source does not know,
+/// or a source that fails, releases the payment.
 pub async fn place_snapshot(app: Arc<App>, req: Request) -> HandlerResult {
-    sell(&app, &req, &PLACE_SNAPSHOT, |_| async { unreachable!("the route's needs are never met") }).await
+    let id = crate::places::place_id(req.param("placeId"))?.to_owned();
+    crate::payment::needs::check(&app, PLACE_SNAPSHOT.needs)?;
+    let source = app.places().cloned().expect("the route's needs include the business-review source");
+    sell(&app, &req, &PLACE_SNAPSHOT, |_| async {
+        let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        Ok(respond::json(StatusCode::OK, &source.snapshot(&id, now).await?))
+    })
+    .await
 }
 
 async fn totals(app: &App) -> Result<(RevenueTotals, u64), ApiError> {

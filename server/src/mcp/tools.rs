@@ -694,7 +694,7 @@ pub const NOT_MIRRORED: [(&str, &str); 32] = [
         "/clawd/creator-audit/{address}",
         "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
     ),
-    ("/snapshot/{placeId}", "paid, and refused: no business source"),
+    ("/snapshot/{placeId}", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
     ("/revenue", "reads the write store, which the stdio server does not open"),
     ("/revenue/buyers", "reads the write store, which the stdio server does not open"),
     (

@@ -12,7 +12,7 @@ fn met_by(need: Need, app: &App) -> bool {
     match need {
         Need::SigningKey => app.operator().is_some(),
         Need::LiveSources => app.live().is_some(),
-        Need::BusinessReviews => false,
+        Need::BusinessReviews => app.places().is_some(),
         Need::Farcaster => app.caster().is_some(),
     }
 }
@@ -30,12 +30,12 @@ pub fn unmet(app: &App, needs: &[Need]) -> Vec<Need> {
 /// `paid_route_unavailable` naming every other missing need.
 pub fn check(app: &App, needs: &[Need]) -> Result<(), ApiError> {
     let missing = unmet(app, needs);
-    if let Some(unconfigurable) = missing.iter().find(|n| !n.configurable()) {
+    if missing.contains(&Need::BusinessReviews) {
         return Err(ApiError::PaidRouteUnavailable {
             code: "no_business_source",
             message: format!(
-                "this route needs {}; no terms are quoted and nothing is charged",
-                unconfigurable.describe()
+                "this deployment has no business-review source: this route needs {}; no terms are quoted and nothing is charged",
+                Need::BusinessReviews.describe()
             ),
         });
     }

@@ -106,7 +106,7 @@ pub const PLACE_SNAPSHOT: PaidVariant = PaidVariant {
     query: None,
     price: 100_000,
     description: "review snapshot of a real-world business",
-    purpose: "review snapshot of a real-world business: this build has no source of business reviews, so it answers 503 no_business_source and quotes no terms",
+    purpose: "review snapshot of a real-world business (name, address, rating, number of ratings, recent reviews, when read) from the operator's business-review source (Google's Places API); without one, 503 no_business_source and no terms",
     needs: &[Need::BusinessReviews],
 };
 
@@ -171,7 +171,7 @@ pub enum Need {
     SigningKey,
     /// The live sources (`AGENTREP_LIVE_SOURCES`): the chain and probe rules a live read uses.
     LiveSources,
-    /// A source of real-world business reviews. This build has none, so no deployment meets it.
+    /// A source of real-world business reviews (`AGENTREP_PLACES_API_KEY`).
     BusinessReviews,
     /// A Farcaster account, its signer key and a hub (`AGENTREP_FARCASTER_*`): featured casts.
     Farcaster,
@@ -187,7 +187,9 @@ impl Need {
             Need::LiveSources => {
                 "live sources (AGENTREP_LIVE_SOURCES, an agentrep.toml whose chain is the seller's network)"
             }
-            Need::BusinessReviews => "a source of real-world business reviews, which this build does not have",
+            Need::BusinessReviews => {
+                "a source of real-world business reviews (AGENTREP_PLACES_API_KEY: the operator's Google Places API key)"
+            }
             Need::Farcaster => {
                 "a Farcaster signer and hub (AGENTREP_FARCASTER_FID, AGENTREP_FARCASTER_SIGNER_KEY, AGENTREP_FARCASTER_HUB_URL)"
             }
@@ -199,15 +201,10 @@ impl Need {
         match self {
             Need::SigningKey => "`AGENTREP_SIGNING_KEY`",
             Need::LiveSources => "`AGENTREP_LIVE_SOURCES`",
-            Need::BusinessReviews => "a business-review source (none in this build: 503 `no_business_source`)",
+            Need::BusinessReviews => "`AGENTREP_PLACES_API_KEY` (without it: 503 `no_business_source`)",
             Need::Farcaster => {
                 "`AGENTREP_FARCASTER_FID`, `AGENTREP_FARCASTER_SIGNER_KEY`, `AGENTREP_FARCASTER_HUB_URL`"
             }
         }
-    }
-
-    /// Whether an operator can provide it by configuration.
-    pub fn configurable(self) -> bool {
-        !matches!(self, Need::BusinessReviews)
     }
 }
