@@ -254,6 +254,30 @@ computed_run "/search?q=$word" "http://127.0.0.1:18402/api/agent/search?q=$word"
 computed_run "POST /match" -m POST -T application/json -D "$out/match.json" "http://127.0.0.1:18402/api/agent/match"
 computed_run "POST /scores (200 addresses)" -m POST -T application/json -D "$out/scores.json" "http://127.0.0.1:18402/api/agent/scores"
 
+# 4c. The URL preflight at a fixed 1,000 req/s (open loop), against the baseline of the same run:
+#     /preflight/{addr}, a published document served from memory, at the same rate. A listed URL
+#     by GET, and by POST with its honest 402 and with a decoy's (another payTo).
+python3 - "$snap/current/index/listings.jsonl" "$out" <<'PY'
+import json, sys, urllib.parse
+listing = json.loads(open(sys.argv[1]).readline())
+out = sys.argv[2]
+def required(pay_to):
+    return {"x402Version": 2, "resource": {"url": listing["resource"]}, "accepts": [{"scheme": "exact",
+        "network": listing["network"], "amount": listing["price"], "asset": listing["asset"], "payTo": pay_to,
+        "maxTimeoutSeconds": 60}]}
+open(f"{out}/url-get.txt", "w").write(urllib.parse.quote(listing["resource"], safe=""))
+json.dump({"url": listing["resource"], "paymentRequired": required(listing["payTo"])}, open(f"{out}/url-honest.json", "w"))
+json.dump({"url": listing["resource"], "paymentRequired": required("0x" + "de" * 20)}, open(f"{out}/url-decoy.json", "w"))
+PY
+computed_run "/preflight/{addr} (baseline)" "http://127.0.0.1:18402/api/agent/preflight/$first"
+computed_run "GET /preflight?url=" "http://127.0.0.1:18402/api/agent/preflight?url=$(cat "$out/url-get.txt")"
+computed_run "POST /preflight (honest 402)" -m POST -T application/json -D "$out/url-honest.json" "http://127.0.0.1:18402/api/agent/preflight"
+computed_run "POST /preflight (decoy 402)" -m POST -T application/json -D "$out/url-decoy.json" "http://127.0.0.1:18402/api/agent/preflight"
+
+# 4d. The overlay of fast evidence (SCORING.md § 5c) at benchmark scale: reading the current
+#     snapshot's live basis and index and the lake's evidence newer than it, and publishing.
+timed overlay "$bin" overlay --lake "$lake" --snapshots "$snap"
+
 log "agentrep serve resident memory (VmRSS): ${rss_loaded} MiB with the snapshot loaded, $(rss_mib) MiB after the load runs above"
 
 # 5. Payments.

@@ -377,6 +377,15 @@ async fn every_route_of_the_table_answers() {
             _ if def.path == "/mcp" => {
                 client.post(&url).json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" })).send().await.unwrap()
             }
+            // The URL preflight, of a listed resource (GET by query, POST by body).
+            _ if def.path == "/preflight" => {
+                let listed = client.get(format!("{}/score/{leader}", s.base)).send().await.unwrap();
+                let resource = listed.json::<Value>().await.unwrap()["resourcePath"].as_str().unwrap().to_owned();
+                match def.method.as_str() {
+                    "GET" => client.get(&url).query(&[("url", resource.as_str())]).send().await.unwrap(),
+                    _ => client.post(&url).json(&json!({ "url": resource })).send().await.unwrap(),
+                }
+            }
             _ if def.path == "/verify" => {
                 let payload = json!({"version": "agentrep-v1", "subjectType": "agent-onchain",
                     "subject": format!("0x{:0>64}", leader.trim_start_matches("0x")), "score": 80, "timestamp": 1,

@@ -25,6 +25,7 @@ struct Fixture {
     word: String,
     intent: String,
     tag: String,
+    resource: String,
 }
 
 async fn get(url: &str) -> Value {
@@ -53,6 +54,7 @@ async fn fixture(s: &RunningServer) -> Fixture {
     let deployers = get(&format!("{}/deployers/top?limit=1", s.base)).await;
     let deployer = deployers["deployers"][0]["address"].as_str().unwrap().to_owned();
     let profile = get(&format!("{}/deployer/{deployer}", s.base)).await;
+    let resource = score["resourcePath"].as_str().unwrap().to_owned();
     Fixture {
         base: s.base.clone(),
         top: top.to_owned(),
@@ -62,6 +64,7 @@ async fn fixture(s: &RunningServer) -> Fixture {
         word,
         intent: description.chars().take(200).collect(),
         tag: tags["tags"][0]["tag"].as_str().unwrap().to_owned(),
+        resource,
     }
 }
 
@@ -80,6 +83,7 @@ fn args_for(tool: &Tool, f: &Fixture) -> Value {
             "tag" => json!(f.tag),
             "cat" => json!("other"),
             "tokenAddress" => json!(f.token),
+            "url" => json!(f.resource),
             other => panic!("no fixture for the required argument {other} of {}", tool.name),
         };
         args.insert(name.to_owned(), value);

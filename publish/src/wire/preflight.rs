@@ -113,7 +113,13 @@ pub struct UnindexedPreflightV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UrlPreflightRequestV1 {
-    /// The resource URL the buyer is about to pay.
+    /// The resource URL the buyer is about to pay (http or https).
+    #[schemars(
+        length(max = 4096),
+        regex(
+            pattern = r"^https?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*(:[0-9]{1,4})?([/?][^\s]*)?$"
+        )
+    )]
     pub url: String,
     /// The 402 as the buyer received it: the v2 `PaymentRequired` object (the `PAYMENT-REQUIRED`
     /// header decoded) or the v1 JSON body (`x402Version`, `accepts`).

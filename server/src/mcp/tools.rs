@@ -133,13 +133,6 @@ fn url_preflight(ctx: &Ctx, body: wire::UrlPreflightRequestV1) -> Result<Out<wir
     Ok(Out::of(&doc))
 }
 
-fn verify_spec(ctx: &Ctx) -> Result<Out<wire::VerifySpecV1>, ToolError> {
-    let origin = ctx.origin.as_deref().unwrap_or_default();
-    let contract = ctx.app.snapshot().and_then(|s| s.manifest.verifier_contract.clone());
-    let spec = crate::attest::verify_spec(ctx.app.operator(), contract, format!("{origin}{}/verify", ctx.base()));
-    Ok(Out::of(&spec))
-}
-
 fn leaderboard(ctx: &Ctx, q: &rq::LeaderboardQuery) -> Result<Out<wire::LeaderboardV1>, ToolError> {
     Ok(Out::published(&*rq::leaderboard_view(ctx.snap()?, q)?))
 }
@@ -439,7 +432,6 @@ pub static TOOLS: &[Tool] = &[
         wire::UrlPreflightRequestV1 => wire::UrlPreflightV1,
         url_preflight
     ),
-    tool!("agentrep_verify_spec", "Attestation verification spec", None, Some("/verify-spec"), NoArgs => wire::VerifySpecV1, |ctx, _| verify_spec(ctx)),
     tool!(
         "agentrep_trust_shield",
         "Trust shield",
@@ -681,7 +673,7 @@ pub static TOOLS: &[Tool] = &[
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 32] = [
+pub const NOT_MIRRORED: [(&str, &str); 33] = [
     (
         "/risk-report/{address}",
         "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
@@ -703,6 +695,7 @@ pub const NOT_MIRRORED: [(&str, &str); 32] = [
     ),
     ("/auto-attest-status/{address}", "reads the write store, which the stdio server does not open"),
     ("/verify", "checks an attestation over HTTP (the original SDK's verifyServerSide)"),
+    ("/verify-spec", "names the HTTP deployment's signer and the /verify URL of the origin it is read from"),
     ("/attestations.json", "a JSON Feed for feed readers"),
     ("/attestation-engagement", "reads the write store, which the stdio server does not open"),
     ("/shield/{address}.json", "a shields.io badge document, not a read"),

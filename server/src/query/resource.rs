@@ -28,13 +28,16 @@ const MAX_URL: usize = 4096;
 
 /// `GET /preflight` query: exactly one of `url` and `address`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct PreflightQuery {
-    /// The resource URL about to be paid (http or https).
-    #[serde(default)]
+    /// The resource URL about to be paid (http or https). Give `url` or `address`, not both.
+    #[schemars(
+        length(max = 4096),
+        regex(
+            pattern = r"^https?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*(:[0-9]{1,4})?([/?][^\s]*)?$"
+        )
+    )]
     pub url: Option<String>,
     /// A wallet: the same answer as `/preflight/{address}` (the original's form).
-    #[serde(default)]
     #[schemars(regex(pattern = r"^0x[a-fA-F0-9]{40}$"))]
     pub address: Option<String>,
 }
