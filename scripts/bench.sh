@@ -12,7 +12,8 @@
 # at benchmark scale against a day at ten times it: 1M sellers, 100M settlements).
 # Every load run is bounded in time; servers started here are stopped on exit.
 # BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_SKIP_REBUILD=1 (serve existing snapshots),
-# BENCH_ONLY=bucket runs `scripts/bench-bucket.sh` (a rebuild from a bucket lake on a local S3
+# BENCH_ONLY=preflight runs `scripts/bench-preflight.sh` (the URL preflight at 1k req/s against
+# /preflight/{addr}, and the overlay's publication) alone. BENCH_ONLY=bucket runs `scripts/bench-bucket.sh` (a rebuild from a bucket lake on a local S3
 # server against the same lake in a folder). BENCH_ONLY=cluster runs `scripts/bench-cluster.sh`
 # (the settlement pass on a Ballista cluster on loopback, two executors and one, against the
 # embedded DuckDB). BENCH_SKIP_INGEST=1 (leave the ingest out) and BENCH_ONLY=ingest (the ingest section alone) tune it.
@@ -56,6 +57,13 @@ fi
 
 if [ "${BENCH_ONLY:-}" = bucket ]; then
   AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-bucket.sh"
+  echo "results in $results"
+  exit 0
+fi
+
+if [ "${BENCH_ONLY:-}" = preflight ]; then
+  log "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -r); $(date -u +%Y-%m-%dT%H:%MZ)"
+  AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" "$root/scripts/bench-preflight.sh"
   echo "results in $results"
   exit 0
 fi
@@ -254,29 +262,8 @@ computed_run "/search?q=$word" "http://127.0.0.1:18402/api/agent/search?q=$word"
 computed_run "POST /match" -m POST -T application/json -D "$out/match.json" "http://127.0.0.1:18402/api/agent/match"
 computed_run "POST /scores (200 addresses)" -m POST -T application/json -D "$out/scores.json" "http://127.0.0.1:18402/api/agent/scores"
 
-# 4c. The URL preflight at a fixed 1,000 req/s (open loop), against the baseline of the same run:
-#     /preflight/{addr}, a published document served from memory, at the same rate. A listed URL
-#     by GET, and by POST with its honest 402 and with a decoy's (another payTo).
-python3 - "$snap/current/index/listings.jsonl" "$out" <<'PY'
-import json, sys, urllib.parse
-listing = json.loads(open(sys.argv[1]).readline())
-out = sys.argv[2]
-def required(pay_to):
-    return {"x402Version": 2, "resource": {"url": listing["resource"]}, "accepts": [{"scheme": "exact",
-        "network": listing["network"], "amount": listing["price"], "asset": listing["asset"], "payTo": pay_to,
-        "maxTimeoutSeconds": 60}]}
-open(f"{out}/url-get.txt", "w").write(urllib.parse.quote(listing["resource"], safe=""))
-json.dump({"url": listing["resource"], "paymentRequired": required(listing["payTo"])}, open(f"{out}/url-honest.json", "w"))
-json.dump({"url": listing["resource"], "paymentRequired": required("0x" + "de" * 20)}, open(f"{out}/url-decoy.json", "w"))
-PY
-computed_run "/preflight/{addr} (baseline)" "http://127.0.0.1:18402/api/agent/preflight/$first"
-computed_run "GET /preflight?url=" "http://127.0.0.1:18402/api/agent/preflight?url=$(cat "$out/url-get.txt")"
-computed_run "POST /preflight (honest 402)" -m POST -T application/json -D "$out/url-honest.json" "http://127.0.0.1:18402/api/agent/preflight"
-computed_run "POST /preflight (decoy 402)" -m POST -T application/json -D "$out/url-decoy.json" "http://127.0.0.1:18402/api/agent/preflight"
-
-# 4d. The overlay of fast evidence (SCORING.md § 5c) at benchmark scale: reading the current
-#     snapshot's live basis and index and the lake's evidence newer than it, and publishing.
-timed overlay "$bin" overlay --lake "$lake" --snapshots "$snap"
+# 4c. The URL preflight at a fixed rate against /preflight/{addr}, and the overlay's publication.
+AGENTREP_BIN="$bin" BENCH_DIR="$out" BENCH_RESULTS="$results" OHA="$oha" BENCH_PORT=18402 "$root/scripts/bench-preflight.sh"
 
 log "agentrep serve resident memory (VmRSS): ${rss_loaded} MiB with the snapshot loaded, $(rss_mib) MiB after the load runs above"
 

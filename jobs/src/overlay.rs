@@ -17,12 +17,13 @@ use agentrep_model::decision::{Decision, ShieldColor, assess_seller};
 use agentrep_model::live::{FastEvidence, ProbeSample, fast_verdict, fold_fast};
 use agentrep_model::{FlagKey, PaidProbeStats};
 use agentrep_publish::layout;
-use agentrep_publish::live::LiveBases;
+use agentrep_publish::live::{LiveBases, LiveSellerV1};
 use agentrep_publish::payloads::iso;
 use agentrep_publish::store::SnapshotStore;
 use agentrep_publish::wire::{AgentRowV1, FlagV1, ManifestV1, OverlaySellerV1, OverlayV1, version};
 use anyhow::Context;
 use chrono::NaiveDate;
+use rayon::prelude::*;
 
 /// Paid calls that were interrupted prove nothing (as in the rebuild's SQL).
 const INTERRUPTED: &str = "interrupted";
@@ -67,58 +68,34 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
             });
         }
     }
+    let by_address: HashMap<&str, &AgentRowV1> = agents.iter().map(|a| (a.address.as_str(), a)).collect();
     for call in &evidence.paid_calls {
         let seller = call.pay_to.to_ascii_lowercase();
-        let Some(row) = agents.iter().find(|a| a.address == seller) else { continue };
+        let Some(row) = by_address.get(seller.as_str()) else { continue };
         let fast = per_seller.entry(row.address.as_str()).or_default();
         fast.as_of = fast.as_of.max(call.probed_at.secs());
         count_paid_call(&mut fast.paid_probes, call);
     }
     for entry in &evidence.denylist {
         let address = entry.address.to_ascii_lowercase();
-        if let Some(row) = agents.iter().find(|a| a.address == address) {
+        if let Some(row) = by_address.get(address.as_str()) {
             let fast = per_seller.entry(row.address.as_str()).or_default();
             fast.as_of = fast.as_of.max(entry.added_at.secs());
             fast.denylisted = true;
         }
     }
-    let by_address: HashMap<&str, &AgentRowV1> = agents.iter().map(|a| (a.address.as_str(), a)).collect();
-    let mut sellers = BTreeMap::new();
-    for (address, fast) in &per_seller {
-        let Some(line) = bases.get(address)? else { continue };
-        let row = by_address[address];
-        let folded = assess_seller(&fold_fast(&line.features, &line.basis, fast));
-        let published = decision_named(&row.decision);
-        let color = color_named(&row.shield.color);
-        let published_flags: Vec<FlagKey> = flag_keys(row);
-        if let Some(v) = fast_verdict(published, color, &published_flags, &folded) {
-            let reason = if v.flags.is_empty() {
-                format!("probes newer than the snapshot ({} of them) lowered the decision", fast.probes.len())
-            } else {
-                let raised: Vec<String> =
-                    v.flags.iter().map(|h| format!("{} ({})", h.key.as_str(), h.detail)).collect();
-                format!("evidence newer than the snapshot raised {}", raised.join("; "))
-            };
-            sellers.insert(
-                (*address).to_owned(),
-                OverlaySellerV1 {
-                    decision: v.decision.as_str().to_owned(),
-                    published_decision: row.decision.clone(),
-                    color: v.color.as_str().to_owned(),
-                    flags: v
-                        .flags
-                        .iter()
-                        .map(|h| FlagV1 {
-                            key: h.key.as_str().to_owned(),
-                            severity: h.severity.as_str().to_owned(),
-                            detail: h.detail.clone(),
-                        })
-                        .collect(),
-                    reason,
-                },
-            );
-        }
-    }
+    // Every affected seller's basis at once (a row group decompressed once, not once per seller),
+    // folded and judged in parallel.
+    let lines = bases.get_many(per_seller.keys().copied())?;
+    let sellers: BTreeMap<String, OverlaySellerV1> = lines
+        .into_par_iter()
+        .filter_map(|(address, line)| {
+            let verdict = verdict_of(by_address[address.as_str()], &line, &per_seller[address.as_str()]);
+            verdict.map(|v| (address, v))
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
     let as_of = per_seller.values().map(|f| f.as_of).max().unwrap_or(day_end - 1).max(day_end - 1);
     let overlay = OverlayV1 {
         version: version("overlay"),
@@ -131,6 +108,36 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
     };
     store.publish_overlay(&overlay)?;
     Ok(Some(overlay))
+}
+
+/// What the overlay says of one seller: its published answer (`row`), its features and live basis
+/// (`line`) and its fast evidence; `None` when the evidence lowers nothing.
+fn verdict_of(row: &AgentRowV1, line: &LiveSellerV1, fast: &FastEvidence) -> Option<OverlaySellerV1> {
+    let folded = assess_seller(&fold_fast(&line.features, &line.basis, fast));
+    let published = decision_named(&row.decision);
+    let v = fast_verdict(published, color_named(&row.shield.color), &flag_keys(row), &folded)?;
+    let reason = if v.flags.is_empty() {
+        format!("probes newer than the snapshot ({} of them) lowered the decision", fast.probes.len())
+    } else {
+        let raised: Vec<String> = v.flags.iter().map(|h| format!("{} ({})", h.key.as_str(), h.detail)).collect();
+        format!("evidence newer than the snapshot raised {}", raised.join("; "))
+    };
+    let flags = v
+        .flags
+        .iter()
+        .map(|h| FlagV1 {
+            key: h.key.as_str().to_owned(),
+            severity: h.severity.as_str().to_owned(),
+            detail: h.detail.clone(),
+        })
+        .collect();
+    Some(OverlaySellerV1 {
+        decision: v.decision.as_str().to_owned(),
+        published_decision: row.decision.clone(),
+        color: v.color.as_str().to_owned(),
+        flags,
+        reason,
+    })
 }
 
 /// A settled paid call counted as the rebuild's SQL counts it (`sql/domains.sql`).

@@ -13,7 +13,7 @@ use agentrep_publish::store::SnapshotStore;
 use agentrep_publish::wire::{AgentRowV1, OverlaySellerV1};
 use agentrep_tests::{BuiltWorld, build_world};
 
-const CASES: u64 = 4;
+const CASES: u64 = 3;
 
 /// A small deterministic generator (SplitMix64): the cases are the same on every run.
 struct Draw(u64);

@@ -118,7 +118,7 @@ async fn an_unlisted_url_is_answered_with_what_can_be_known_and_bad_input_is_ref
     let (status, doc) = get(&format!("{}/preflight?url={unlisted}", s.base)).await;
     assert_eq!(status, StatusCode::OK, "{doc}");
     assert_eq!((doc["listed"].as_bool(), codes(&doc)), (Some(false), vec!["unlisted"]), "{doc}");
-    assert_eq!(doc["decision"], "CAUTION");
+    assert_eq!(doc["decision"], "CAUTION", "no payee named: the unindexed policy");
     assert!(doc["hostListings"].as_array().unwrap().iter().any(|h| h["resource"] == l.resource.as_str()), "{doc}");
     // With its 402, the wallet it names is judged (not indexed here: CAUTION, never PROCEED).
     let (_, doc) = post(
@@ -127,7 +127,15 @@ async fn an_unlisted_url_is_answered_with_what_can_be_known_and_bad_input_is_ref
     )
     .await;
     assert_eq!(doc["seller"]["indexed"], false, "{doc}");
-    assert_eq!(doc["decision"], "CAUTION");
+    assert_eq!(doc["decision"], "CAUTION", "an unindexed payee: the unindexed policy");
+    // An unlisted URL whose 402 pays an indexed seller: that seller's decision stands.
+    let (_, doc) = post(
+        &format!("{}/preflight", s.base),
+        &json!({"url": unlisted, "paymentRequired": v2(&unlisted, &l.pay_to, "1000", "eip155:8453", &l.asset)}),
+    )
+    .await;
+    let (_, by_address) = get(&format!("{}/preflight/{}", s.base, l.seller)).await;
+    assert_eq!(doc["decision"], by_address["decision"], "{doc}");
     for bad in
         ["/preflight", "/preflight?url=ftp://x.example/a", "/preflight?url=x&address=0x1", "/preflight?address=0x12"]
     {

@@ -316,6 +316,58 @@ impl LiveBases {
         Ok(all)
     }
 
+    /// The rows of `sellers` the file has, decoded, in the file's order: each row group that holds
+    /// one of them is decompressed once (the overlay reads thousands of sellers at a time, where
+    /// [`LiveBases::get`] decompresses a row group per seller).
+    ///
+    /// # Errors
+    /// When a row cannot be decoded.
+    pub fn get_many<'s>(
+        &self,
+        sellers: impl IntoIterator<Item = &'s str>,
+    ) -> Result<Vec<(String, LiveSellerV1)>, PublishError> {
+        let mut by_group: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
+        for row in sellers.into_iter().filter_map(|s| self.rows.get(s).copied()) {
+            let group = self.group_starts.partition_point(|start| *start <= row) - 1;
+            by_group.entry(group).or_default().push(usize::try_from(row - self.group_starts[group]).unwrap_or(0));
+        }
+        if by_group.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut selectors = Vec::new();
+        for (group, offsets) in &mut by_group {
+            offsets.sort_unstable();
+            offsets.dedup();
+            let len = usize::try_from(self.metadata.metadata().row_group(*group).num_rows()).unwrap_or(0);
+            let mut at = 0;
+            for &offset in offsets.iter() {
+                if offset > at {
+                    selectors.push(RowSelector::skip(offset - at));
+                }
+                selectors.push(RowSelector::select(1));
+                at = offset + 1;
+            }
+            if len > at {
+                selectors.push(RowSelector::skip(len - at));
+            }
+        }
+        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(self.file.clone(), self.metadata.clone())
+            .with_row_groups(by_group.keys().copied().collect())
+            .with_row_selection(RowSelection::from(selectors))
+            .with_batch_size(ROW_GROUP_SELLERS)
+            .build()
+            .map_err(PublishError::Parquet)?;
+        let mut out = Vec::new();
+        for b in reader {
+            let b = b.map_err(|e| PublishError::LiveBasis(e.to_string()))?;
+            let sellers = column::<StringArray>(&b, "seller")?;
+            for row in 0..b.num_rows() {
+                out.push((sellers.value(row).to_owned(), decode(&b, row)?));
+            }
+        }
+        Ok(out)
+    }
+
     /// `seller`'s row, decoded; `None` when the file has none.
     ///
     /// # Errors
@@ -582,6 +634,14 @@ mod tests {
         assert_eq!(bases.decode_all().expect("decodes"), sellers);
         assert!(!bases.contains("0xnot-a-seller"));
         assert_eq!(bases.get("0xnot-a-seller").expect("no error"), None);
+        // Many at once, in any order, with repeats and unknowns: each known one once, in file order.
+        let wanted: Vec<&str> =
+            sellers.iter().rev().step_by(3).map(|(a, _)| a.as_str()).chain(["0xnot-a-seller"]).collect();
+        let mut expected: Vec<_> = sellers.iter().rev().step_by(3).cloned().collect();
+        expected.reverse();
+        let twice = wanted.iter().chain(wanted.iter()).copied();
+        assert_eq!(bases.get_many(twice).expect("decodes"), expected);
+        assert_eq!(bases.get_many(std::iter::empty()).expect("decodes"), Vec::new());
     }
 
     #[test]

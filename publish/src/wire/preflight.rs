@@ -146,11 +146,12 @@ pub enum WarningSeverity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WarningCode {
-    /// The 402 asks to be paid to a wallet no listing of the URL names.
+    /// The 402 asks to be paid, on a network the URL's listings name, to a wallet none of them
+    /// names there.
     Decoy,
     /// The 402 asks for more than the listing's price on the same network and asset.
     PriceTrap,
-    /// The 402 names a network no listing of the URL names.
+    /// The 402 names a network no listing of the URL names (who should be paid there is unknown).
     NetworkNotListed,
     /// The 402 names an asset no listing of the URL names on that network.
     AssetNotListed,

@@ -148,6 +148,16 @@ pub fn url_preflight(
         .flatten()
         .map(|o| o.accepts.iter().map(|t| check_offer(t, &listings, &mut warnings)).collect())
         .unwrap_or_default();
+    // An offer on a network or asset the listings do not name is only context while another
+    // offer is the listed one (the model's `offer-mismatch` reads offers the same way: one
+    // matching term suffices); with none, nothing the 402 asks is what the listing says.
+    if offers.iter().any(|o| o.acceptable) {
+        for w in &mut warnings {
+            if matches!(w.code, WarningCode::NetworkNotListed | WarningCode::AssetNotListed) {
+                w.severity = WarningSeverity::Info;
+            }
+        }
+    }
     if offer.is_some_and(|o| o.is_none()) {
         warnings.push(warning(
             WarningCode::NoOffer,
@@ -179,9 +189,11 @@ pub fn url_preflight(
         }
     };
     let host_listings = if listings.is_empty() {
+        // Not evidence of harm (a new endpoint is listed at its first settlement): the payee's
+        // own decision stands, and a payee nobody indexes gets the unindexed policy.
         warnings.push(warning(
             WarningCode::Unlisted,
-            WarningSeverity::Caution,
+            WarningSeverity::Info,
             None,
             "no current marketplace listing names this URL: nothing says what it should cost or whom it should pay"
                 .to_owned(),
@@ -214,7 +226,7 @@ pub fn url_preflight(
         })
     });
     warnings.sort_by_key(|w| std::cmp::Reverse(w.severity));
-    let mut decision = seller.as_ref().map_or(Decision::Caution, |s| s.decision);
+    let mut decision = seller.as_ref().map_or(unindexed(false).0, |s| s.decision);
     for w in &warnings {
         decision = decision.min(match w.severity {
             WarningSeverity::Block => Decision::Block,
@@ -258,30 +270,31 @@ fn distinct_sellers(listings: &[&ListingRowV1]) -> Vec<String> {
 /// compared when the URL is unlisted (the `unlisted` warning says it).
 fn check_offer(t: &Terms, listings: &[&ListingRowV1], warnings: &mut Vec<PreflightWarningV1>) -> OfferCheckV1 {
     let network = normalise_network(&t.network);
-    let of_payee: Vec<&&ListingRowV1> = listings.iter().filter(|l| same_address(&l.pay_to, &t.pay_to)).collect();
-    let on_network: Vec<&&&ListingRowV1> =
-        of_payee.iter().filter(|l| normalise_network(&l.network) == network).collect();
-    let exact = on_network.iter().find(|l| same_address(&l.asset, &t.asset));
+    let on_network: Vec<&&ListingRowV1> =
+        listings.iter().filter(|l| normalise_network(&l.network) == network).collect();
+    let of_payee: Vec<&&&ListingRowV1> = on_network.iter().filter(|l| same_address(&l.pay_to, &t.pay_to)).collect();
+    let exact = of_payee.iter().find(|l| same_address(&l.asset, &t.asset));
     let listed_price = exact.and_then(|l| l.price.parse::<u64>().ok());
     let mut warn = |code, severity, message| warnings.push(warning(code, severity, Some(t.index), message));
     if !listings.is_empty() {
-        if of_payee.is_empty() {
+        // A network no listing covers says nothing of who should be paid there (a seller may
+        // list one network and accept more); on a listed network, another wallet is a decoy.
+        if on_network.is_empty() {
+            warn(
+                WarningCode::NetworkNotListed,
+                WarningSeverity::Caution,
+                format!("the 402 asks for payment on {}, which no listing of this URL names", t.network),
+            );
+        } else if of_payee.is_empty() {
+            let listed: Vec<&str> = on_network.iter().map(|l| l.seller.as_str()).collect();
             warn(
                 WarningCode::Decoy,
                 WarningSeverity::Block,
                 format!(
-                    "the 402 asks to be paid to {}, which no listing of this URL names (listed: {})",
+                    "the 402 asks to be paid to {} on {}, which no listing of this URL names there (listed: {})",
                     t.pay_to,
-                    distinct_sellers(listings).join(", ")
-                ),
-            );
-        } else if on_network.is_empty() {
-            warn(
-                WarningCode::NetworkNotListed,
-                WarningSeverity::Caution,
-                format!(
-                    "the 402 asks for payment on {}, which no listing of this URL names for {}",
-                    t.network, t.pay_to
+                    t.network,
+                    listed.join(", ")
                 ),
             );
         } else if exact.is_none() {
