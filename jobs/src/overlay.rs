@@ -14,13 +14,13 @@ use std::fs;
 use agentrep_lake::datasets::{ListEntryRow, PaidProbeRow, ProbeRow};
 use agentrep_lake::{Dataset, Lake, Row};
 use agentrep_model::decision::{Decision, ShieldColor, assess_seller};
-use agentrep_model::live::{FastEvidence, ProbeSample, fast_verdict, fold_fast};
+use agentrep_model::live::{FastEvidence, fast_verdict, fold_fast};
 use agentrep_model::{FlagKey, PaidProbeStats};
 use agentrep_publish::layout;
 use agentrep_publish::live::{LiveBases, LiveSellerV1};
-use agentrep_publish::payloads::iso;
+use agentrep_publish::payloads::{self, iso};
 use agentrep_publish::store::SnapshotStore;
-use agentrep_publish::wire::{AgentRowV1, FlagV1, ManifestV1, OverlaySellerV1, OverlayV1, version};
+use agentrep_publish::wire::{AgentRowV1, ManifestV1, OverlaySellerV1, OverlayV1, version};
 use anyhow::Context;
 use chrono::NaiveDate;
 use rayon::prelude::*;
@@ -58,14 +58,7 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
         if let Some(seller) = seller_of.get(p.resource.as_str()) {
             let fast = per_seller.entry(seller).or_default();
             fast.as_of = fast.as_of.max(p.probed_at.secs());
-            fast.probes.push(ProbeSample {
-                resource: p.resource.clone(),
-                t: p.probed_at.secs(),
-                status: p.status,
-                latency_ms: p.latency_ms,
-                offer_version: p.offer_version,
-                offer_matches: p.offer_matches,
-            });
+            fast.probes.push(agentrep_server::live::probe(p));
         }
     }
     let by_address: HashMap<&str, &AgentRowV1> = agents.iter().map(|a| (a.address.as_str(), a)).collect();
@@ -114,23 +107,16 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
 /// (`line`) and its fast evidence; `None` when the evidence lowers nothing.
 fn verdict_of(row: &AgentRowV1, line: &LiveSellerV1, fast: &FastEvidence) -> Option<OverlaySellerV1> {
     let folded = assess_seller(&fold_fast(&line.features, &line.basis, fast));
-    let published = decision_named(&row.decision);
-    let v = fast_verdict(published, color_named(&row.shield.color), &flag_keys(row), &folded)?;
+    let published = Decision::named(&row.decision).unwrap_or(Decision::Caution);
+    let color = ShieldColor::named(&row.shield.color).unwrap_or(ShieldColor::Yellow);
+    let v = fast_verdict(published, color, &flag_keys(row), &folded)?;
     let reason = if v.flags.is_empty() {
         format!("probes newer than the snapshot ({} of them) lowered the decision", fast.probes.len())
     } else {
         let raised: Vec<String> = v.flags.iter().map(|h| format!("{} ({})", h.key.as_str(), h.detail)).collect();
         format!("evidence newer than the snapshot raised {}", raised.join("; "))
     };
-    let flags = v
-        .flags
-        .iter()
-        .map(|h| FlagV1 {
-            key: h.key.as_str().to_owned(),
-            severity: h.severity.as_str().to_owned(),
-            detail: h.detail.clone(),
-        })
-        .collect();
+    let flags = v.flags.iter().map(payloads::flag).collect();
     Some(OverlaySellerV1 {
         decision: v.decision.as_str().to_owned(),
         published_decision: row.decision.clone(),
@@ -154,17 +140,6 @@ fn count_paid_call(stats: &mut PaidProbeStats, call: &PaidProbeRow) {
         Some(false) if !call.delivered => stats.unpaid_failures += 1,
         _ => {}
     }
-}
-
-fn decision_named(name: &str) -> Decision {
-    Decision::ALL.into_iter().find(|d| d.as_str() == name).unwrap_or(Decision::Caution)
-}
-
-fn color_named(name: &str) -> ShieldColor {
-    [ShieldColor::Green, ShieldColor::Yellow, ShieldColor::Red]
-        .into_iter()
-        .find(|c| c.as_str() == name)
-        .unwrap_or(ShieldColor::Yellow)
 }
 
 fn flag_keys(row: &AgentRowV1) -> Vec<FlagKey> {

@@ -5,8 +5,9 @@ use std::collections::HashMap;
 
 use agentrep_model::decision::ScoreBasis;
 use agentrep_model::{
-    AgentIdentity, Assessment, BuyerTrust, CrawlerRecord, DeployerRecord, FundingRecord, LaunchOutcome, ListedAddress,
-    METHODOLOGY_VERSION, OutcomeCounts, ProofRecord, ProofType, ResourceListing, SellerFeatures, SellerRecord, usdc,
+    AgentIdentity, Assessment, BuyerTrust, CrawlerRecord, DeployerRecord, FlagHit, FundingRecord, LaunchOutcome,
+    ListedAddress, METHODOLOGY_VERSION, OutcomeCounts, ProofRecord, ProofType, ResourceListing, SellerFeatures,
+    SellerRecord, usdc,
 };
 
 use crate::wire::*;
@@ -71,19 +72,16 @@ pub(crate) fn lower<T: serde::Serialize>(v: T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
+/// A raised flag as payloads show it.
+pub fn flag(h: &FlagHit) -> FlagV1 {
+    FlagV1 { key: h.key.as_str().to_owned(), severity: h.severity.as_str().to_owned(), detail: h.detail.clone() }
+}
+
 /// The trust shield of an assessment.
 pub fn shield(a: &Assessment) -> TrustShieldV1 {
     TrustShieldV1 {
         color: lower(a.color),
-        flags: a
-            .flags
-            .iter()
-            .map(|h| FlagV1 {
-                key: h.key.as_str().to_owned(),
-                severity: h.severity.as_str().to_owned(),
-                detail: h.detail.clone(),
-            })
-            .collect(),
+        flags: a.flags.iter().map(flag).collect(),
         reason_short: a.reason_short.clone(),
         explainer: a.explainer.clone(),
         allowlisted: a.allowlist_label.is_some(),

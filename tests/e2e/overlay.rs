@@ -41,7 +41,7 @@ fn wallet(n: u64) -> String {
 }
 
 fn decision(name: &str) -> Decision {
-    Decision::ALL.into_iter().find(|d| d.as_str() == name).expect("a decision")
+    Decision::named(name).expect("a decision")
 }
 
 struct Snapshot {

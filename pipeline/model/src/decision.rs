@@ -37,6 +37,14 @@ pub enum ShieldColor {
 }
 
 impl ShieldColor {
+    /// Every colour, lightest first.
+    pub const ALL: [ShieldColor; 3] = [ShieldColor::Green, ShieldColor::Yellow, ShieldColor::Red];
+
+    /// The colour whose wire name is `name`.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+
     /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -64,6 +72,11 @@ pub enum Decision {
 impl Decision {
     /// Every decision, worst first.
     pub const ALL: [Decision; 4] = [Decision::Block, Decision::Caution, Decision::ProceedLowValue, Decision::Proceed];
+
+    /// The decision whose wire name is `name` (as published).
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.as_str() == name)
+    }
 
     /// The wire name.
     pub fn as_str(self) -> &'static str {

@@ -339,7 +339,7 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
         let applied = snap.overlay.load_full();
         let lowered = applied.as_ref().and_then(|o| o.seller(address)).map(|(_, s)| s);
         let name = lowered.map_or(&row.decision, |s| &s.decision);
-        let decision = Decision::ALL.into_iter().find(|d| d.as_str() == name).unwrap_or(Decision::Caution);
+        let decision = Decision::named(name).unwrap_or(Decision::Caution);
         let mut flags: Vec<String> =
             lowered.map(|s| s.flags.iter().map(|f| f.key.clone()).collect()).unwrap_or_default();
         for f in &row.shield.flags {
