@@ -134,11 +134,11 @@ fn read_payments(path: &Path) -> anyhow::Result<Vec<Payment>> {
         })?;
     let rows = stmt.query_map([], |r| {
         Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, Option<String>>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, Option<String>>(3)?,
-            r.get::<_, Option<String>>(4)?,
+            r.get::<_, String>("counterparty")?,
+            r.get::<_, Option<String>>("payer")?,
+            r.get::<_, String>("amount")?,
+            r.get::<_, Option<String>>("tx_hash")?,
+            r.get::<_, Option<String>>("ts")?,
         ))
     })?;
     let mut out = Vec::new();

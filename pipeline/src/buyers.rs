@@ -51,7 +51,7 @@ const TOKENS_SQL: &str = "SELECT token, deployer FROM launch_deployer ORDER BY t
 
 /// Per token and class (insider first, then the buyer's own class, unknown when it has none).
 const TOTALS_SQL: &str = "
-SELECT token, rank, count(*)::UINTEGER, sum(buys)::UBIGINT, sum(milli)::DOUBLE / 1e3
+SELECT token, rank, count(*)::UINTEGER AS buyers, sum(buys)::UBIGINT AS buys, sum(milli)::DOUBLE / 1e3 AS tokens
 FROM (
     SELECT t.token, CASE WHEN i.buyer IS NOT NULL THEN 0 ELSE coalesce(c.rank, {unknown}) END::UTINYINT AS rank,
            t.buys, t.milli
@@ -62,7 +62,8 @@ GROUP BY 1, 2";
 /// Each token's largest buyers by tokens bought (ties by a hash of the address, so the pick is
 /// the same every run): a top-n aggregate of row ids, far cheaper than a window over every pair.
 const TOP_SQL: &str = "
-SELECT t.token, t.buyer, t.buys::UINTEGER, t.milli::DOUBLE / 1e3, epoch(t.first_at)::BIGINT, i.buyer IS NOT NULL
+SELECT t.token, t.buyer, t.buys::UINTEGER AS buys, t.milli::DOUBLE / 1e3 AS tokens,
+       epoch(t.first_at)::BIGINT AS first_at, i.buyer IS NOT NULL AS insider
 FROM (
     SELECT unnest(max_by(r, milli::HUGEINT * 18446744073709551616 + hash(buyer)::HUGEINT, {listed})) AS r
     FROM {pairs} GROUP BY token
@@ -140,7 +141,7 @@ pub(crate) fn assess(
             .replace("{unknown}", &BuyerClass::Unknown.rank().to_string())
             .replace("{listed}", &LISTED_BUYERS.to_string())
     };
-    let buyers = query(db, "buyers", &fill(DISTINCT_BUYERS_SQL), |r| r.get::<_, String>(0))?;
+    let buyers = query(db, "buyers", &fill(DISTINCT_BUYERS_SQL), |r| r.get::<_, String>("buyer"))?;
     {
         let mut appender = db.conn.appender("buyer_classes").map_err(duckdb("buyer classes"))?;
         for buyer in buyers {
@@ -154,18 +155,24 @@ pub(crate) fn assess(
 
     let mut totals: HashMap<String, Vec<ClassTotal>> = HashMap::new();
     for (token, total) in query(db, "buyer totals", &fill(TOTALS_SQL), |r| {
-        let class = BuyerClass::from_rank(r.get(1)?).unwrap_or(BuyerClass::Unknown);
-        Ok((r.get::<_, String>(0)?, ClassTotal { class, buyers: r.get(2)?, buys: r.get(3)?, tokens: r.get(4)? }))
+        let class = BuyerClass::from_rank(r.get("rank")?).unwrap_or(BuyerClass::Unknown);
+        Ok((
+            r.get::<_, String>("token")?,
+            ClassTotal { class, buyers: r.get("buyers")?, buys: r.get("buys")?, tokens: r.get("tokens")? },
+        ))
     })? {
         totals.entry(token).or_default().push(total);
     }
     let mut top: HashMap<String, Vec<BuyerFacts>> = HashMap::new();
     for (token, facts) in query(db, "top buyers", &fill(TOP_SQL), |r| {
-        Ok((r.get::<_, String>(0)?, known.facts(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+        let facts =
+            known.facts(r.get("buyer")?, r.get("buys")?, r.get("tokens")?, r.get("first_at")?, r.get("insider")?);
+        Ok((r.get::<_, String>("token")?, facts))
     })? {
         top.entry(token).or_default().push(facts);
     }
-    let tokens = query(db, "buyer tokens", TOKENS_SQL, |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let tokens =
+        query(db, "buyer tokens", TOKENS_SQL, |r| Ok((r.get::<_, String>("token")?, r.get::<_, String>("deployer")?)))?;
     db.execute("buyer pairs", DROP_SQL)?;
     Ok(tokens
         .into_iter()

@@ -281,12 +281,12 @@ fn later_rows(db: &Engine, fold: &Fold, files: &[PartitionFile]) -> Result<u64, 
         return Ok(0);
     }
     let sql = format!(
-        "SELECT count(*) FROM {} WHERE {} >= {}",
+        "SELECT count(*) AS n FROM {} WHERE {} >= {}",
         read_partitions(files),
         fold.time_column,
         db.sql("{day_end}")
     );
-    let n: i64 = db.conn.query_row(&sql, [], |r| r.get(0)).map_err(duckdb(fold))?;
+    let n: i64 = db.conn.query_row(&sql, [], |r| r.get("n")).map_err(duckdb(fold))?;
     Ok(n.max(0) as u64)
 }
 
@@ -353,8 +353,10 @@ fn store(
     let state = tmp.join(STATE_FILE);
     let copy = format!("COPY {} TO {} (FORMAT parquet)", fold.table(), quote_path(&state));
     db.conn.execute_batch(&copy).map_err(duckdb(fold))?;
-    let rows: i64 =
-        db.conn.query_row(&format!("SELECT count(*) FROM {}", fold.table()), [], |r| r.get(0)).map_err(duckdb(fold))?;
+    let rows: i64 = db
+        .conn
+        .query_row(&format!("SELECT count(*) AS n FROM {}", fold.table()), [], |r| r.get("n"))
+        .map_err(duckdb(fold))?;
     let meta = StateMeta {
         fold: fold.name.to_owned(),
         definition: definition.to_owned(),

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::PipelineError;
 use crate::engine::Engine;
+use crate::engine::columns::{f64s, i64s, strs, u32s, u64s};
 use crate::graph::WalletGraph;
 
 const DEPLOYERS_SQL: &str = include_str!("sql/deployers.sql");
@@ -35,20 +36,17 @@ struct LaunchColumns<'a> {
 
 impl<'a> LaunchColumns<'a> {
     fn of(batch: &'a RecordBatch) -> Self {
-        fn col<T: 'static>(batch: &RecordBatch, i: usize) -> &T {
-            batch.column(i).as_any().downcast_ref::<T>().expect("deployers.sql column types")
-        }
         Self {
-            deployer: col(batch, 0),
-            token: col(batch, 1),
-            platform: col(batch, 2),
-            launched_at: col(batch, 3),
-            day: col(batch, 4),
-            liquidity: col(batch, 5),
-            swaps: col(batch, 6),
-            holders: col(batch, 7),
-            price: col(batch, 8),
-            creator_holding: col(batch, 9),
+            deployer: strs(batch, "deployer"),
+            token: strs(batch, "token"),
+            platform: strs(batch, "platform"),
+            launched_at: i64s(batch, "launched_at"),
+            day: i64s(batch, "day"),
+            liquidity: u64s(batch, "liquidity"),
+            swaps: u32s(batch, "swaps"),
+            holders: u32s(batch, "holders"),
+            price: f64s(batch, "price"),
+            creator_holding: f64s(batch, "creator_holding"),
         }
     }
 }
@@ -164,7 +162,7 @@ fn wallet_ids(db: &Engine) -> Result<HashMap<String, u32>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployer wallets", source };
     let sql = "SELECT w.address, w.wid FROM wallets w SEMI JOIN (SELECT lower(deployer) AS address FROM token_launches) d USING (address)";
     let mut stmt = db.conn.prepare(sql).map_err(err)?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?))).map_err(err)?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>("address")?, r.get::<_, u32>("wid")?))).map_err(err)?;
     rows.collect::<Result<_, _>>().map_err(err)
 }
 
@@ -173,8 +171,8 @@ fn proofs_by_address(db: &Engine) -> Result<HashMap<String, Vec<ProofType>>, Pip
     let mut stmt = db.conn.prepare("SELECT address, proof_types FROM proofs").map_err(err)?;
     let rows = stmt
         .query_map([], |r| {
-            let types: String = r.get(1)?;
-            Ok((r.get::<_, String>(0)?, types.split(',').filter_map(ProofType::parse).collect::<Vec<_>>()))
+            let types: String = r.get("proof_types")?;
+            Ok((r.get::<_, String>("address")?, types.split(',').filter_map(ProofType::parse).collect::<Vec<_>>()))
         })
         .map_err(err)?;
     rows.collect::<Result<_, _>>().map_err(err)
@@ -183,6 +181,6 @@ fn proofs_by_address(db: &Engine) -> Result<HashMap<String, Vec<ProofType>>, Pip
 fn denylisted(db: &Engine) -> Result<HashSet<String>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployer lists", source };
     let mut stmt = db.conn.prepare("SELECT address FROM lists WHERE denylisted").map_err(err)?;
-    let rows = stmt.query_map([], |r| r.get::<_, String>(0)).map_err(err)?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>("address")).map_err(err)?;
     rows.collect::<Result<_, _>>().map_err(err)
 }

@@ -26,8 +26,9 @@ pub(crate) struct Directory {
 }
 
 const PROFILE_SQL: &str = "
-SELECT i.address, coalesce(a.earned_7d, 0)::UBIGINT, coalesce(a.settlements_7d, 0)::UBIGINT,
-       coalesce(a.buyers_7d, 0)::UINTEGER, a.last_t, lp.probed_at, lp.status, lp.error
+SELECT i.address, coalesce(a.earned_7d, 0)::UBIGINT AS earned_7d,
+       coalesce(a.settlements_7d, 0)::UBIGINT AS settlements_7d, coalesce(a.buyers_7d, 0)::UINTEGER AS buyers_7d,
+       a.last_t AS last_settlement_at, lp.probed_at, lp.status, lp.error
 FROM seller_ids i
 LEFT JOIN seller_recent a USING (sid)
 LEFT JOIN (
@@ -41,8 +42,9 @@ LEFT JOIN (
 ORDER BY i.address";
 
 const IDENTITIES_SQL: &str = "
-SELECT r.agent_id, lower(r.owner), lower(r.agent_wallet), r.registration_uri, epoch(r.registered_at)::BIGINT,
-       c.name, coalesce(c.links_back, false), c.fetched_at, c.error
+SELECT r.agent_id, lower(r.owner) AS owner, lower(r.agent_wallet) AS agent_wallet, r.registration_uri AS uri,
+       epoch(r.registered_at)::BIGINT AS registered_at, c.name, coalesce(c.links_back, false) AS links_back,
+       c.fetched_at AS card_fetched_at, c.error AS card_error
 FROM (
     SELECT * EXCLUDE (rn) FROM (
         SELECT *, row_number() OVER (PARTITION BY agent_id ORDER BY registered_at DESC, registration_uri DESC) AS rn
@@ -57,19 +59,20 @@ LEFT JOIN (
 ORDER BY r.agent_id";
 
 const PROOFS_SQL: &str = "
-SELECT lower(address), proof_type, arg_min(source, (verified_at, source)), epoch(min(verified_at))::BIGINT
+SELECT lower(address) AS address, proof_type, arg_min(source, (verified_at, source)) AS source,
+       epoch(min(verified_at))::BIGINT AS verified_at
 FROM identity_proofs WHERE verified_at < {day_end}
 GROUP BY 1, 2 ORDER BY 2, 1";
 
 const LISTS_SQL: &str = "
-SELECT lower(address), list, arg_min(source, (added_at, source)), arg_min(category, (added_at, category)),
-       epoch(min(added_at))::BIGINT
+SELECT lower(address) AS address, list, arg_min(source, (added_at, source)) AS source,
+       arg_min(category, (added_at, category)) AS category, epoch(min(added_at))::BIGINT AS added_at
 FROM address_lists WHERE added_at < {day_end}
 GROUP BY 1, 2 ORDER BY 2, 1";
 
 const CRAWLERS_SQL: &str = "
-SELECT r.source_url, r.ecosystem, r.runs::UINTEGER, r.failed::UINTEGER, r.last_run, r.last_error, r.last_items,
-       coalesce(a.addresses, 0)::UINTEGER
+SELECT r.source_url, r.ecosystem, r.runs::UINTEGER AS runs, r.failed::UINTEGER AS failed_runs,
+       r.last_run AS last_run_at, r.last_error, r.last_items, coalesce(a.addresses, 0)::UINTEGER AS addresses
 FROM (
     SELECT source_url, arg_max(ecosystem, finished_at) AS ecosystem, count(*) AS runs,
            count(*) FILTER (WHERE error IS NOT NULL) AS failed, epoch(max(finished_at))::BIGINT AS last_run,
@@ -90,7 +93,7 @@ WITH RECURSIVE chain(wallet, hop) AS (
     UNION
     SELECT f.funder, c.hop + 1 FROM chain c JOIN first_funder f ON f.funded = c.wallet WHERE c.hop < {max_hops}
 )
-SELECT f.funded, f.funder, f.amount, f.t FROM first_funder f SEMI JOIN chain c ON f.funded = c.wallet
+SELECT f.funded, f.funder, f.amount, f.t AS first_funded_at FROM first_funder f SEMI JOIN chain c ON f.funded = c.wallet
 ORDER BY f.funded";
 
 /// Reads the directory and attaches each seller's profile.
@@ -101,15 +104,15 @@ pub(crate) fn read(
 ) -> Result<Directory, PipelineError> {
     let identities = query(db, "identities", IDENTITIES_SQL, |r| {
         Ok(AgentIdentity {
-            agent_id: r.get(0)?,
-            owner: r.get(1)?,
-            agent_wallet: r.get(2)?,
-            uri: r.get(3)?,
-            registered_at: r.get(4)?,
-            name: r.get(5)?,
-            links_back: r.get(6)?,
-            card_fetched_at: r.get(7)?,
-            card_error: r.get(8)?,
+            agent_id: r.get("agent_id")?,
+            owner: r.get("owner")?,
+            agent_wallet: r.get("agent_wallet")?,
+            uri: r.get("uri")?,
+            registered_at: r.get("registered_at")?,
+            name: r.get("name")?,
+            links_back: r.get("links_back")?,
+            card_fetched_at: r.get("card_fetched_at")?,
+            card_error: r.get("card_error")?,
         })
     })?;
     let by_wallet: HashMap<&str, &AgentIdentity> = identities
@@ -121,16 +124,18 @@ pub(crate) fn read(
             m
         });
     let profiles = query(db, "profiles", PROFILE_SQL, |r| {
-        let probed_at: Option<i64> = r.get(5)?;
+        let probed_at: Option<i64> = r.get("probed_at")?;
         Ok((
-            r.get::<_, String>(0)?,
+            r.get::<_, String>("address")?,
             SellerProfile {
-                earned_7d: r.get(1)?,
-                settlements_7d: r.get(2)?,
-                buyers_7d: r.get(3)?,
-                last_settlement_at: r.get(4)?,
+                earned_7d: r.get("earned_7d")?,
+                settlements_7d: r.get("settlements_7d")?,
+                buyers_7d: r.get("buyers_7d")?,
+                last_settlement_at: r.get("last_settlement_at")?,
                 last_probe: match probed_at {
-                    Some(probed_at) => Some(ProbeSummary { probed_at, status: r.get(6)?, error: r.get(7)? }),
+                    Some(probed_at) => {
+                        Some(ProbeSummary { probed_at, status: r.get("status")?, error: r.get("error")? })
+                    }
                     None => None,
                 },
                 identity: None,
@@ -144,27 +149,32 @@ pub(crate) fn read(
         s.profile = profile;
     }
     let proofs = query(db, "proofs", PROOFS_SQL, |r| {
-        Ok(ProofRecord { address: r.get(0)?, proof_type: r.get(1)?, source: r.get(2)?, verified_at: r.get(3)? })
+        Ok(ProofRecord {
+            address: r.get("address")?,
+            proof_type: r.get("proof_type")?,
+            source: r.get("source")?,
+            verified_at: r.get("verified_at")?,
+        })
     })?;
     let lists = query(db, "lists", LISTS_SQL, |r| {
         Ok(ListedAddress {
-            address: r.get(0)?,
-            list: r.get(1)?,
-            source: r.get(2)?,
-            category: r.get(3)?,
-            added_at: r.get(4)?,
+            address: r.get("address")?,
+            list: r.get("list")?,
+            source: r.get("source")?,
+            category: r.get("category")?,
+            added_at: r.get("added_at")?,
         })
     })?;
     let crawlers = query(db, "crawlers", CRAWLERS_SQL, |r| {
         Ok(CrawlerRecord {
-            source_url: r.get(0)?,
-            ecosystem: r.get(1)?,
-            runs: r.get(2)?,
-            failed_runs: r.get(3)?,
-            last_run_at: r.get(4)?,
-            last_error: r.get(5)?,
-            last_items: r.get(6)?,
-            addresses: r.get(7)?,
+            source_url: r.get("source_url")?,
+            ecosystem: r.get("ecosystem")?,
+            runs: r.get("runs")?,
+            failed_runs: r.get("failed_runs")?,
+            last_run_at: r.get("last_run_at")?,
+            last_error: r.get("last_error")?,
+            last_items: r.get("last_items")?,
+            addresses: r.get("addresses")?,
         })
     })?;
     let roots = sellers.iter().map(|s| s.address.as_str()).chain(deployers.iter().map(|d| d.address.as_str()));
@@ -222,7 +232,12 @@ fn funding_chains<'a>(
     let mut stmt = conn.prepare(&sql)?;
     let chains = stmt
         .query_map([], |r| {
-            Ok(FundingRecord { funded: r.get(0)?, funder: r.get(1)?, amount: r.get(2)?, first_funded_at: r.get(3)? })
+            Ok(FundingRecord {
+                funded: r.get("funded")?,
+                funder: r.get("funder")?,
+                amount: r.get("amount")?,
+                first_funded_at: r.get("first_funded_at")?,
+            })
         })?
         .collect::<duckdb::Result<Vec<_>>>()?;
     tracing::debug!(target: "pipeline::sql", pass = "funding", ms = started.elapsed().as_millis() as u64, rows = chains.len(), "Query done.");

@@ -14,7 +14,7 @@ pub(crate) fn prepare(db: &Engine) -> Result<(), PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "listing domains", source };
     let resources: Vec<String> = {
         let mut stmt = db.conn.prepare("SELECT DISTINCT resource FROM cur ORDER BY 1").map_err(err)?;
-        stmt.query_map([], |r| r.get(0)).map_err(err)?.collect::<Result<_, _>>().map_err(err)?
+        stmt.query_map([], |r| r.get("resource")).map_err(err)?.collect::<Result<_, _>>().map_err(err)?
     };
     db.conn.execute_batch("CREATE TEMP TABLE listing_domains (resource VARCHAR, domain VARCHAR)").map_err(err)?;
     {

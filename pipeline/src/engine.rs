@@ -200,38 +200,51 @@ pub(crate) fn query<T>(
 
 /// Typed access to the columns of a query result, one batch at a time.
 pub(crate) mod columns {
-    use arrow::array::{BooleanArray, Int64Array, StringArray, UInt32Array, UInt64Array};
+    use arrow::array::{BooleanArray, Float64Array, Int64Array, StringArray, UInt32Array, UInt64Array};
     use arrow::record_batch::RecordBatch;
 
-    fn col<T: 'static>(batch: &RecordBatch, i: usize) -> &T {
-        batch.column(i).as_any().downcast_ref::<T>().unwrap_or_else(|| {
-            panic!("column {i} is {}, not {}", batch.column(i).data_type(), std::any::type_name::<T>())
-        })
+    /// The column the query names `name`: a query's columns are read by name, so a column added
+    /// to its `SELECT` cannot shift the others. A missing or mistyped column is a defect of the
+    /// query beside the code that reads it, which every rebuild in the tests runs.
+    fn col<'a, T: 'static>(batch: &'a RecordBatch, name: &str) -> &'a T {
+        let column = batch.column_by_name(name).unwrap_or_else(|| {
+            let names: Vec<_> = batch.schema().fields().iter().map(|f| f.name().clone()).collect();
+            panic!("the query has no column {name:?}: it has {names:?}")
+        });
+        column
+            .as_any()
+            .downcast_ref::<T>()
+            .unwrap_or_else(|| panic!("column {name:?} is {}, not {}", column.data_type(), std::any::type_name::<T>()))
     }
 
     /// A `UINTEGER` column.
-    pub fn u32s(batch: &RecordBatch, i: usize) -> &UInt32Array {
-        col(batch, i)
+    pub fn u32s<'a>(batch: &'a RecordBatch, name: &str) -> &'a UInt32Array {
+        col(batch, name)
     }
 
     /// A `BIGINT` column.
-    pub fn i64s(batch: &RecordBatch, i: usize) -> &Int64Array {
-        col(batch, i)
+    pub fn i64s<'a>(batch: &'a RecordBatch, name: &str) -> &'a Int64Array {
+        col(batch, name)
     }
 
     /// A `UBIGINT` column.
-    pub fn u64s(batch: &RecordBatch, i: usize) -> &UInt64Array {
-        col(batch, i)
+    pub fn u64s<'a>(batch: &'a RecordBatch, name: &str) -> &'a UInt64Array {
+        col(batch, name)
     }
 
     /// A `BOOLEAN` column.
-    pub fn bools(batch: &RecordBatch, i: usize) -> &BooleanArray {
-        col(batch, i)
+    pub fn bools<'a>(batch: &'a RecordBatch, name: &str) -> &'a BooleanArray {
+        col(batch, name)
+    }
+
+    /// A `DOUBLE` column.
+    pub fn f64s<'a>(batch: &'a RecordBatch, name: &str) -> &'a Float64Array {
+        col(batch, name)
     }
 
     /// A `VARCHAR` column.
-    pub fn strs(batch: &RecordBatch, i: usize) -> &StringArray {
-        col(batch, i)
+    pub fn strs<'a>(batch: &'a RecordBatch, name: &str) -> &'a StringArray {
+        col(batch, name)
     }
 }
 
@@ -280,9 +293,10 @@ impl Engine {
         }
         let mib = |b: i64| b.max(0) as u64 / (1024 * 1024);
         let duckdb = self.conn.query_row(
-            "SELECT sum(memory_usage_bytes)::BIGINT, sum(temporary_storage_bytes)::BIGINT FROM duckdb_memory()",
+            "SELECT sum(memory_usage_bytes)::BIGINT AS memory, sum(temporary_storage_bytes)::BIGINT AS spilled \
+             FROM duckdb_memory()",
             [],
-            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+            |r| Ok((r.get::<_, i64>("memory")?, r.get::<_, i64>("spilled")?)),
         );
         let (duckdb_mib, spilled_mib) = duckdb.map(|(m, t)| (mib(m), mib(t))).unwrap_or_default();
         let resident_mib = resident_memory().map_or(0, |b| b / (1024 * 1024));
@@ -291,9 +305,9 @@ impl Engine {
 
     /// The number of rows of a table or view.
     pub fn count(&self, pass: &'static str, table: &str) -> Result<usize, PipelineError> {
-        let sql = format!("SELECT count(*) FROM {table}");
+        let sql = format!("SELECT count(*) AS n FROM {table}");
         let rows: i64 =
-            self.conn.query_row(&sql, [], |r| r.get(0)).map_err(|source| PipelineError::Duckdb { pass, source })?;
+            self.conn.query_row(&sql, [], |r| r.get("n")).map_err(|source| PipelineError::Duckdb { pass, source })?;
         Ok(usize::try_from(rows).unwrap_or(0))
     }
 }
@@ -310,7 +324,7 @@ mod tests {
         let spill = engine._spill.path().to_owned();
         assert!(spill.is_dir() && spill.starts_with(std::env::temp_dir()), "{}", spill.display());
         let setting = |name: &str| -> String {
-            engine.conn.query_row(&format!("SELECT current_setting('{name}')"), [], |row| row.get(0)).unwrap()
+            engine.conn.query_row(&format!("SELECT current_setting('{name}') AS v"), [], |row| row.get("v")).unwrap()
         };
         assert_eq!(setting("temp_directory"), spill.to_string_lossy());
         let machine = machine_memory().expect("/proc/meminfo on Linux");

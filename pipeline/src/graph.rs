@@ -44,33 +44,33 @@ impl WalletGraph {
         let step = |name: &str| tracing::debug!(target: "pipeline::trust", step = name, ms = started.elapsed().as_millis() as u64, "Trust step done.");
         let n = db
             .conn
-            .query_row("SELECT count(*) FROM wallets", [], |r| r.get::<_, i64>(0))
+            .query_row("SELECT count(*) AS n FROM wallets", [], |r| r.get::<_, i64>("n"))
             .map_err(|source| PipelineError::Duckdb { pass: "wallets", source })? as usize;
 
         let mut forest = FundingForest::new(n);
-        let funding = "SELECT wf.wid, wr.wid, ff.t FROM first_funder ff \
+        let funding = "SELECT wf.wid AS child, wr.wid AS parent, ff.t FROM first_funder ff \
              JOIN wallets wf ON wf.h = hash(ff.funded) JOIN wallets wr ON wr.h = hash(ff.funder)";
         db.each_batch("funding forest", funding, |b| {
-            let (child, parent, t) = (u32s(b, 0), u32s(b, 1), i64s(b, 2));
+            let (child, parent, t) = (u32s(b, "child"), u32s(b, "parent"), i64s(b, "t"));
             for i in 0..b.num_rows() {
                 forest.parent[child.value(i) as usize] = parent.value(i);
                 forest.funded_at[child.value(i) as usize] = t.value(i);
             }
         })?;
         for b in db.batches("hubs", "SELECT w.wid FROM hubs JOIN wallets w USING (address)")? {
-            u32s(&b, 0).values().iter().for_each(|v| forest.hub[*v as usize] = true);
+            u32s(&b, "wid").values().iter().for_each(|v| forest.hub[*v as usize] = true);
         }
         let mut denylisted = vec![false; n];
         for b in db.batches("denylist", "SELECT w.wid FROM lists JOIN wallets w USING (address) WHERE denylisted")? {
-            u32s(&b, 0).values().iter().for_each(|v| denylisted[*v as usize] = true);
+            u32s(&b, "wid").values().iter().for_each(|v| denylisted[*v as usize] = true);
         }
         let mut anchors = vec![0.0f64; n];
         let mut allowlisted = vec![false; n];
-        let anchor_sql = "SELECT w.wid, coalesce(pr.proof_types, ''), coalesce(li.allow_label IS NOT NULL, false) \
+        let anchor_sql = "SELECT w.wid, coalesce(pr.proof_types, '') AS proofs, coalesce(li.allow_label IS NOT NULL, false) AS allow \
              FROM wallets w LEFT JOIN proofs pr USING (address) LEFT JOIN lists li USING (address) \
              WHERE pr.address IS NOT NULL OR li.allow_label IS NOT NULL";
         for b in db.batches("anchors", anchor_sql)? {
-            let (wid, proofs, allow) = (u32s(&b, 0), strs(&b, 1), bools(&b, 2));
+            let (wid, proofs, allow) = (u32s(&b, "wid"), strs(&b, "proofs"), bools(&b, "allow"));
             for i in 0..b.num_rows() {
                 anchors[wid.value(i) as usize] = anchor_weight(proofs.value(i), allow.value(i));
                 allowlisted[wid.value(i) as usize] = allow.value(i);
@@ -81,17 +81,17 @@ impl WalletGraph {
         let mut seller_wid = Vec::new();
         let seller_sql = "SELECT w.wid FROM seller_ids i JOIN wallets w USING (address) ORDER BY i.sid";
         for b in db.batches("seller ids", seller_sql)? {
-            seller_wid.extend_from_slice(u32s(&b, 0).values());
+            seller_wid.extend_from_slice(u32s(&b, "wid").values());
         }
 
-        let pair_sql = "SELECT (pp.sid - 1)::UINTEGER, w.wid, pp.n::UBIGINT, pp.spend::UBIGINT, pp.first_t::BIGINT, \
-             pp.last_t::BIGINT, pp.mask30::UBIGINT FROM pp JOIN wallets w ON w.h = pp.payer_h ORDER BY pp.sid, w.wid";
+        let pair_sql = "SELECT (pp.sid - 1)::UINTEGER AS seller, w.wid, pp.n::UBIGINT AS n, pp.spend::UBIGINT AS spend, \
+             pp.first_t::BIGINT AS first_t, pp.last_t::BIGINT AS last_t, pp.mask30::UBIGINT AS mask30 FROM pp JOIN wallets w ON w.h = pp.payer_h ORDER BY pp.sid, w.wid";
         // Sized once and read a batch at a time: the pairs are the largest thing the rebuild reads
         // into Rust (BENCHMARKS.md § 4l).
         let mut pairs = Vec::with_capacity(db.count("pairs", "pp")?);
         db.each_batch("pairs", pair_sql, |b| {
-            let (sid, wid, cnt, spend) = (u32s(b, 0), u32s(b, 1), u64s(b, 2), u64s(b, 3));
-            let (first, last, mask) = (i64s(b, 4), i64s(b, 5), u64s(b, 6));
+            let (sid, wid, cnt, spend) = (u32s(b, "seller"), u32s(b, "wid"), u64s(b, "n"), u64s(b, "spend"));
+            let (first, last, mask) = (i64s(b, "first_t"), i64s(b, "last_t"), u64s(b, "mask30"));
             for i in 0..b.num_rows() {
                 pairs.push(Pair {
                     seller: sid.value(i),
@@ -146,7 +146,7 @@ impl WalletGraph {
             agentrep_model::decision::params::DOMAIN_PROVEN_RANK
         );
         for b in db.batches("proven sellers", &proven_sql)? {
-            u32s(&b, 0).values().iter().for_each(|v| established[*v as usize] = true);
+            u32s(&b, "wid").values().iter().for_each(|v| established[*v as usize] = true);
         }
         let payments: Vec<PairPayments> =
             edges.iter().map(|e| PairPayments { seller: e.to, payer: e.from, spend: e.weight as u64 }).collect();
@@ -214,6 +214,6 @@ impl Taint {
 /// The address of a wallet id.
 pub(crate) fn address_of(db: &Engine, wid: u32) -> Result<String, PipelineError> {
     db.conn
-        .query_row("SELECT address FROM wallets WHERE wid = ?", [wid], |r| r.get(0))
+        .query_row("SELECT address FROM wallets WHERE wid = ?", [wid], |r| r.get("address"))
         .map_err(|source| PipelineError::Duckdb { pass: "wallet address", source })
 }

@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use crate::PipelineError;
 use crate::engine::Engine;
 
-const HISTORY_SQL: &str = "SELECT address, strftime(date, '%Y-%m-%d'), score, settlements, methodology FROM daily_scores \
+const HISTORY_SQL: &str = "SELECT address, strftime(date, '%Y-%m-%d') AS date, score, settlements, methodology FROM daily_scores \
      WHERE date >= {d90} AND date::TIMESTAMP < {day_end} - INTERVAL 1 DAY ORDER BY address, date";
 
 pub(crate) fn attach(db: &Engine, day: NaiveDate, sellers: &mut [SellerRecord]) -> Result<(), PipelineError> {
@@ -18,14 +18,14 @@ pub(crate) fn attach(db: &Engine, day: NaiveDate, sellers: &mut [SellerRecord]) 
     let mut by_address: HashMap<String, Vec<HistoryPoint>> = HashMap::new();
     let rows = stmt
         .query_map([], |r| {
-            let score: Option<u32> = r.get(2)?;
+            let score: Option<u32> = r.get("score")?;
             Ok((
-                r.get::<_, String>(0)?,
+                r.get::<_, String>("address")?,
                 HistoryPoint {
-                    date: r.get(1)?,
+                    date: r.get("date")?,
                     score: score.map(|s| s.min(100) as u8),
-                    job_count: r.get(3)?,
-                    methodology: r.get(4)?,
+                    job_count: r.get("settlements")?,
+                    methodology: r.get("methodology")?,
                 },
             ))
         })

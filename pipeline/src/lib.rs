@@ -252,6 +252,6 @@ pub fn floor_group_by(lake: &Lake, day: NaiveDate) -> Result<(usize, std::time::
     let t = Instant::now();
     let mut stmt =
         db.conn.prepare("SELECT pay_to, count(*), sum(value) FROM settlements GROUP BY pay_to").map_err(err)?;
-    let groups = stmt.query_map([], |r| r.get::<_, String>(0)).map_err(err)?.count();
+    let groups = stmt.query_map([], |r| r.get::<_, String>("pay_to")).map_err(err)?.count();
     Ok((groups, t.elapsed()))
 }

@@ -12,18 +12,18 @@ use crate::demand::Standings;
 use crate::engine::columns::{i64s, strs, u32s, u64s};
 use crate::engine::{Engine, query};
 
-const PAYERS_SQL: &str = "SELECT (pp.sid - 1)::UINTEGER, w.address FROM pp JOIN wallets w ON w.h = pp.payer_h \
+const PAYERS_SQL: &str = "SELECT (pp.sid - 1)::UINTEGER AS seller, w.address FROM pp JOIN wallets w ON w.h = pp.payer_h \
      ORDER BY pp.sid, w.wid";
-const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER, day, n FROM seller_days ORDER BY 1, 2";
-const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, p.resource, (epoch_us(p.probed_at) // 1000000)::BIGINT, \
+const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER AS seller, day, n FROM seller_days ORDER BY 1, 2";
+const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, p.resource, (epoch_us(p.probed_at) // 1000000)::BIGINT AS t, \
      p.status, p.latency_ms, p.offer_version, p.offer_matches \
      FROM probes p JOIN cur c USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \
      WHERE p.probed_at >= {d7} AND p.probed_at < {day_end} ORDER BY 1, 3, 2";
-const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, c.resource, c.pay_to, c.network, c.net, c.asset, \
-     c.price_atomic::UBIGINT FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) ORDER BY 1, 2";
+const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource, c.pay_to, c.network, c.net, \
+     c.asset, c.price_atomic::UBIGINT AS price FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) ORDER BY 1, 2";
 const FACILITATORS_SQL: &str = "SELECT address FROM facilitators ORDER BY 1";
 /// The current resources served from each seller's ranked domain (`sql/domains.sql`).
-const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER, c.resource FROM cur c \
+const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource FROM cur c \
      JOIN listing_domains d USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \
      JOIN seller_domain sd ON sd.address = i.address AND sd.domain = d.domain ORDER BY 1, 2";
 
@@ -123,49 +123,49 @@ impl LiveInputs {
         // into each seller's vector.
         let mut payers = PerSeller::new(sellers);
         db.each_batch("live payers", PAYERS_SQL, |b| {
-            let (sid, address) = (u32s(b, 0), strs(b, 1));
+            let (sid, address) = (u32s(b, "seller"), strs(b, "address"));
             for i in 0..b.num_rows() {
                 payers.push(sid.value(i), address.value(i).to_owned());
             }
         })?;
         let mut days = PerSeller::new(sellers);
         for b in db.batches("live days", DAYS_SQL)? {
-            let (sid, day, n) = (u32s(&b, 0), i64s(&b, 1), u64s(&b, 2));
+            let (sid, day, n) = (u32s(&b, "seller"), i64s(&b, "day"), u64s(&b, "n"));
             for i in 0..b.num_rows() {
                 days.push(sid.value(i), (day.value(i), n.value(i)));
             }
         }
         let probes = query(db, "live probes", PROBES_SQL, |r| {
             Ok((
-                r.get::<_, u32>(0)?,
+                r.get::<_, u32>("seller")?,
                 ProbeSample {
-                    resource: r.get(1)?,
-                    t: r.get(2)?,
-                    status: r.get(3)?,
-                    latency_ms: r.get(4)?,
-                    offer_version: r.get(5)?,
-                    offer_matches: r.get(6)?,
+                    resource: r.get("resource")?,
+                    t: r.get("t")?,
+                    status: r.get("status")?,
+                    latency_ms: r.get("latency_ms")?,
+                    offer_version: r.get("offer_version")?,
+                    offer_matches: r.get("offer_matches")?,
                 },
             ))
         })?;
         let listings = query(db, "live listings", LISTINGS_SQL, |r| {
             Ok((
-                r.get::<_, u32>(0)?,
+                r.get::<_, u32>("seller")?,
                 Listed {
                     listing: LiveListing {
-                        resource: r.get(1)?,
-                        pay_to: r.get(2)?,
-                        network: r.get(3)?,
-                        asset: r.get(5)?,
-                        price: r.get(6)?,
+                        resource: r.get("resource")?,
+                        pay_to: r.get("pay_to")?,
+                        network: r.get("network")?,
+                        asset: r.get("asset")?,
+                        price: r.get("price")?,
                     },
-                    net: r.get(4)?,
+                    net: r.get("net")?,
                 },
             ))
         })?;
-        let facilitators = query(db, "live facilitators", FACILITATORS_SQL, |r| r.get(0))?;
+        let facilitators = query(db, "live facilitators", FACILITATORS_SQL, |r| r.get("address"))?;
         let domain_resources = query(db, "live domain resources", DOMAIN_RESOURCES_SQL, |r| {
-            Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+            Ok((r.get::<_, u32>("seller")?, r.get::<_, String>("resource")?))
         })?;
         let covered =
             lake.read_checkpoint::<SettlementsCoverage>("settlements").ok().flatten().and_then(|c| c.covered_until);

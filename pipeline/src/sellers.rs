@@ -39,80 +39,81 @@ fn split(s: Option<String>, sep: char) -> Vec<String> {
     s.map(|s| s.split(sep).filter(|x| !x.is_empty()).map(str::to_owned).collect()).unwrap_or_default()
 }
 
-fn count(row: &Row<'_>, i: usize) -> duckdb::Result<u32> {
-    Ok(row.get::<_, i64>(i)?.clamp(0, i64::from(u32::MAX)) as u32)
+fn count(row: &Row<'_>, column: &str) -> duckdb::Result<u32> {
+    Ok(row.get::<_, i64>(column)?.clamp(0, i64::from(u32::MAX)) as u32)
 }
 
 fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
     let days_since = |secs: i64| ((day_end - 1 - secs).max(0) / DAY) as u32;
-    let first_seen: i64 = row.get(3)?;
-    let proofs = split(row.get(32)?, ',').iter().filter_map(|p| ProofType::parse(p)).collect();
-    let latency =
-        |i: usize| -> duckdb::Result<Option<u32>> { Ok(row.get::<_, Option<i64>>(i)?.map(|v| v.max(0) as u32)) };
+    let first_seen: i64 = row.get("first_seen")?;
+    let proofs = split(row.get("proof_types")?, ',').iter().filter_map(|p| ProofType::parse(p)).collect();
+    let latency = |column: &str| -> duckdb::Result<Option<u32>> {
+        Ok(row.get::<_, Option<i64>>(column)?.map(|v| v.max(0) as u32))
+    };
     let listing = ListingInfo {
-        resource: row.get(5)?,
-        resources: split(row.get(6)?, ' '),
-        description: row.get(7)?,
-        tags: split(row.get(13)?, ','),
-        ecosystem: row.get(8)?,
-        network: row.get(9)?,
-        price: row.get(4)?,
-        asset: row.get(10)?,
+        resource: row.get("resource")?,
+        resources: split(row.get("resources")?, ' '),
+        description: row.get("description")?,
+        tags: split(row.get("tags")?, ','),
+        ecosystem: row.get("ecosystem")?,
+        network: row.get("network")?,
+        price: row.get("price")?,
+        asset: row.get("asset")?,
     };
     let demand = DemandStats {
-        settlements: row.get::<_, i64>(16)? as u64,
-        settlements_30d: row.get::<_, i64>(17)? as u64,
-        volume: row.get(18)?,
-        exact_price_share: row.get(19)?,
-        interval_cv: row.get(20)?,
-        unattributed: row.get::<_, i64>(21)? as u64,
-        below_price: row.get::<_, i64>(22)? as u64,
+        settlements: row.get::<_, i64>("settlements")? as u64,
+        settlements_30d: row.get::<_, i64>("settlements_30d")? as u64,
+        volume: row.get("volume")?,
+        exact_price_share: row.get("exact_price_share")?,
+        interval_cv: row.get("interval_cv")?,
+        unattributed: row.get::<_, i64>("unattributed")? as u64,
+        below_price: row.get::<_, i64>("below_price")? as u64,
         ..DemandStats::default()
     };
     let features = SellerFeatures {
-        listing_count: count(row, 1)?,
-        case_variants: count(row, 2)?,
+        listing_count: count(row, "listing_count")?,
+        case_variants: count(row, "case_variants")?,
         age_days: days_since(first_seen),
-        advertised_price: row.get(4)?,
-        suspicious_tld: row.get(11)?,
-        admin_path: row.get(12)?,
-        tag_count: count(row, 14)?,
-        price_points: count(row, 15)?,
+        advertised_price: row.get("price")?,
+        suspicious_tld: row.get("suspicious_tld")?,
+        admin_path: row.get("admin_path")?,
+        tag_count: count(row, "tag_count")?,
+        price_points: count(row, "price_points")?,
         demand,
         sla: SlaStats {
-            samples: count(row, 23)?,
-            ok: count(row, 24)?,
-            latency_p50_ms: latency(25)?,
-            latency_p95_ms: latency(26)?,
-            avg_latency_ms: latency(27)?,
-            last_ok: row.get(28)?,
-            offers: count(row, 29)?,
-            offer_mismatches: count(row, 30)?,
+            samples: count(row, "sla_samples")?,
+            ok: count(row, "sla_ok")?,
+            latency_p50_ms: latency("latency_p50")?,
+            latency_p95_ms: latency("latency_p95")?,
+            avg_latency_ms: latency("avg_latency")?,
+            last_ok: row.get("last_ok")?,
+            offers: count(row, "offers")?,
+            offer_mismatches: count(row, "offer_mismatches")?,
         },
-        erc8004_registered: row.get(31)?,
+        erc8004_registered: row.get("erc8004_registered")?,
         proofs,
-        denylisted: row.get(33)?,
-        allowlist_label: row.get(34)?,
-        attested: row.get(36)?,
-        domain: match (row.get::<_, Option<String>>(37)?, row.get::<_, Option<i64>>(38)?) {
+        denylisted: row.get("denylisted")?,
+        allowlist_label: row.get("allow_label")?,
+        attested: row.get("attested")?,
+        domain: match (row.get::<_, Option<String>>("domain")?, row.get::<_, Option<i64>>("domain_rank")?) {
             (Some(domain), Some(rank)) => Some(DomainStanding {
                 domain,
                 rank: rank.clamp(1, i64::from(u32::MAX)) as u32,
-                list: row.get::<_, Option<String>>(39)?.unwrap_or_default(),
-                matching_offers: count(row, 40)?,
+                list: row.get::<_, Option<String>>("domain_list")?.unwrap_or_default(),
+                matching_offers: count(row, "matching_offers")?,
             }),
             _ => None,
         },
         paid_probes: PaidProbeStats {
-            paid: count(row, 41)?,
-            delivered: count(row, 42)?,
-            undelivered: count(row, 43)?,
-            unpaid_failures: count(row, 44)?,
+            paid: count(row, "paid")?,
+            delivered: count(row, "delivered")?,
+            undelivered: count(row, "undelivered")?,
+            unpaid_failures: count(row, "unpaid_failures")?,
         },
         ..SellerFeatures::default()
     };
-    let exact_settlements = row.get::<_, i64>(35)?.max(0) as u64;
-    Ok(Raw { address: row.get(0)?, first_seen, exact_settlements, listing, features })
+    let exact_settlements = row.get::<_, i64>("exact_settlements")?.max(0) as u64;
+    Ok(Raw { address: row.get("address")?, first_seen, exact_settlements, listing, features })
 }
 
 /// Evidence sources behind a seller's score, with the interface's annotations.
@@ -164,11 +165,11 @@ pub(crate) fn by_seller<T>(items: &[T], sellers: usize, seller: impl Fn(&T) -> u
 }
 
 fn reviews(db: &Engine) -> Result<Vec<Review>, PipelineError> {
-    let sql = "SELECT (fb.sid - 1)::UINTEGER, w.wid, fb.t, fb.v::BIGINT FROM fb JOIN wallets w ON w.address = fb.client \
+    let sql = "SELECT (fb.sid - 1)::UINTEGER AS seller, w.wid, fb.t, fb.v::BIGINT AS v FROM fb JOIN wallets w ON w.address = fb.client \
          ORDER BY fb.sid, w.wid, fb.t, fb.v";
     let mut out = Vec::new();
     for b in db.batches("reviews", sql)? {
-        let (sid, wid, t, v) = (u32s(&b, 0), u32s(&b, 1), i64s(&b, 2), i64s(&b, 3));
+        let (sid, wid, t, v) = (u32s(&b, "seller"), u32s(&b, "wid"), i64s(&b, "t"), i64s(&b, "v"));
         out.extend((0..b.num_rows()).map(|i| Review {
             seller: sid.value(i),
             client: wid.value(i),
@@ -180,13 +181,19 @@ fn reviews(db: &Engine) -> Result<Vec<Review>, PipelineError> {
 }
 
 fn receipts(db: &Engine) -> Result<Vec<Receipt>, PipelineError> {
-    let sql = "SELECT (rc.sid - 1)::UINTEGER, wb.wid, rc.success, rc.t, wq.wid, rc.cites FROM rc \
+    let sql = "SELECT (rc.sid - 1)::UINTEGER AS seller, wb.wid AS buyer, rc.success, rc.t, wq.wid AS payer, rc.cites FROM rc \
          JOIN wallets wb ON wb.address = rc.buyer LEFT JOIN wallets wq ON wq.address = rc.tx_payer \
          ORDER BY rc.sid, wb.wid, rc.t, rc.success, wq.wid, rc.cites";
     let mut out = Vec::new();
     for b in db.batches("receipts", sql)? {
-        let (sid, buyer, ok, t, payer, cites) =
-            (u32s(&b, 0), u32s(&b, 1), bools(&b, 2), i64s(&b, 3), u32s(&b, 4), bools(&b, 5));
+        let (sid, buyer, ok, t, payer, cites) = (
+            u32s(&b, "seller"),
+            u32s(&b, "buyer"),
+            bools(&b, "success"),
+            i64s(&b, "t"),
+            u32s(&b, "payer"),
+            bools(&b, "cites"),
+        );
         out.extend((0..b.num_rows()).map(|i| Receipt {
             seller: sid.value(i),
             buyer: buyer.value(i),
@@ -211,7 +218,10 @@ pub(crate) fn assess(
     live: Vec<SellerLiveInputs>,
 ) -> Result<Vec<SellerRecord>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "seller select", source };
-    let day_end: i64 = db.conn.query_row(&db.sql("SELECT epoch({day_end})::BIGINT"), [], |r| r.get(0)).map_err(err)?;
+    let day_end: i64 = db
+        .conn
+        .query_row(&db.sql("SELECT epoch({day_end})::BIGINT AS day_end"), [], |r| r.get("day_end"))
+        .map_err(err)?;
     let mut stmt = db.conn.prepare(SELLERS_SELECT).map_err(err)?;
     let raws: Vec<Raw> =
         stmt.query_map([], |row| read_row(row, day_end)).map_err(err)?.collect::<Result<_, _>>().map_err(err)?;
@@ -284,15 +294,15 @@ pub(crate) fn counterparties(db: &Engine) -> Result<Vec<Counterparty>, PipelineE
     let rows = stmt
         .query_map([], |r| {
             Ok(Counterparty {
-                address: r.get(0)?,
-                payments: r.get(1)?,
-                sellers_paid: r.get(2)?,
-                funded: r.get(3)?,
-                denylisted: r.get(4)?,
-                spent: r.get(5)?,
-                spent_7d: r.get(6)?,
-                payments_7d: r.get(7)?,
-                sellers_paid_7d: r.get(8)?,
+                address: r.get("address")?,
+                payments: r.get("payments")?,
+                sellers_paid: r.get("sellers_paid")?,
+                funded: r.get("funded")?,
+                denylisted: r.get("denylisted")?,
+                spent: r.get("spent")?,
+                spent_7d: r.get("spent_7d")?,
+                payments_7d: r.get("payments_7d")?,
+                sellers_paid_7d: r.get("sellers_paid_7d")?,
             })
         })
         .map_err(err)?

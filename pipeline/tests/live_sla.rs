@@ -32,11 +32,13 @@ fn live_sla_quantiles_are_the_rebuilds() {
             continue;
         }
         let sql = format!(
-            "SELECT quantile_cont(x, 0.5)::BIGINT, quantile_cont(x, 0.95)::BIGINT, (sum(x) // count(x))::BIGINT \
+            "SELECT quantile_cont(x, 0.5)::BIGINT AS p50, quantile_cont(x, 0.95)::BIGINT AS p95, \
+             (sum(x) // count(x))::BIGINT AS avg \
              FROM (VALUES {}) t(x)",
             values.join(",")
         );
-        let batch: (i64, i64, i64) = db.query_row(&sql, [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).expect("query");
+        let batch: (i64, i64, i64) =
+            db.query_row(&sql, [], |r| Ok((r.get("p50")?, r.get("p95")?, r.get("avg")?))).expect("query");
         let live = (
             i64::from(live.latency_p50_ms.expect("p50")),
             i64::from(live.latency_p95_ms.expect("p95")),

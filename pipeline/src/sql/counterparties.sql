@@ -1,8 +1,10 @@
 -- Known wallets that are not sellers: payers (with their qualifying spend, overall and in the
 -- last 7 days), non-hub funders, listed addresses. Uses the temporary tables of the seller
 -- passes (`listings.sql`, `settlements.sql`, `sellers.sql`).
-SELECT address, sum(payments)::UBIGINT, sum(sellers_paid)::UINTEGER, sum(funded)::UINTEGER, bool_or(denylisted),
-       sum(spent)::UBIGINT, sum(spent_7d)::UBIGINT, sum(payments_7d)::UBIGINT, sum(sellers_7d)::UINTEGER
+SELECT address, sum(payments)::UBIGINT AS payments, sum(sellers_paid)::UINTEGER AS sellers_paid,
+       sum(funded)::UINTEGER AS funded, bool_or(denylisted) AS denylisted, sum(spent)::UBIGINT AS spent,
+       sum(spent_7d)::UBIGINT AS spent_7d, sum(payments_7d)::UBIGINT AS payments_7d,
+       sum(sellers_7d)::UINTEGER AS sellers_paid_7d
 FROM (
     SELECT payer AS address, sum(n) AS payments, count(*) AS sellers_paid, 0 AS funded, false AS denylisted,
            sum(spend) AS spent, 0 AS spent_7d, 0 AS payments_7d, 0 AS sellers_7d

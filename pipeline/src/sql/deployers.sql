@@ -1,7 +1,7 @@
 -- Launches up to the day with their daily observations, for the deployer model. One launch per
 -- token (the earliest). An indexer that re-ran a day wrote a second row for the same (token,
 -- day): the rows come in a total order, and `deployers.rs` keeps the first of each day.
-SELECT lower(l.deployer), lower(l.token), l.platform, epoch(l.launched_at)::BIGINT,
+SELECT lower(l.deployer) AS deployer, lower(l.token) AS token, l.platform, epoch(l.launched_at)::BIGINT AS launched_at,
        ((epoch(o.date::TIMESTAMP) - epoch(date_trunc('day', l.launched_at)))::BIGINT // 86400)::BIGINT AS day,
        o.liquidity, o.swaps, o.holders, o.price, o.creator_holding
 FROM (
