@@ -17,7 +17,6 @@ use crate::engine::Engine;
 use crate::engine::columns::{f64s, i64s, strs, u32s, u64s};
 use crate::graph::WalletGraph;
 
-const DEPLOYERS_SQL: &str = include_str!("sql/deployers.sql");
 const DAY: i64 = 86_400;
 
 /// The columns of `deployers.sql`, typed.
@@ -69,7 +68,7 @@ pub(crate) fn assess(
 ) -> Result<(Vec<DeployerRecord>, Vec<bool>), PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployers", source };
     let mut by_deployer: BTreeMap<String, Vec<Launch>> = BTreeMap::new();
-    let mut stmt = db.conn.prepare(&db.sql(DEPLOYERS_SQL)).map_err(err)?;
+    let mut stmt = db.conn.prepare(&db.sql(crate::sql_files::DEPLOYERS.text)).map_err(err)?;
     for batch in stmt.query_arrow([]).map_err(err)? {
         let cols = LaunchColumns::of(&batch);
         for i in 0..batch.num_rows() {

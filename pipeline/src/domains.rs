@@ -7,8 +7,6 @@ use agentrep_lake::domain::registrable;
 use crate::PipelineError;
 use crate::engine::Engine;
 
-const DOMAINS_SQL: &str = include_str!("sql/domains.sql");
-
 /// Fills `listing_domains(resource, domain)` from `cur` and runs `sql/domains.sql`.
 pub(crate) fn prepare(db: &Engine) -> Result<(), PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "listing domains", source };
@@ -26,5 +24,5 @@ pub(crate) fn prepare(db: &Engine) -> Result<(), PipelineError> {
         }
         appender.flush().map_err(err)?;
     }
-    db.execute("seller domains", DOMAINS_SQL)
+    db.execute_file(&crate::sql_files::DOMAINS)
 }

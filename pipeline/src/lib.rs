@@ -18,6 +18,7 @@ mod history;
 mod live_basis;
 mod passes;
 mod sellers;
+mod sql_files;
 mod trust;
 
 use std::time::Instant;
@@ -67,6 +68,17 @@ pub enum PipelineError {
         pass: &'static str,
         /// The cause.
         source: duckdb::Error,
+    },
+    /// A SQL file of the rebuild ran without a table its declaration (`sql_files`) says it reads
+    /// or leaves: a defect of the file or of the declaration beside it.
+    #[error("{file}: the table {table} it declares it {role} does not exist")]
+    UndeclaredTable {
+        /// The file.
+        file: &'static str,
+        /// The table.
+        table: &'static str,
+        /// `reads` or `leaves`.
+        role: &'static str,
     },
     /// The lake holds no listings up to the day: nothing to score.
     #[error("the lake has no listings up to {0}")]
@@ -149,13 +161,15 @@ pub fn rebuild_with(
     db.log_memory("first fundings");
 
     let t = Instant::now();
-    db.execute("listings", sellers::LISTINGS_SQL)?;
+    db.execute_file(&sql_files::LISTINGS)?;
+    db.require(&sql_files::SETTLEMENTS_DUCKDB, "reads")?;
     engine.run(&SETTLEMENTS, &LocalTables::new(&db))?;
+    db.require(&sql_files::SETTLEMENTS_DUCKDB, "leaves")?;
     timings.record("settlement pass", t);
     db.log_memory("settlement pass");
 
     let t = Instant::now();
-    db.execute("seller features", sellers::SELLERS_SQL)?;
+    db.execute_file(&sql_files::SELLERS)?;
     domains::prepare(&db)?;
     timings.record("seller sql", t);
     db.log_memory("seller sql");

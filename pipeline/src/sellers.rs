@@ -11,18 +11,14 @@ use arrow::array::Array;
 use duckdb::Row;
 use rayon::prelude::*;
 
-use crate::PipelineError;
 use crate::demand::{Evidence, Receipt, Review, weigh};
 use crate::engine::Engine;
 use crate::engine::columns::{bools, i64s, u32s};
 use crate::freshness::SourceFreshness;
 use crate::graph::{Taint, WalletGraph};
 use crate::live_basis::{LiveWindow, SellerLiveInputs};
+use crate::{PipelineError, sql_files};
 
-pub(crate) const LISTINGS_SQL: &str = include_str!("sql/listings.sql");
-pub(crate) const SELLERS_SQL: &str = include_str!("sql/sellers.sql");
-const SELLERS_SELECT: &str = include_str!("sql/sellers_select.sql");
-const COUNTERPARTIES_SQL: &str = include_str!("sql/counterparties.sql");
 const DAY: i64 = 86_400;
 
 /// One row of `sellers_select.sql`, before the trust pass and the model.
@@ -222,7 +218,7 @@ pub(crate) fn assess(
         .conn
         .query_row(&db.sql("SELECT epoch({day_end})::BIGINT AS day_end"), [], |r| r.get("day_end"))
         .map_err(err)?;
-    let mut stmt = db.conn.prepare(SELLERS_SELECT).map_err(err)?;
+    let mut stmt = db.conn.prepare(sql_files::SELLERS_SELECT.text).map_err(err)?;
     let raws: Vec<Raw> =
         stmt.query_map([], |row| read_row(row, day_end)).map_err(err)?.collect::<Result<_, _>>().map_err(err)?;
     assert_eq!(raws.len(), live.len(), "the seller select and the live inputs read the same sellers");
@@ -290,7 +286,7 @@ pub(crate) fn assess(
 
 pub(crate) fn counterparties(db: &Engine) -> Result<Vec<Counterparty>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "counterparties", source };
-    let mut stmt = db.conn.prepare(&db.sql(COUNTERPARTIES_SQL)).map_err(err)?;
+    let mut stmt = db.conn.prepare(&db.sql(sql_files::COUNTERPARTIES.text)).map_err(err)?;
     let rows = stmt
         .query_map([], |r| {
             Ok(Counterparty {
