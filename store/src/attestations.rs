@@ -38,13 +38,13 @@ const COLUMNS: &str = "address, score, timestamp, nonce, snapshot, signer, signa
 
 fn record(r: &Row<'_>) -> rusqlite::Result<AttestationRecord> {
     Ok(AttestationRecord {
-        address: r.get(0)?,
-        score: r.get(1)?,
-        timestamp: r.get(2)?,
-        nonce: r.get::<_, i64>(3)? as u64,
-        snapshot: r.get(4)?,
-        signer: r.get(5)?,
-        signature: r.get(6)?,
+        address: r.get("address")?,
+        score: r.get("score")?,
+        timestamp: r.get("timestamp")?,
+        nonce: r.get::<_, i64>("nonce")? as u64,
+        snapshot: r.get("snapshot")?,
+        signer: r.get("signer")?,
+        signature: r.get("signature")?,
     })
 }
 
@@ -142,7 +142,11 @@ impl Store {
             )
             .map_err(|e| self.err(e))?;
         stmt.query_map([limit as i64], |r| {
-            Ok(FetchCount { address: r.get(0)?, fetches: r.get::<_, i64>(1)? as u64, last_at: r.get(2)? })
+            Ok(FetchCount {
+                address: r.get("address")?,
+                fetches: r.get::<_, i64>("fetches")? as u64,
+                last_at: r.get("last_at")?,
+            })
         })
         .and_then(Iterator::collect)
         .map_err(|e| self.err(e))

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use crate::{Store, StoreError};
 
@@ -16,6 +16,10 @@ pub struct Submission {
     pub url: String,
     /// Unix seconds.
     pub submitted_at: i64,
+}
+
+fn submission(r: &Row<'_>) -> rusqlite::Result<Submission> {
+    Ok(Submission { id: r.get("id")?, url: r.get("url")?, submitted_at: r.get("submitted_at")? })
 }
 
 impl Store {
@@ -33,9 +37,7 @@ impl Store {
             )
             .map_err(|e| self.err(e))?;
         let submission = conn
-            .query_row("SELECT id, url, submitted_at FROM discovery_submissions WHERE url = ?1", [url], |r| {
-                Ok(Submission { id: r.get(0)?, url: r.get(1)?, submitted_at: r.get(2)? })
-            })
+            .query_row("SELECT id, url, submitted_at FROM discovery_submissions WHERE url = ?1", [url], submission)
             .map_err(|e| self.err(e))?;
         Ok((submission, inserted == 1))
     }
@@ -52,9 +54,7 @@ impl Store {
                  WHERE submitted_at >= ?1 AND submitted_at < ?2 ORDER BY submitted_at, id",
             )
             .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![from, to], |r| Ok(Submission { id: r.get(0)?, url: r.get(1)?, submitted_at: r.get(2)? }))
-            .map_err(|e| self.err(e))?;
+        let rows = stmt.query_map(params![from, to], submission).map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
@@ -70,8 +70,8 @@ impl Store {
         tx.execute("DELETE FROM rate_hits WHERE bucket = ?1 AND at <= ?2", params![bucket, now_ms - window_ms])
             .map_err(|e| self.err(e))?;
         let (count, oldest): (u32, Option<i64>) = tx
-            .query_row("SELECT count(*), min(at) FROM rate_hits WHERE bucket = ?1", [bucket], |r| {
-                Ok((r.get(0)?, r.get(1)?))
+            .query_row("SELECT count(*) AS n, min(at) AS oldest FROM rate_hits WHERE bucket = ?1", [bucket], |r| {
+                Ok((r.get("n")?, r.get("oldest")?))
             })
             .map_err(|e| self.err(e))?;
         let outcome = if count >= max {
@@ -109,9 +109,11 @@ impl Store {
     /// SQLite failures.
     pub fn payment_id_of(&self, payer: &str, nonce: &str) -> Result<Option<i64>, StoreError> {
         let conn = self.lock();
-        conn.query_row("SELECT id FROM payments WHERE payer = ?1 AND nonce = ?2", params![payer, nonce], |r| r.get(0))
-            .optional()
-            .map_err(|e| self.err(e))
+        conn.query_row("SELECT id FROM payments WHERE payer = ?1 AND nonce = ?2", params![payer, nonce], |r| {
+            r.get("id")
+        })
+        .optional()
+        .map_err(|e| self.err(e))
     }
 }
 

@@ -441,22 +441,22 @@ impl Store {
         let mut totals = conn
             .query_row(
                 "SELECT \
-                   COUNT(*) FILTER (WHERE state = 'settled'), \
-                   COALESCE(SUM(price) FILTER (WHERE state = 'settled'), 0), \
-                   COUNT(DISTINCT payer) FILTER (WHERE state = 'settled'), \
-                   COUNT(*) FILTER (WHERE state = 'failed'), \
-                   COUNT(*) FILTER (WHERE state = 'unknown'), \
-                   COUNT(*) FILTER (WHERE state = 'released') \
+                   COUNT(*) FILTER (WHERE state = 'settled') AS settled, \
+                   COALESCE(SUM(price) FILTER (WHERE state = 'settled'), 0) AS settled_amount, \
+                   COUNT(DISTINCT payer) FILTER (WHERE state = 'settled') AS buyers, \
+                   COUNT(*) FILTER (WHERE state = 'failed') AS failed, \
+                   COUNT(*) FILTER (WHERE state = 'unknown') AS unknown, \
+                   COUNT(*) FILTER (WHERE state = 'released') AS released \
                  FROM payments",
                 [],
                 |r| {
                     Ok(RevenueTotals {
-                        settled: r.get::<_, i64>(0)? as u64,
-                        settled_amount: r.get::<_, i64>(1)? as u64,
-                        buyers: r.get::<_, i64>(2)? as u64,
-                        failed: r.get::<_, i64>(3)? as u64,
-                        unknown: r.get::<_, i64>(4)? as u64,
-                        released: r.get::<_, i64>(5)? as u64,
+                        settled: r.get::<_, i64>("settled")? as u64,
+                        settled_amount: r.get::<_, i64>("settled_amount")? as u64,
+                        buyers: r.get::<_, i64>("buyers")? as u64,
+                        failed: r.get::<_, i64>("failed")? as u64,
+                        unknown: r.get::<_, i64>("unknown")? as u64,
+                        released: r.get::<_, i64>("released")? as u64,
                         routes: Vec::new(),
                     })
                 },
@@ -464,16 +464,16 @@ impl Store {
             .map_err(|e| self.err(e))?;
         let mut stmt = conn
             .prepare(
-                "SELECT route, COUNT(*), SUM(price) FROM payments WHERE state = 'settled' \
+                "SELECT route, COUNT(*) AS payment_count, SUM(price) AS amount FROM payments WHERE state = 'settled' \
                  GROUP BY route ORDER BY SUM(price) DESC, route",
             )
             .map_err(|e| self.err(e))?;
         totals.routes = stmt
             .query_map([], |r| {
                 Ok(RouteRevenue {
-                    route: r.get(0)?,
-                    payments: r.get::<_, i64>(1)? as u64,
-                    amount: r.get::<_, i64>(2)? as u64,
+                    route: r.get("route")?,
+                    payments: r.get::<_, i64>("payment_count")? as u64,
+                    amount: r.get::<_, i64>("amount")? as u64,
                 })
             })
             .and_then(Iterator::collect)
@@ -488,9 +488,9 @@ impl Store {
     pub fn buyers_since(&self, since: i64) -> Result<u64, StoreError> {
         let conn = self.lock();
         conn.query_row(
-            "SELECT COUNT(DISTINCT payer) FROM payments WHERE state = 'settled' AND updated_at >= ?1",
+            "SELECT COUNT(DISTINCT payer) AS buyers FROM payments WHERE state = 'settled' AND updated_at >= ?1",
             [since],
-            |r| r.get::<_, i64>(0),
+            |r| r.get::<_, i64>("buyers"),
         )
         .map(|n| n as u64)
         .map_err(|e| self.err(e))
@@ -518,36 +518,43 @@ impl Store {
 }
 
 fn record(r: &Row<'_>) -> rusqlite::Result<PaymentRecord> {
-    let state: String = r.get(12)?;
-    let state = PaymentState::parse(&state).ok_or_else(|| {
-        rusqlite::Error::FromSqlConversionFailure(12, rusqlite::types::Type::Text, format!("state {state}").into())
-    })?;
-    let answer = match (r.get::<_, Option<u16>>(15)?, r.get::<_, Option<String>>(16)?, r.get::<_, Option<Vec<u8>>>(17)?)
-    {
+    let state: String = r.get("state")?;
+    let Some(state) = PaymentState::parse(&state) else {
+        return Err(rusqlite::Error::FromSqlConversionFailure(
+            r.as_ref().column_index("state")?,
+            rusqlite::types::Type::Text,
+            format!("state {state}").into(),
+        ));
+    };
+    let answer = match (
+        r.get::<_, Option<u16>>("answer_status")?,
+        r.get::<_, Option<String>>("answer_type")?,
+        r.get::<_, Option<Vec<u8>>>("answer_body")?,
+    ) {
         (Some(status), Some(content_type), Some(body)) => Some(StoredAnswer { status, content_type, body }),
         _ => None,
     };
     Ok(PaymentRecord {
-        id: r.get(0)?,
-        payer: r.get(1)?,
-        nonce: r.get(2)?,
-        x402_version: r.get(3)?,
-        network: r.get(4)?,
-        pay_to: r.get(21)?,
-        value: r.get(5)?,
-        price: r.get::<_, i64>(6)? as u64,
-        route: r.get(7)?,
-        resource: r.get(8)?,
-        payload_digest: r.get(9)?,
-        payment_id: r.get(10)?,
-        valid_before: r.get(11)?,
+        id: r.get("id")?,
+        payer: r.get("payer")?,
+        nonce: r.get("nonce")?,
+        x402_version: r.get("x402_version")?,
+        network: r.get("network")?,
+        pay_to: r.get("pay_to")?,
+        value: r.get("value")?,
+        price: r.get::<_, i64>("price")? as u64,
+        route: r.get("route")?,
+        resource: r.get("resource")?,
+        payload_digest: r.get("payload_digest")?,
+        payment_id: r.get("payment_id")?,
+        valid_before: r.get("valid_before")?,
         state,
-        tx_hash: r.get(13)?,
-        error: r.get(14)?,
+        tx_hash: r.get("tx_hash")?,
+        error: r.get("error")?,
         answer,
-        settlement: r.get(18)?,
-        created_at: r.get(19)?,
-        updated_at: r.get(20)?,
+        settlement: r.get("settlement")?,
+        created_at: r.get("created_at")?,
+        updated_at: r.get("updated_at")?,
     })
 }
 

@@ -173,9 +173,9 @@ mod tests {
         drop(Store::open(&path).unwrap());
         let store = Store::open(&path).unwrap();
         let conn = store.lock();
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get("user_version")).unwrap();
         assert_eq!(version as usize, Store::schema_version());
-        let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+        let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get("journal_mode")).unwrap();
         assert_eq!(mode, "wal");
     }
 

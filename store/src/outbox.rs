@@ -86,24 +86,24 @@ const COLUMNS: &str = "id, webhook_id, event_type, event_key, subscription_id, s
 
 fn delivery(r: &Row<'_>) -> rusqlite::Result<Delivery> {
     Ok(Delivery {
-        id: r.get(0)?,
+        id: r.get("id")?,
         event: NewDelivery {
-            webhook_id: r.get(1)?,
-            event_type: r.get(2)?,
-            event_key: r.get(3)?,
-            subscription_id: r.get(4)?,
-            slot_id: r.get(5)?,
-            url: r.get(6)?,
-            secret: r.get(7)?,
-            payload: r.get(8)?,
+            webhook_id: r.get("webhook_id")?,
+            event_type: r.get("event_type")?,
+            event_key: r.get("event_key")?,
+            subscription_id: r.get("subscription_id")?,
+            slot_id: r.get("slot_id")?,
+            url: r.get("url")?,
+            secret: r.get("secret")?,
+            payload: r.get("payload")?,
         },
-        created_at: r.get(9)?,
-        state: DeliveryState::parse(&r.get::<_, String>(10)?),
-        attempts: r.get(11)?,
-        next_at: r.get(12)?,
-        last_status: r.get(13)?,
-        last_error: r.get(14)?,
-        delivered_at: r.get(15)?,
+        created_at: r.get("created_at")?,
+        state: DeliveryState::parse(&r.get::<_, String>("state")?),
+        attempts: r.get("attempts")?,
+        next_at: r.get("next_at")?,
+        last_status: r.get("last_status")?,
+        last_error: r.get("last_error")?,
+        delivered_at: r.get("delivered_at")?,
     })
 }
 
@@ -208,10 +208,17 @@ impl Store {
     pub fn delivery_counts(&self) -> Result<(u64, u64, u64), StoreError> {
         let conn = self.lock();
         conn.query_row(
-            "SELECT coalesce(sum(state = 'pending'), 0), coalesce(sum(state = 'delivered'), 0), coalesce(sum(state = 'dead'), 0)
+            "SELECT coalesce(sum(state = 'pending'), 0) AS pending, coalesce(sum(state = 'delivered'), 0) AS delivered,
+               coalesce(sum(state = 'dead'), 0) AS dead
              FROM deliveries",
             [],
-            |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)),
+            |r| {
+                Ok((
+                    r.get::<_, i64>("pending")? as u64,
+                    r.get::<_, i64>("delivered")? as u64,
+                    r.get::<_, i64>("dead")? as u64,
+                ))
+            },
         )
         .map_err(|e| self.err(e))
     }
@@ -223,9 +230,9 @@ impl Store {
     pub fn next_due(&self) -> Result<Option<i64>, StoreError> {
         let conn = self.lock();
         conn.query_row(
-            "SELECT min(max(next_at, coalesce(leased_until, 0))) FROM deliveries WHERE state = 'pending'",
+            "SELECT min(max(next_at, coalesce(leased_until, 0))) AS next_due FROM deliveries WHERE state = 'pending'",
             [],
-            |r| r.get(0),
+            |r| r.get("next_due"),
         )
         .map_err(|e| self.err(e))
     }

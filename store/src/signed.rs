@@ -154,13 +154,14 @@ pub struct Written {
     pub created: bool,
 }
 
-fn signed(r: &Row<'_>, at: usize) -> rusqlite::Result<Signed> {
+/// The [`Signed`] of a row that selects [`SIGNED_COLUMNS`].
+fn signed(r: &Row<'_>) -> rusqlite::Result<Signed> {
     Ok(Signed {
-        message: r.get(at)?,
-        message_hash: r.get(at + 1)?,
-        signature: r.get(at + 2)?,
-        signer_kind: SignerKind::parse(&r.get::<_, String>(at + 3)?),
-        signed_at: r.get(at + 4)?,
+        message: r.get("message")?,
+        message_hash: r.get("message_hash")?,
+        signature: r.get("signature")?,
+        signer_kind: SignerKind::parse(&r.get::<_, String>("signer_kind")?),
+        signed_at: r.get("signed_at")?,
     })
 }
 
@@ -170,18 +171,18 @@ const RECEIPT_COLUMNS: &str = "id, buyer, agent, success, tx_hash, latency_ms, r
 
 fn receipt(r: &Row<'_>) -> rusqlite::Result<ReceiptRecord> {
     Ok(ReceiptRecord {
-        id: r.get(0)?,
+        id: r.get("id")?,
         receipt: NewReceipt {
-            buyer: r.get(1)?,
-            agent: r.get(2)?,
-            success: r.get(3)?,
-            tx_hash: r.get(4)?,
-            latency_ms: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
-            rating: r.get(6)?,
-            comment: r.get(7)?,
-            signed: signed(r, 9)?,
+            buyer: r.get("buyer")?,
+            agent: r.get("agent")?,
+            success: r.get("success")?,
+            tx_hash: r.get("tx_hash")?,
+            latency_ms: r.get::<_, Option<i64>>("latency_ms")?.map(|v| v as u64),
+            rating: r.get("rating")?,
+            comment: r.get("comment")?,
+            signed: signed(r)?,
         },
-        received_at: r.get(8)?,
+        received_at: r.get("received_at")?,
     })
 }
 
@@ -190,24 +191,29 @@ const WATCH_COLUMNS: &str =
 
 fn watch(r: &Row<'_>) -> rusqlite::Result<WatchRecord> {
     Ok(WatchRecord {
-        id: r.get(0)?,
+        id: r.get("id")?,
         watch: NewWatch {
-            subscriber: r.get(1)?,
-            watched: r.get(2)?,
-            label: r.get(3)?,
-            threshold_delta: r.get(4)?,
-            webhook_url: r.get(9)?,
-            signed: signed(r, 10)?,
+            subscriber: r.get("subscriber")?,
+            watched: r.get("watched")?,
+            label: r.get("label")?,
+            threshold_delta: r.get("threshold_delta")?,
+            webhook_url: r.get("webhook_url")?,
+            signed: signed(r)?,
         },
-        added_at: r.get(5)?,
-        last_score: r.get(6)?,
-        prev_score: r.get(7)?,
-        last_snapshot: r.get(8)?,
+        added_at: r.get("added_at")?,
+        last_score: r.get("last_score")?,
+        prev_score: r.get("prev_score")?,
+        last_snapshot: r.get("last_snapshot")?,
     })
 }
 
 fn badge(r: &Row<'_>) -> rusqlite::Result<BadgeClaim> {
-    Ok(BadgeClaim { id: r.get(0)?, address: r.get(1)?, claimed_at: r.get(2)?, signed: signed(r, 3)? })
+    Ok(BadgeClaim {
+        id: r.get("id")?,
+        address: r.get("address")?,
+        claimed_at: r.get("claimed_at")?,
+        signed: signed(r)?,
+    })
 }
 
 /// Inserts one receipt (nothing when its message was accepted before) and answers its id.
@@ -236,7 +242,7 @@ fn insert_receipt(conn: &rusqlite::Connection, r: &NewReceipt, now: i64) -> rusq
         ])?;
     let id = conn
         .prepare_cached("SELECT id FROM receipts WHERE message_hash = ?1")?
-        .query_row([&s.message_hash], |row| row.get(0))?;
+        .query_row([&s.message_hash], |row| row.get("id"))?;
     Ok(Written { id, created: inserted == 1 })
 }
 
@@ -299,14 +305,16 @@ impl Store {
     pub fn receipt_summary(&self, agent: &str) -> Result<ReceiptSummary, StoreError> {
         let conn = self.lock();
         conn.query_row(
-            "SELECT count(*), coalesce(sum(success), 0), avg(rating), avg(latency_ms) FROM receipts WHERE agent = ?1",
+            "SELECT count(*) AS total, coalesce(sum(success), 0) AS successes, avg(rating) AS avg_rating,
+               avg(latency_ms) AS avg_latency_ms
+             FROM receipts WHERE agent = ?1",
             [agent],
             |r| {
                 Ok(ReceiptSummary {
-                    total: r.get::<_, i64>(0)? as u64,
-                    successes: r.get::<_, i64>(1)? as u64,
-                    avg_rating: r.get(2)?,
-                    avg_latency_ms: r.get(3)?,
+                    total: r.get::<_, i64>("total")? as u64,
+                    successes: r.get::<_, i64>("successes")? as u64,
+                    avg_rating: r.get("avg_rating")?,
+                    avg_latency_ms: r.get("avg_latency_ms")?,
                 })
             },
         )
@@ -345,7 +353,7 @@ impl Store {
             )
             .map_err(|e| self.err(e))?;
         let id = conn
-            .query_row("SELECT id FROM badge_claims WHERE message_hash = ?1", [&s.message_hash], |row| row.get(0))
+            .query_row("SELECT id FROM badge_claims WHERE message_hash = ?1", [&s.message_hash], |row| row.get("id"))
             .map_err(|e| self.err(e))?;
         Ok(Written { id, created: inserted == 1 })
     }
@@ -392,7 +400,7 @@ impl Store {
         let mut conn = self.lock();
         let tx = conn.transaction().map_err(|e| self.err(e))?;
         let seen: Option<i64> = tx
-            .query_row("SELECT id FROM watchlist WHERE message_hash = ?1", [&w.signed.message_hash], |r| r.get(0))
+            .query_row("SELECT id FROM watchlist WHERE message_hash = ?1", [&w.signed.message_hash], |r| r.get("id"))
             .optional()
             .map_err(|e| self.err(e))?;
         if let Some(id) = seen {
@@ -430,7 +438,7 @@ impl Store {
             .query_row(
                 "SELECT id FROM watchlist WHERE subscriber = ?1 AND watched = ?2",
                 [&w.subscriber, &w.watched],
-                |r| r.get(0),
+                |r| r.get("id"),
             )
             .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))?;

@@ -79,21 +79,24 @@ pub struct Slot {
     pub alerted_at: Option<i64>,
 }
 
-const COLUMNS: &str = "s.id, s.address, s.buyer, s.starts_at, s.ends_at, s.subscriber, s.url, s.secret, s.alerted_at";
+/// Aliased: SQLite leaves the name of an unaliased `s.column` unspecified, and [`slot`] reads by name.
+const COLUMNS: &str = "s.id AS id, s.address AS address, s.buyer AS buyer, s.starts_at AS starts_at, s.ends_at AS ends_at, \
+                       s.subscriber AS subscriber, s.url AS url, s.secret AS secret, s.alerted_at AS alerted_at";
 
 fn slot(r: &Row<'_>) -> rusqlite::Result<Slot> {
-    let (subscriber, url, secret): (Option<String>, Option<String>, Option<String>) = (r.get(5)?, r.get(6)?, r.get(7)?);
+    let (subscriber, url, secret): (Option<String>, Option<String>, Option<String>) =
+        (r.get("subscriber")?, r.get("url")?, r.get("secret")?);
     Ok(Slot {
-        id: r.get(0)?,
-        address: r.get(1)?,
-        buyer: r.get(2)?,
-        starts_at: r.get(3)?,
-        ends_at: r.get(4)?,
+        id: r.get("id")?,
+        address: r.get("address")?,
+        buyer: r.get("buyer")?,
+        starts_at: r.get("starts_at")?,
+        ends_at: r.get("ends_at")?,
         alert: match (subscriber, url, secret) {
             (Some(subscriber), Some(url), Some(secret)) => Some(AlertTarget { subscriber, url, secret }),
             _ => None,
         },
-        alerted_at: r.get(8)?,
+        alerted_at: r.get("alerted_at")?,
     })
 }
 
@@ -109,10 +112,10 @@ impl Store {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(|e| self.err(e))?;
         let last_end: Option<i64> = tx
             .query_row(
-                "SELECT max(s.ends_at) FROM paid_slots s JOIN payments p ON p.id = s.payment_id AND p.state = 'settled'
+                "SELECT max(s.ends_at) AS last_end FROM paid_slots s JOIN payments p ON p.id = s.payment_id AND p.state = 'settled'
                  WHERE s.kind = ?1 AND s.address = ?2",
                 params![s.kind.as_str(), s.address],
-                |r| r.get(0),
+                |r| r.get("last_end"),
             )
             .map_err(|e| self.err(e))?;
         let starts_at = match s.kind {

@@ -110,17 +110,17 @@ const COLUMNS: &str =
 
 fn subscription(r: &Row<'_>) -> rusqlite::Result<Subscription> {
     Ok(Subscription {
-        id: r.get(0)?,
-        subscriber: r.get(1)?,
-        watched: r.get(2)?,
-        url: r.get(3)?,
-        threshold_delta: r.get(4)?,
-        secret: r.get(5)?,
-        created_at: r.get(6)?,
-        grace_until: r.get(7)?,
+        id: r.get("id")?,
+        subscriber: r.get("subscriber")?,
+        watched: r.get("watched")?,
+        url: r.get("url")?,
+        threshold_delta: r.get("threshold_delta")?,
+        secret: r.get("secret")?,
+        created_at: r.get("created_at")?,
+        grace_until: r.get("grace_until")?,
         paid_until: None,
-        last_score: r.get(8)?,
-        last_notified_at: r.get(9)?,
+        last_score: r.get("last_score")?,
+        last_notified_at: r.get("last_notified_at")?,
     })
 }
 
@@ -128,7 +128,8 @@ fn subscription(r: &Row<'_>) -> rusqlite::Result<Subscription> {
 /// the later of its purchase and the end so far (the grace period first).
 fn paid_until(conn: &rusqlite::Connection, only: Option<i64>) -> rusqlite::Result<HashMap<i64, i64>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT e.subscription_id, s.grace_until, e.bought_at, e.days
+        "SELECT e.subscription_id AS subscription_id, s.grace_until AS grace_until, e.bought_at AS bought_at,
+                e.days AS days
          FROM webhook_extensions e JOIN payments p ON p.id = e.payment_id AND p.state = 'settled'
          JOIN webhook_subscriptions s ON s.id = e.subscription_id
          WHERE ?1 IS NULL OR e.subscription_id = ?1
@@ -136,7 +137,12 @@ fn paid_until(conn: &rusqlite::Connection, only: Option<i64>) -> rusqlite::Resul
     )?;
     let mut out: HashMap<i64, i64> = HashMap::new();
     let rows = stmt.query_map([only], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?))
+        Ok((
+            r.get::<_, i64>("subscription_id")?,
+            r.get::<_, i64>("grace_until")?,
+            r.get::<_, i64>("bought_at")?,
+            r.get::<_, i64>("days")?,
+        ))
     })?;
     for row in rows {
         let (id, grace, bought, days) = row?;
@@ -236,7 +242,7 @@ impl Store {
         let mut conn = self.lock();
         let tx = conn.transaction().map_err(|e| self.err(e))?;
         let grace: i64 = tx
-            .query_row("SELECT grace_until FROM webhook_subscriptions WHERE id = ?1", [id], |r| r.get(0))
+            .query_row("SELECT grace_until FROM webhook_subscriptions WHERE id = ?1", [id], |r| r.get("grace_until"))
             .map_err(|e| self.err(e))?;
         let settled = paid_until(&tx, Some(id)).map_err(|e| self.err(e))?.get(&id).copied().unwrap_or(grace);
         tx.execute(
@@ -337,11 +343,11 @@ impl Store {
             let mut rows = select.query([snapshot]).map_err(|e| self.err(e))?;
             while let Some(row) = rows.next().map_err(|e| self.err(e))? {
                 let (id, subscriber, watched, label, last): (i64, String, String, Option<String>, Option<u8>) = (
-                    row.get(0).map_err(|e| self.err(e))?,
-                    row.get(1).map_err(|e| self.err(e))?,
-                    row.get(2).map_err(|e| self.err(e))?,
-                    row.get(3).map_err(|e| self.err(e))?,
-                    row.get(4).map_err(|e| self.err(e))?,
+                    row.get("id").map_err(|e| self.err(e))?,
+                    row.get("subscriber").map_err(|e| self.err(e))?,
+                    row.get("watched").map_err(|e| self.err(e))?,
+                    row.get("label").map_err(|e| self.err(e))?,
+                    row.get("last_score").map_err(|e| self.err(e))?,
                 );
                 let Some(to) = score_of(&watched) else { continue };
                 update.execute(params![id, to, snapshot]).map_err(|e| self.err(e))?;
@@ -362,7 +368,7 @@ impl Store {
                     "SELECT webhook_url FROM watchlist WHERE subscriber = ?1 AND webhook_url IS NOT NULL
                      ORDER BY signed_at DESC, id DESC LIMIT 1",
                     [&digest.subscriber],
-                    |r| r.get(0),
+                    |r| r.get("webhook_url"),
                 )
                 .optional()
                 .map_err(|e| self.err(e))?;
