@@ -437,6 +437,7 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
         verdict: lower(a.verdict),
         reasons: a.reasons.clone(),
         tainted_by: d.features.tainted_by.clone(),
+        flags: a.flags.iter().map(flag).collect(),
         sketchy: a.sketchy,
         score_breakdown: DeployerBreakdownV1 {
             formula: DEPLOYER_FORMULA.to_owned(),

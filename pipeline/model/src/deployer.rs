@@ -208,8 +208,8 @@ pub struct DeployerFeatures {
     pub tainted_by: Option<String>,
 }
 
-/// The deployer verdict (the risk report's vocabulary).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// The deployer verdict (the risk report's vocabulary), from the best to the worst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum DeployerVerdict {
     /// Launches tend to survive.
@@ -218,6 +218,37 @@ pub enum DeployerVerdict {
     Caution,
     /// Rugs dominate, or denylisted.
     Avoid,
+}
+
+impl DeployerVerdict {
+    /// Every verdict.
+    pub const ALL: [DeployerVerdict; 3] = [DeployerVerdict::Ok, DeployerVerdict::Caution, DeployerVerdict::Avoid];
+
+    /// The verdict of a wire name.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.as_str() == name)
+    }
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeployerVerdict::Ok => "OK",
+            DeployerVerdict::Caution => "CAUTION",
+            DeployerVerdict::Avoid => "AVOID",
+        }
+    }
+}
+
+/// The risk report's verdict on a wallet that sells, launched tokens, or both: the worse of its
+/// seller decision (`BLOCK` is `AVOID`, `CAUTION` is `CAUTION`, a proceed is `OK`) and its deployer
+/// verdict; `OK` when it is neither.
+pub fn risk_verdict(seller: Option<crate::Decision>, deployer: Option<DeployerVerdict>) -> DeployerVerdict {
+    let as_seller = seller.map(|d| match d {
+        crate::Decision::Block => DeployerVerdict::Avoid,
+        crate::Decision::Caution => DeployerVerdict::Caution,
+        crate::Decision::ProceedLowValue | crate::Decision::Proceed => DeployerVerdict::Ok,
+    });
+    as_seller.into_iter().chain(deployer).max().unwrap_or(DeployerVerdict::Ok)
 }
 
 /// Whether a deployer's score was measured.
@@ -249,6 +280,9 @@ pub struct DeployerAssessment {
     pub breakdown: Vec<(String, f64)>,
     /// Why the verdict is what it is, shortest first.
     pub reasons: Vec<String>,
+    /// The deployer flags of [`crate::FLAGS`] its features raise.
+    #[serde(default)]
+    pub flags: Vec<crate::FlagHit>,
 }
 
 /// Scores a deployer: `30 + 50·survival' − 60·rug' + 10·min(1, graduated/3) +
@@ -311,7 +345,8 @@ pub fn assess_deployer(f: &DeployerFeatures) -> DeployerAssessment {
     } else {
         DeployerVerdict::Ok
     };
-    DeployerAssessment { score, basis, verdict, survival: o.survival(), rug_rate, sketchy, breakdown, reasons }
+    let flags = crate::flags::evaluate_deployer_flags(f);
+    DeployerAssessment { score, basis, verdict, survival: o.survival(), rug_rate, sketchy, breakdown, reasons, flags }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::deployer::DeployerFeatures;
 use crate::features::SellerFeatures;
 
 /// How much a flag weighs; the order is from good news to the worst.
@@ -58,6 +59,8 @@ pub enum FlagKey {
     SelfDealing,
     /// First funded by a denylisted address or a rugging deployer.
     TaintedFunding,
+    /// A token deployer first funded by a denylisted address or a rugging deployer.
+    DeployerTainted,
     /// No trusted entity has paid the seller.
     UnprovenDemand,
     /// Every probe of the endpoint failed.
@@ -148,8 +151,17 @@ pub struct FlagDef {
     pub condition: &'static str,
     /// What it means for a buyer.
     pub explainer: &'static str,
-    /// Returns the detail text when the flag is raised.
-    pub check: fn(&SellerFeatures) -> Option<String>,
+    /// Whose features it reads, and the detail text when the flag is raised.
+    pub check: Check,
+}
+
+/// A flag's condition, over the features of the wallet it is raised on.
+#[derive(Debug, Clone, Copy)]
+pub enum Check {
+    /// Raised on a seller: its shield, score and preflight show it.
+    Seller(fn(&SellerFeatures) -> Option<String>),
+    /// Raised on a token deployer: its record and the risk report show it.
+    Deployer(fn(&DeployerFeatures) -> Option<String>),
 }
 
 /// A raised flag with its detail.
@@ -243,7 +255,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::External,
         condition: "the address is on the denylist",
         explainer: "Known-bad address (sanctions, scams or exploits); never pay it.",
-        check: |f| f.denylisted.then(|| "address is on the denylist".to_owned()),
+        check: Check::Seller(|f| f.denylisted.then(|| "address is on the denylist".to_owned())),
     },
     FlagDef {
         key: FlagKey::AutoAllowlisted,
@@ -253,7 +265,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::External,
         condition: "the address is on the allowlist",
         explainer: "Operator vetted by a curated allowlist.",
-        check: |f| f.allowlist_label.as_ref().map(|l| format!("allowlisted as {l}")),
+        check: Check::Seller(|f| f.allowlist_label.as_ref().map(|l| format!("allowlisted as {l}"))),
     },
     FlagDef {
         key: FlagKey::RankedDomain,
@@ -263,14 +275,14 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Probe,
         condition: "a listing host's registrable domain is in the ranked-domain list and the 402 offers served from it in the probe window name the wallet",
         explainer: "Its paid endpoints are served from an established, publicly ranked domain, and that domain's offers name this wallet.",
-        check: |f| {
+        check: Check::Seller(|f| {
             f.domain.as_ref().map(|d| {
                 format!(
                     "{} is #{} in {}; {} offers there name this wallet",
                     d.domain, d.rank, d.list, d.matching_offers
                 )
             })
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::PayThenFail,
@@ -280,7 +292,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::TrustedPayers,
         condition: "agentrep's own settled paid calls that delivered nothing >= PAY_THEN_FAIL_PAID_PROBES (2) and >= PAY_THEN_FAIL_PROBE_SHARE (50%) of them; or trusted paying entities reporting failed paid calls >= PAY_THEN_FAIL_ENTITIES (2) and the trust-weighted failed share of matched receipts >= PAY_THEN_FAIL_SHARE (75%)",
         explainer: "Buyers who paid, or agentrep paying with its own funds, got nothing back: payments are taken without delivery.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let pp = &f.paid_probes;
             if pp.undelivered >= t::PAY_THEN_FAIL_PAID_PROBES
                 && f64::from(pp.undelivered) >= t::PAY_THEN_FAIL_PROBE_SHARE * f64::from(pp.paid)
@@ -302,7 +314,7 @@ pub const FLAGS: &[FlagDef] = &[
                     pct(failed)
                 )
             })
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::PaidCallUndelivered,
@@ -312,11 +324,11 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Oracle,
         condition: "agentrep paid for calls with its own funds (the authorization was used on chain) in the last 30 days and got an error or an empty answer on every one, or on two or more",
         explainer: "agentrep paid this seller and got nothing back: the money was taken without delivery.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let pp = &f.paid_probes;
             (pp.undelivered >= 2 || (pp.undelivered >= 1 && pp.delivered == 0))
                 .then(|| format!("{} of agentrep's {} settled paid calls delivered nothing", pp.undelivered, pp.paid))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::OfferMismatch,
@@ -326,12 +338,12 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Probe,
         condition: "mismatching 402 offers >= OFFER_MISMATCH_MIN (2) and >= OFFER_MISMATCH_SHARE (30%) of well-formed offers in the probe window",
         explainer: "The endpoint asks to be paid differently (payTo, asset, network or price) than its listing says.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let s = &f.sla;
             (s.offer_mismatches >= t::OFFER_MISMATCH_MIN
                 && f64::from(s.offer_mismatches) >= t::OFFER_MISMATCH_SHARE * f64::from(s.offers))
             .then(|| format!("{} of {} offers differ from the listing", s.offer_mismatches, s.offers))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::SelfDealing,
@@ -341,7 +353,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Seller,
         condition: "settlements paid by the seller itself or by payers whose funding chain starts at the seller (up to MAX_FUNDING_HOPS, 4) >= SELF_DEALING_SHARE (20%) of qualifying settlements",
         explainer: "The seller pays itself or bankrolls its own buyers.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             let own = d.self_payments + d.seller_funded_settlements;
             (d.settlements > 0 && own as f64 >= t::SELF_DEALING_SHARE * d.settlements as f64).then(|| {
@@ -350,7 +362,7 @@ pub const FLAGS: &[FlagDef] = &[
                     d.settlements, d.seller_funded_payers
                 )
             })
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::TaintedFunding,
@@ -360,7 +372,19 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Seller,
         condition: "the wallet's first funders (up to TAINT_HOPS, 4) include a denylisted address or a deployer whose verdict is AVOID, and it was funded before it was first listed",
         explainer: "The wallet was bankrolled by a known-bad address: not a clean slate.",
-        check: |f| f.tainted_by.as_ref().map(|by| format!("first funded by {by}")),
+        check: Check::Seller(|f| f.tainted_by.as_ref().map(|by| format!("first funded by {by}"))),
+    },
+    FlagDef {
+        key: FlagKey::DeployerTainted,
+        name: "deployer-tainted",
+        severity: Severity::High,
+        penalty: 0,
+        origin: Origin::Seller,
+        condition: "a token deployer whose first funders (up to TAINT_HOPS, 4) include a denylisted address or a deployer whose verdict is AVOID; raised on the deployer, whose verdict it makes CAUTION",
+        explainer: "The deployer was bankrolled by a rugger or a known-bad address.",
+        check: Check::Deployer(|d| {
+            d.tainted_by.as_ref().map(|by| format!("funded by {by}, who rugged or is denylisted"))
+        }),
     },
     FlagDef {
         key: FlagKey::UnprovenDemand,
@@ -370,7 +394,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Absence,
         condition: "no paying entity reaches TRUSTED_ENTITY_MIN (0.01) trust",
         explainer: "No buyer with an independent, costly history has paid this seller yet: its demand is counted, but not proven. Not a sign of harm.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             (d.trusted_entities == 0).then(|| {
                 format!(
@@ -380,7 +404,7 @@ pub const FLAGS: &[FlagDef] = &[
                     d.unattributed + d.below_price
                 )
             })
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::AllProbesFailed,
@@ -390,9 +414,9 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Probe,
         condition: "probes >= MIN_PROBES (3) and none alive (alive: 200, 201, 204, or 402 with a well-formed x402 offer)",
         explainer: "The paid endpoint never answered: payments are likely lost.",
-        check: |f| {
+        check: Check::Seller(|f| {
             (f.sla.samples >= t::MIN_PROBES && f.sla.ok == 0).then(|| format!("0 of {} probes alive", f.sla.samples))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::AdminPath,
@@ -402,7 +426,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Seller,
         condition: "an endpoint path has a segment that only a web server's secrets or admin panel has (wp-admin, wp-login.php, phpmyadmin, .env, .git, .aws, .ssh, server-status)",
         explainer: "A listed paid endpoint is a path of a web server's secrets or admin panel, never a public API.",
-        check: |f| f.admin_path.then(|| "endpoint path looks like an admin route".to_owned()),
+        check: Check::Seller(|f| f.admin_path.then(|| "endpoint path looks like an admin route".to_owned())),
     },
     FlagDef {
         key: FlagKey::SuspiciousTld,
@@ -412,7 +436,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Seller,
         condition: "an endpoint host ends in a TLD on the suspicious list",
         explainer: "Endpoint hosted under a TLD favoured by throwaway scam domains.",
-        check: |f| f.suspicious_tld.then(|| "endpoint host has a suspicious TLD".to_owned()),
+        check: Check::Seller(|f| f.suspicious_tld.then(|| "endpoint host has a suspicious TLD".to_owned())),
     },
     FlagDef {
         key: FlagKey::SinglePayer,
@@ -422,10 +446,10 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Absence,
         condition: "qualifying settlements >= 1 and distinct qualifying payers == 1",
         explainer: "Every payment comes from one wallet: no independent demand is proven.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             (d.settlements >= 1 && d.payers == 1).then(|| format!("{} settlements, all from one payer", d.settlements))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::SingleEntity,
@@ -435,11 +459,11 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Absence,
         condition: "distinct qualifying payers >= 2 and exactly one trusted paying entity",
         explainer: "Several wallets pay, but they belong to one funding entity: one customer at most.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             (d.payers >= 2 && d.trusted_entities == 1)
                 .then(|| format!("{} payers in {} entities, 1 trusted", d.payers, d.entities))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::Dormant,
@@ -449,10 +473,10 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Absence,
         condition: "trusted demand exists and none in the last DORMANT_DAYS (30) days",
         explainer: "No trusted buyer has paid this seller for a month.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let days = f.demand.days_since_last_trusted?;
             (days >= t::DORMANT_DAYS).then(|| format!("last trusted settlement {days} days ago"))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::NegativeFeedback,
@@ -462,7 +486,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::TrustedPayers,
         condition: "counted reviewing entities >= NEGATIVE_FEEDBACK_MIN_ENTITIES (3), counted weight >= NEGATIVE_FEEDBACK_MIN_WEIGHT (1) and their weighted mean rating < NEGATIVE_FEEDBACK_MEAN (40/100)",
         explainer: "Trusted clients who paid rate the service poorly.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let r = &f.reputation;
             if r.reviewing_entities < t::NEGATIVE_FEEDBACK_MIN_ENTITIES
                 || r.review_weight < t::NEGATIVE_FEEDBACK_MIN_WEIGHT
@@ -471,7 +495,7 @@ pub const FLAGS: &[FlagDef] = &[
             }
             let mean = r.review_sum / r.review_weight;
             (mean < t::NEGATIVE_FEEDBACK_MEAN).then(|| format!("paying clients rate it {:.0}/100", mean * 100.0))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::EndpointFlapping,
@@ -481,11 +505,11 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Probe,
         condition: "probes >= MIN_PROBES (3) and ok-rate in [20%, 80%)",
         explainer: "The endpoint is up only part of the time.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let rate = f.sla.ok_rate()?;
             (f.sla.samples >= t::MIN_PROBES && rate >= t::FLAPPING_OK_RATE.0 && rate < t::FLAPPING_OK_RATE.1)
                 .then(|| format!("{} of {} probes alive", f.sla.ok, f.sla.samples))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::FreshOperator,
@@ -495,10 +519,10 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Seller,
         condition: "first listed fewer than FRESH_OPERATOR_DAYS (7) days ago",
         explainer: "New operator: too little history to judge.",
-        check: |f| {
+        check: Check::Seller(|f| {
             (f.listing_count > 0 && f.age_days < t::FRESH_OPERATOR_DAYS)
                 .then(|| format!("first listed {} days ago", f.age_days))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::PayerConcentration,
@@ -508,11 +532,11 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::TrustedPayers,
         condition: "trusted entities >= 2 and the top trusted entity made >= TOP_ENTITY_SHARE (60%) of trusted settlements",
         explainer: "One customer dominates: revenue depends on a single client.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             (d.trusted_entities >= 2 && d.top_entity_share >= t::TOP_ENTITY_SHARE)
                 .then(|| format!("top entity made {} of trusted settlements", pct(d.top_entity_share)))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::MetronomePayments,
@@ -522,14 +546,14 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Outsider,
         condition: "qualifying settlements >= METRONOME_MIN_SETTLEMENTS (10), gap CV <= METRONOME_MAX_CV (0.15) and exact-price share >= METRONOME_EXACT_SHARE (95%)",
         explainer: "Exact-price payments at clockwork intervals: scripted buyers (monitoring bots, or wash trading).",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             let cv = d.interval_cv?;
             (d.settlements >= t::METRONOME_MIN_SETTLEMENTS
                 && cv <= t::METRONOME_MAX_CV
                 && d.exact_price_share >= t::METRONOME_EXACT_SHARE)
                 .then(|| format!("gap CV {cv:.2}, {} at an advertised price", pct(d.exact_price_share)))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::NoIdentityProofs,
@@ -539,7 +563,7 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Absence,
         condition: "no identity proof of any type",
         explainer: "No multi-source identity proofs: unverified provenance.",
-        check: |f| f.proofs.is_empty().then(|| "0 identity proofs".to_owned()),
+        check: Check::Seller(|f| f.proofs.is_empty().then(|| "0 identity proofs".to_owned())),
     },
     FlagDef {
         key: FlagKey::ClusteredPayers,
@@ -549,11 +573,11 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Outsider,
         condition: "qualifying payers >= CLUSTER_RATIO (3) × paying entities",
         explainer: "Many paying wallets share a few funders; they count as one customer each funder.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             (d.entities > 0 && f64::from(d.payers) >= t::CLUSTER_RATIO * f64::from(d.entities))
                 .then(|| format!("{} payers merged into {} entities", d.payers, d.entities))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::UnpaidFeedback,
@@ -563,11 +587,11 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Outsider,
         condition: "feedback clients whose entity never paid the seller >= UNPAID_FEEDBACK_MIN (5)",
         explainer: "ERC-8004 feedback from wallets that never paid: given no weight.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let r = &f.reputation;
             (r.unpaid_feedback_clients >= t::UNPAID_FEEDBACK_MIN)
                 .then(|| format!("{} of {} feedback clients never paid", r.unpaid_feedback_clients, r.feedback_clients))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::UnattributedTransfers,
@@ -577,11 +601,11 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Outsider,
         condition: "transfers that are not facilitator-settled EIP-3009 payments on the listing's network and asset, or are below every advertised price, >= 1",
         explainer: "Transfers that are not x402 payments at the advertised price: shown, never counted as demand.",
-        check: |f| {
+        check: Check::Seller(|f| {
             let d = &f.demand;
             (d.unattributed + d.below_price > 0)
                 .then(|| format!("{} unattributed, {} below price", d.unattributed, d.below_price))
-        },
+        }),
     },
     FlagDef {
         key: FlagKey::CaseDuplicate,
@@ -591,15 +615,30 @@ pub const FLAGS: &[FlagDef] = &[
         origin: Origin::Seller,
         condition: "listings spell the address in more than one letter case",
         explainer: "Listed under several spellings of one address; merged into one entry.",
-        check: |f| (f.case_variants > 1).then(|| format!("{} spellings merged", f.case_variants)),
+        check: Check::Seller(|f| (f.case_variants > 1).then(|| format!("{} spellings merged", f.case_variants))),
     },
 ];
 
-/// Raises every flag whose condition holds, in table order.
+/// Raises every seller flag whose condition holds, in table order.
 pub fn evaluate_flags(features: &SellerFeatures) -> Vec<FlagHit> {
+    raise(|check| match check {
+        Check::Seller(check) => check(features),
+        Check::Deployer(_) => None,
+    })
+}
+
+/// Raises every deployer flag whose condition holds, in table order.
+pub fn evaluate_deployer_flags(features: &DeployerFeatures) -> Vec<FlagHit> {
+    raise(|check| match check {
+        Check::Deployer(check) => check(features),
+        Check::Seller(_) => None,
+    })
+}
+
+fn raise(detail: impl Fn(Check) -> Option<String>) -> Vec<FlagHit> {
     FLAGS
         .iter()
-        .filter_map(|def| (def.check)(features).map(|detail| FlagHit { key: def.key, severity: def.severity, detail }))
+        .filter_map(|def| detail(def.check).map(|detail| FlagHit { key: def.key, severity: def.severity, detail }))
         .collect()
 }
 

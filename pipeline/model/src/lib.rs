@@ -28,10 +28,10 @@ pub use decision::{
 };
 pub use deployer::{
     DeployerAssessment, DeployerBasis, DeployerFeatures, DeployerVerdict, LaunchObservation, LaunchOutcome,
-    LaunchSummary, OutcomeCounts, assess_deployer, classify_launch,
+    LaunchSummary, OutcomeCounts, assess_deployer, classify_launch, risk_verdict,
 };
 pub use features::{DemandStats, DomainStanding, PaidProbeStats, ProofType, ReputationStats, SellerFeatures, SlaStats};
-pub use flags::{FLAGS, FlagDef, FlagHit, FlagKey, Origin, Severity, evaluate_flags};
+pub use flags::{Check, FLAGS, FlagDef, FlagHit, FlagKey, Origin, Severity, evaluate_deployer_flags, evaluate_flags};
 pub use records::{
     AgentIdentity, Counterparty, CrawlerRecord, DeployerRecord, FundingRecord, HistoryPoint, ListedAddress,
     ListingInfo, ProbeSummary, ProofRecord, ResourceListing, SellerProfile, SellerRecord, SnapshotInput,

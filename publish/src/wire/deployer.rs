@@ -1,6 +1,6 @@
 //! Token-deployer profiles.
 
-use super::agent::OutcomeHistoryV1;
+use super::agent::{FlagV1, OutcomeHistoryV1};
 use super::score::BreakdownTermV1;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -70,6 +70,9 @@ pub struct DeployerV1 {
     pub reasons: Vec<String>,
     /// The denylisted or rugging funder that taints this wallet, if any.
     pub tainted_by: Option<String>,
+    /// The deployer flags raised (`deployer-tainted`), from the flag table; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<FlagV1>,
     /// Serial deployer with mostly rugged launches.
     pub sketchy: bool,
     /// How the score was computed, by the code that computed it.

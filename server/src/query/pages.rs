@@ -23,7 +23,7 @@ pub struct CardModel {
     pub score: Option<u8>,
     /// Preflight decision.
     pub decision: String,
-    /// Shield colour (`grey` when not indexed).
+    /// Shield colour (an unindexed wallet's is the model's, as every read answers it).
     pub color: String,
     /// Description.
     pub description: Option<String>,
@@ -37,11 +37,12 @@ pub fn card(snap: &ServedSnapshot, a: &Address) -> (CardModel, bool) {
         Some(r) => (card_of(r), true),
         None => {
             let denylisted = snap.counterparties.get(a.as_str()).is_some_and(|c| c.denylisted);
+            let (decision, color) = agentrep_model::decision::unindexed(denylisted);
             let card = CardModel {
                 address: a.to_string(),
                 score: None,
-                decision: if denylisted { "BLOCK" } else { "CAUTION" }.to_owned(),
-                color: if denylisted { "red" } else { "grey" }.to_owned(),
+                decision: decision.as_str().to_owned(),
+                color: color.as_str().to_owned(),
                 description: None,
                 basis_text: "Not indexed: agentrep has no listing of this wallet, which is not a low score.".to_owned(),
             };

@@ -2,7 +2,7 @@
 //! creator's audit, a platform's token export and the full proofs export. Each says before any
 //! payment whether it can be produced (`*_available`), so nothing is charged for an empty answer.
 
-use agentrep_model::Address;
+use agentrep_model::{Address, Decision, DeployerVerdict, risk_verdict};
 use agentrep_publish::layout::WalletDoc;
 use agentrep_publish::wire::{
     AttestationV1, AuditBatchV1, AuditV1, ClawdExportV1, CreatorAuditV1, DeployerV1, ExportTokenV1, FlagV1,
@@ -32,14 +32,6 @@ pub fn risk_available(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError
     }
 }
 
-fn rank(verdict: &str) -> u8 {
-    match verdict {
-        "AVOID" => 2,
-        "CAUTION" => 1,
-        _ => 0,
-    }
-}
-
 /// The risk report of `a`, with `attestation` (signed or refused) attached.
 ///
 /// # Errors
@@ -50,22 +42,13 @@ pub fn risk_report(snap: &ServedSnapshot, a: &Address, attestation: AttestationV
     let shield: Option<ShieldPayloadV1> = doc(snap, WalletDoc::Shield, a);
     let deployer: Option<DeployerV1> = doc(snap, WalletDoc::Deployer, a);
     let mut reasons = Vec::new();
-    let mut verdict = "OK";
     if let Some(s) = &score {
-        let seller_verdict = match s.decision.as_str() {
-            "BLOCK" => "AVOID",
-            "CAUTION" => "CAUTION",
-            _ => "OK",
-        };
         reasons.push(format!(
             "as a seller: decision {} (score {}, shield {})",
             s.decision,
             s.score.map_or("unmeasured".to_owned(), |v| v.to_string()),
             s.trust_shield.color
         ));
-        if rank(seller_verdict) > rank(verdict) {
-            verdict = seller_verdict;
-        }
     }
     if let Some(d) = &deployer {
         reasons.push(format!(
@@ -75,24 +58,18 @@ pub fn risk_report(snap: &ServedSnapshot, a: &Address, attestation: AttestationV
             if d.sketchy { ", sketchy" } else { "" }
         ));
         reasons.extend(d.reasons.iter().map(|r| format!("deployer: {r}")));
-        if rank(&d.verdict) > rank(verdict) {
-            verdict = if d.verdict == "AVOID" { "AVOID" } else { "CAUTION" };
-        }
     }
+    // The policy is the model's; the documents carry wire names, which name its closed sets.
+    let verdict = risk_verdict(
+        score.as_ref().and_then(|s| Decision::named(&s.decision)),
+        deployer.as_ref().and_then(|d| DeployerVerdict::named(&d.verdict)),
+    );
     let mut flags: Vec<FlagV1> = shield.map(|s| s.shield.flags).unwrap_or_default();
-    if let Some(d) = &deployer
-        && let Some(by) = &d.tainted_by
-    {
-        flags.push(FlagV1 {
-            key: "deployer-tainted".to_owned(),
-            severity: "high".to_owned(),
-            detail: format!("funded by {by}, who rugged or is denylisted"),
-        });
-    }
+    flags.extend(deployer.iter().flat_map(|d| d.flags.iter().cloned()));
     Ok(RiskReportV1 {
         version: version("risk-report"),
         address: a.to_string(),
-        verdict: verdict.to_owned(),
+        verdict: verdict.as_str().to_owned(),
         reasons,
         score: score.as_ref().and_then(|s| s.score),
         decision: score.map(|s| s.decision),
