@@ -2,6 +2,41 @@
 
 use hyper::StatusCode;
 
+/// A service a request needed that failed behind it. What a client reads of the failure is which
+/// service, in words it can act on (retry later, nothing was charged); the failure's own text,
+/// which can carry the service's address, a transport's internals or a key in a URL, goes to the
+/// log only, with its URLs cut to their hosts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upstream {
+    /// The chain node payments and signatures are checked against.
+    PaymentNetwork,
+    /// The facilitator payments are verified and settled through.
+    Facilitator,
+    /// The chain node and endpoints a live re-score reads.
+    LiveSources,
+    /// The Farcaster hub featured casts are submitted to.
+    FarcasterHub,
+}
+
+impl Upstream {
+    /// Its name, as a client reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Upstream::PaymentNetwork => "the payment network",
+            Upstream::Facilitator => "the payment facilitator",
+            Upstream::LiveSources => "a live source",
+            Upstream::FarcasterHub => "the Farcaster hub",
+        }
+    }
+
+    /// Logs `detail` and returns what a client may read of it.
+    pub fn failed(self, detail: &dyn std::fmt::Display) -> String {
+        let detail = agentrep_payments::chain::scrub_urls(&detail.to_string());
+        tracing::warn!(upstream = self.name(), error = %detail, "A service behind the request failed.");
+        format!("{} could not be asked just now, retry later", self.name())
+    }
+}
+
 /// Everything a request can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -134,6 +169,18 @@ impl ApiError {
     /// The write store failed a write or read: 503, nothing was stored.
     pub fn store(message: impl Into<String>) -> Self {
         Self::SourceUnavailable { code: "store_unavailable", message: message.into() }
+    }
+
+    /// A document of the served snapshot could not be read (501 `snapshot_unreadable`): the
+    /// detail, which can name the snapshot's files, goes to the log only.
+    pub fn snapshot_unreadable(what: &str, detail: &dyn std::fmt::Display) -> Self {
+        tracing::warn!(document = what, error = %detail, "A snapshot document could not be read.");
+        Self::NotAvailable {
+            code: "snapshot_unreadable",
+            message: format!(
+                "the served snapshot's {what} could not be read; nothing was charged, and the next snapshot replaces it"
+            ),
+        }
     }
 
     /// HTTP status.

@@ -43,7 +43,7 @@ use tokio::net::TcpListener;
 use tracing::{info, warn};
 
 pub use app::App;
-pub use error::ApiError;
+pub use error::{ApiError, Upstream};
 pub use http::Body;
 pub use index::ServedSnapshot;
 pub use payment::{PaymentSettings, SecretKey};

@@ -28,7 +28,7 @@ impl StoreFailure {
     /// now, and that nothing was stored.
     pub(crate) fn public(&self, what: &str) -> String {
         warn!(error = %self, "{what} failed");
-        format!("{what} could not be used just now; nothing was stored or charged, retry later")
+        format!("{what} could not be used just now; nothing was stored, retry later")
     }
 }
 

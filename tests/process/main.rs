@@ -549,3 +549,115 @@ async fn place_snapshots_are_sold_from_the_operators_places_source() {
     let (status, refusal) = get(&format!("{base}/snapshot/{PLACE_ID}")).await;
     assert_eq!((status, refusal["error"]["code"].as_str()), (503, Some("no_business_source")), "{refusal}");
 }
+
+/// What a 5xx body may not carry: the server's addresses and paths, a transport's or the store's
+/// internals. `secrets` adds the test's own (a key in an RPC URL).
+fn assert_names_the_failure_and_nothing_more(what: &str, status: u16, body: &Value, secrets: &[&str]) {
+    eprintln!("{what}: {status} {body}");
+    assert!((500..600).contains(&status), "{what}: {status} {body}");
+    let (code, message) = (body["error"]["code"].as_str(), body["error"]["message"].as_str());
+    assert!(code.is_some_and(|c| !c.is_empty()), "{what}: a code: {body}");
+    assert!(message.is_some_and(|m| m.len() > 20), "{what}: words a client can act on: {body}");
+    let text = body.to_string();
+    let internals = [
+        "127.0.0.1",
+        "localhost",
+        "/tmp",
+        "/root",
+        "/home",
+        "os error",
+        "refused",
+        "tcp",
+        "sqlite",
+        "no such table",
+        "reqwest",
+        "hyper",
+        "panicked",
+        "error sending request",
+    ];
+    for leak in internals.iter().chain(secrets) {
+        assert!(!text.to_lowercase().contains(&leak.to_lowercase()), "{what}: '{leak}' reaches the client: {text}");
+    }
+}
+
+/// One fault behind each family of routes (snapshot, chain, facilitator, store), injected into the
+/// real binary's dependencies: every 5xx says what failed in words a client can act on and
+/// nothing of the server's addresses, paths or internals, which go to the operator's log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn faults_behind_every_family_of_routes_reach_clients_as_words_without_internals() {
+    const SECRET: &str = "SECRETKEY0123";
+    let dead = format!("http://127.0.0.1:9/v3/{SECRET}");
+    let a = "0x1111111111111111111111111111111111111111";
+
+    // Snapshot: nothing published yet.
+    let empty = tempfile::tempdir().unwrap();
+    let mut server =
+        Process::start(&["serve", "--snapshots", &empty.path().display().to_string(), "--addr", "127.0.0.1:0"], &[]);
+    let base = server.serving();
+    for path in [format!("/score/{a}"), format!("/preflight/{a}"), "/leaderboard".to_owned()] {
+        let (status, body) = get(&format!("{base}{path}")).await;
+        assert_names_the_failure_and_nothing_more(&format!("snapshot {path}"), status, &body, &[]);
+    }
+    drop(server);
+
+    // Chain, at start: the payment node never answers, so paid routes quote no terms.
+    let chain = PayChain::start().await.expect("anvil");
+    let dir = tempfile::tempdir().unwrap();
+    let mut env = payment_env(&chain, &dir.path().join("store.sqlite"));
+    env.retain(|(k, _)| *k != "AGENTREP_PAYMENT_RPC");
+    env.push(("AGENTREP_PAYMENT_RPC", dead.clone()));
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&chain.relayer)));
+    let mut server = serve(&env);
+    let base = server.serving();
+    let seller = top_seller(&base).await;
+    let (status, body) = get(&format!("{base}/audit/{seller}")).await;
+    assert_names_the_failure_and_nothing_more("chain at start", status, &body, &[SECRET]);
+    let logs = server.stderr.lock().unwrap().join("\n");
+    assert!(logs.contains("chain id") && !logs.contains(SECRET), "logged for the operator, without the key: {logs}");
+    drop(server);
+
+    // Chain, mid-run: the node answers at start, then stops.
+    let gone = PayChain::start().await.expect("a second anvil");
+    let dir = tempfile::tempdir().unwrap();
+    let mut env = payment_env(&gone, &dir.path().join("store.sqlite"));
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&gone.relayer)));
+    let mut server = serve(&env);
+    let base = server.serving();
+    drop(gone);
+    let payer = funded(&chain, 1_000_000).await;
+    let out = OfficialBuyer::FetchV2.pay(&format!("{base}/audit/{seller}"), &payer, 250_000).await;
+    let status = out["status"].as_u64().unwrap_or_default() as u16;
+    assert_names_the_failure_and_nothing_more("chain mid-run", status, &out["body"], &[]);
+    drop(server);
+
+    // Facilitator: the chain answers, the facilitator does not.
+    let dir = tempfile::tempdir().unwrap();
+    let mut env = payment_env(&chain, &dir.path().join("store.sqlite"));
+    env.push(("AGENTREP_FACILITATOR_URL", dead.clone()));
+    let mut server = serve(&env);
+    let base = server.serving();
+    let out = OfficialBuyer::FetchV2.pay(&format!("{base}/audit/{seller}"), &payer, 250_000).await;
+    let status = out["status"].as_u64().unwrap_or_default() as u16;
+    assert_names_the_failure_and_nothing_more("facilitator", status, &out["body"], &[SECRET]);
+    drop(server);
+
+    // Store: another process breaks the store under the running server (its ledger and its
+    // receipts lose their tables).
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.sqlite");
+    let mut env = payment_env(&chain, &store);
+    env.push(("AGENTREP_RELAYER_KEY", key_hex(&chain.relayer)));
+    let mut server = serve(&env);
+    let base = server.serving();
+    let broken = rusqlite::Connection::open(&store).expect("the store");
+    broken
+        .execute_batch("ALTER TABLE payments RENAME TO payments_gone; ALTER TABLE receipts RENAME TO receipts_gone;")
+        .expect("broken");
+    let out = OfficialBuyer::FetchV2.pay(&format!("{base}/audit/{seller}"), &payer, 250_000).await;
+    let status = out["status"].as_u64().unwrap_or_default() as u16;
+    assert_names_the_failure_and_nothing_more("store, the payment ledger", status, &out["body"], &[]);
+    let (status, body) = get(&format!("{base}/receipts?for={seller}")).await;
+    assert_names_the_failure_and_nothing_more("store, a read", status, &body, &[]);
+    assert_eq!(chain.balance(chain.pay_to).await.unwrap(), U256::ZERO, "nothing was charged");
+    drop(server);
+}

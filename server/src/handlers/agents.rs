@@ -17,7 +17,7 @@ use crate::payment::flow::sell;
 use crate::payment::prices::{AUDIT, LIVE_RESCORE};
 use crate::query::agents::{self as q, WalletRead};
 use crate::query::{audit, resource};
-use crate::{ApiError, App, ServedSnapshot};
+use crate::{ApiError, App, ServedSnapshot, Upstream};
 
 /// `GET /score/{address}`.
 pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
@@ -53,7 +53,7 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
         let rescore = live.rescore(a.as_str(), &line, &context.facilitators, snap.date()).await.map_err(|e| {
             ApiError::SourceUnavailable {
                 code: "live_source_unavailable",
-                message: format!("{e}; nothing was charged"),
+                message: format!("{}; nothing was charged", Upstream::LiveSources.failed(&e)),
             }
         })?;
         let record = SellerRecord {
@@ -83,8 +83,7 @@ fn parse<T: serde::de::DeserializeOwned>(blob: Option<&Blob>, what: &str) -> Res
         code: "snapshot_without_live_basis",
         message: format!("the served snapshot has no {what} for this wallet; nothing was charged"),
     })?;
-    serde_json::from_slice(&blob.body)
-        .map_err(|e| ApiError::NotAvailable { code: "snapshot_unreadable", message: format!("{what}: {e}") })
+    serde_json::from_slice(&blob.body).map_err(|e| ApiError::snapshot_unreadable(what, &e))
 }
 
 fn no_live_context() -> ApiError {
@@ -110,10 +109,9 @@ fn has_live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
 /// waiting on it.
 async fn read_live_basis(snap: &Arc<ServedSnapshot>, a: &Address) -> Result<(LiveSellerV1, LiveContextV1), ApiError> {
     let (snap, a) = (snap.clone(), a.clone());
-    tokio::task::spawn_blocking(move || live_basis(&snap, &a)).await.map_err(|e| ApiError::NotAvailable {
-        code: "snapshot_unreadable",
-        message: format!("reading the live basis failed: {e}; nothing was charged"),
-    })?
+    tokio::task::spawn_blocking(move || live_basis(&snap, &a))
+        .await
+        .map_err(|e| ApiError::snapshot_unreadable("live basis", &e))?
 }
 
 /// The wallet's live basis and the snapshot's live context; refused when the snapshot predates
@@ -123,10 +121,7 @@ fn live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(LiveSellerV1, LiveC
     let bases = snap.live_bases.as_ref().ok_or_else(no_live_context)?;
     let line = bases
         .get(a.as_str())
-        .map_err(|e| ApiError::NotAvailable {
-            code: "snapshot_unreadable",
-            message: format!("{e}; nothing was charged"),
-        })?
+        .map_err(|e| ApiError::snapshot_unreadable("live basis", &e))?
         .ok_or_else(no_live_context)?;
     Ok((line, context))
 }

@@ -20,7 +20,7 @@ use crate::payment::prices::{
 };
 use crate::query::writes as q;
 use crate::writes::{secret, target};
-use crate::{ApiError, App};
+use crate::{ApiError, App, Upstream};
 
 /// Days a sponsored slot lasts.
 pub const SPONSOR_DAYS: i64 = 7;
@@ -254,7 +254,7 @@ pub async fn featured_cast(app: Arc<App>, req: Request) -> HandlerResult {
         let cast = caster.sign(&text, Some(&embed), now_ms() / 1000);
         let cast_hash = caster.submit(&cast).await.map_err(|e| ApiError::SourceUnavailable {
             code: "cast_not_taken",
-            message: format!("{e}; nothing was charged"),
+            message: format!("{}; nothing was charged", Upstream::FarcasterHub.failed(&e)),
         })?;
         Ok(respond::json(
             StatusCode::OK,

@@ -40,7 +40,7 @@ use super::terms::{PAYMENT_IDENTIFIER, Terms, add_settlement, mark_pending, paym
 use super::{Payments, now};
 use crate::http::{Body, HandlerResult, Request};
 use crate::store_task::on_store;
-use crate::{ApiError, App};
+use crate::{ApiError, App, Upstream};
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     req.headers.get(name).and_then(|v| v.to_str().ok())
@@ -149,7 +149,7 @@ where
             Ok(true) => {}
             Ok(false) => return Ok(payment_required(&terms, Some(&InvalidReason::InvalidSignature.code()), None)),
             Err(e) => {
-                return Err(ApiError::PaymentsUnavailable(format!("the payment network could not be asked: {e}")));
+                return Err(ApiError::PaymentsUnavailable(Upstream::PaymentNetwork.failed(&e)));
             }
         }
     }
@@ -315,13 +315,13 @@ async fn chain_checks(payments: &Payments, p: &VerifiedPayment, request: &Facili
             }
         }
         Ok(ChainVerdict::Refused(reason)) => return Err(Refusal::Invalid(reason.code())),
-        Err(e) => return Err(Refusal::Unavailable(format!("the payment network could not be asked: {e}"))),
+        Err(e) => return Err(Refusal::Unavailable(Upstream::PaymentNetwork.failed(&e))),
     }
     if let Settler::Facilitator(facilitator) = &payments.settler {
         match facilitator.verify(request).await {
             Ok(FacilitatorCheck::Valid) => {}
             Ok(FacilitatorCheck::Invalid(reason)) => return Err(Refusal::Invalid(reason)),
-            Err(e) => return Err(Refusal::Unavailable(format!("the facilitator could not be asked: {e}"))),
+            Err(e) => return Err(Refusal::Unavailable(Upstream::Facilitator.failed(&e))),
         }
     }
     Ok(())

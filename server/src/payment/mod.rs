@@ -242,17 +242,27 @@ pub async fn connect(pay_to: Option<&str>, settings: &PaymentSettings) -> Result
     let rpc = settings.rpc_url.as_deref().ok_or(
         "no node on the payment network is configured (AGENTREP_PAYMENT_RPC): payments could not be checked or settled",
     )?;
+    // What failed goes to the log: its text names the node's or the facilitator's URL, which
+    // `/status` and refusals must not show (a hosted node's URL carries its key).
+    let logged = |what: &'static str| {
+        move |e: &dyn std::fmt::Display| {
+            let detail = agentrep_payments::chain::scrub_urls(&e.to_string());
+            tracing::warn!(target: "server::payments", error = %detail, "{what}");
+            format!("{what} (the server's log says why)")
+        }
+    };
     let reader = ChainReader::connect(rpc, settings.network.clone(), settings.settle_timeout)
         .await
-        .map_err(|e| format!("the payment network's node is not usable: {e}"))?;
+        .map_err(|e| logged("the payment network's node did not answer with its chain id")(&e))?;
     let settler = match (&settings.relayer_key, &settings.facilitator_url) {
         (Some(key), _) => Settler::Direct(
             DirectSettler::new(rpc, key.signer("AGENTREP_RELAYER_KEY")?, reader, settings.settle_timeout)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| logged("the relayer could not be set up")(&e))?
                 .with_wallet_factories(settings.wallet_factories.clone()),
         ),
         (None, Some(url)) => Settler::Facilitator(
-            FacilitatorSettler::new(url, reader, settings.settle_timeout).map_err(|e| e.to_string())?,
+            FacilitatorSettler::new(url, reader, settings.settle_timeout)
+                .map_err(|e| logged("the facilitator could not be set up")(&e))?,
         ),
         (None, None) => {
             return Err("no way to settle is configured (AGENTREP_RELAYER_KEY or AGENTREP_FACILITATOR_URL)".to_owned());

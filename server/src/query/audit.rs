@@ -12,7 +12,7 @@ fn doc<T: DeserializeOwned>(snap: &ServedSnapshot, kind: WalletDoc, a: &Address)
     snap.wallet(kind, a.as_str())
         .map(|blob| {
             serde_json::from_slice(&blob.body)
-                .map_err(|e| ApiError::NotAvailable { code: "snapshot_unreadable", message: format!("{kind:?}: {e}") })
+                .map_err(|e| ApiError::snapshot_unreadable(&format!("{kind:?} document"), &e))
         })
         .transpose()
 }

@@ -6,7 +6,7 @@ use agentrep_payments::verify::{WrappedSignature, unwrap_erc6492};
 use agentrep_store::SignerKind;
 use alloy::primitives::{Address, B256, eip191_hash_message};
 
-use crate::{ApiError, App};
+use crate::{ApiError, App, Upstream};
 
 /// Longest signature read (an ERC-6492 wrapper carries a factory call).
 const MAX_SIGNATURE_BYTES: usize = 4096;
@@ -58,11 +58,9 @@ pub async fn verify(app: &App, signer: Address, message: &str, signature: &[u8])
         WrappedSignature::Plain(inner) => (inner.as_slice(), None, SignerKind::Erc1271),
         WrappedSignature::Erc6492 { inner, deployment } => (inner.as_slice(), Some(deployment), SignerKind::Erc6492),
     };
-    let accepted =
-        reader.wallet_accepts(signer, hash, inner, deployment).await.map_err(|e| ApiError::SourceUnavailable {
-            code: "chain_unavailable",
-            message: format!("the payment node could not be asked: {e}"),
-        })?;
+    let accepted = reader.wallet_accepts(signer, hash, inner, deployment).await.map_err(|e| {
+        ApiError::SourceUnavailable { code: "chain_unavailable", message: Upstream::PaymentNetwork.failed(&e) }
+    })?;
     if !accepted {
         return Err(mismatch(format!(
             "{signer:#x} did not sign this message (neither its key nor its wallet accepts the signature)"
