@@ -6,7 +6,7 @@ TARGET := $(or $(CARGO_TARGET_DIR),target)
 BIN := $(TARGET)/debug/agentrep
 ADDR ?= 127.0.0.1:8402
 
-.PHONY: help setup setup-build build build-cluster run run-paid test lint fmt bench clean
+.PHONY: help setup setup-build build build-cluster run run-paid test lint fmt bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -56,6 +56,9 @@ bench: setup ## Benchmarks (release build; rebuild at bench scale, server agains
 	@./scripts/install-debian.sh wrk nginx
 	$(CARGO) build --release --features agentrep-jobs/cluster -p agentrep-jobs -p agentrep-tests -p agentrep-payments -p agentrep-store --bin agentrep --example bench_chain --example bench_verify --example bench_ledger --example bench_live --example bench_writes
 	AGENTREP_BIN=$(TARGET)/release/agentrep BENCH_CHAIN_BIN=$(TARGET)/release/examples/bench_chain BENCH_VERIFY_BIN=$(TARGET)/release/examples/bench_verify BENCH_LEDGER_BIN=$(TARGET)/release/examples/bench_ledger BENCH_LIVE_BIN=$(TARGET)/release/examples/bench_live BENCH_WRITES_BIN=$(TARGET)/release/examples/bench_writes ./scripts/bench.sh
+
+fuzz: setup-build ## Every fuzz target under libFuzzer, 10 million executions each (FUZZ_RUNS; `make test` runs a short pass of each)
+	CARGO="$(CARGO)" ./scripts/fuzz.sh
 
 clean: ## Remove build output and demo data
 	$(CARGO) clean

@@ -6,7 +6,10 @@
 
 use hyper::Method;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::DeserializeOwned;
 
+use crate::ApiError;
+use crate::http::params;
 use crate::http::respond::mime;
 use crate::payment::prices::PaidVariant;
 
@@ -51,6 +54,26 @@ fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.subschema_for::<T>()
 }
 
+/// Reads a raw query string as a route's query type, as its handler does, and drops the result:
+/// what the fuzz targets (`fuzz/`) drive every route's query parsing through.
+pub type QueryParseFn = fn(Option<&str>) -> Result<(), ApiError>;
+
+/// Reads a raw body as a route's JSON body type, as its handler does, and drops the result.
+pub type BodyParseFn = fn(&[u8]) -> Result<(), ApiError>;
+
+/// What a route's query or body type is: described by its schema and read by serde.
+pub trait InputType: JsonSchema + DeserializeOwned {}
+
+impl<T: JsonSchema + DeserializeOwned> InputType for T {}
+
+fn parse_query_as<T: DeserializeOwned>(raw: Option<&str>) -> Result<(), ApiError> {
+    params::query::<T>(raw).map(drop)
+}
+
+fn parse_body_as<T: DeserializeOwned>(body: &[u8]) -> Result<(), ApiError> {
+    params::json::<T>(body).map(drop)
+}
+
 /// One route as it is described.
 #[derive(Debug)]
 pub struct Endpoint {
@@ -67,6 +90,11 @@ pub struct Endpoint {
     pub query: Option<SchemaFn>,
     /// JSON body, as its schema.
     pub body: Option<SchemaFn>,
+    /// Its query type's parser, beside [`Endpoint::query`].
+    pub parse_query: Option<QueryParseFn>,
+    /// Its body type's parser, beside [`Endpoint::body`] (a body given only as a schema,
+    /// `body_with`, has none).
+    pub parse_body: Option<BodyParseFn>,
     /// Schema of a 200 JSON body (none for files, SVG and CSV).
     pub response: Option<SchemaFn>,
     /// Schema of its error bodies when they are not the `{"error": {"code", "message"}}` body.
@@ -93,6 +121,8 @@ impl Endpoint {
             group,
             query: None,
             body: None,
+            parse_query: None,
+            parse_body: None,
             response: None,
             error_body: None,
             paid: None,
@@ -104,13 +134,13 @@ impl Endpoint {
     }
 
     /// Typed query parameters.
-    pub const fn query<T: JsonSchema>(self) -> Self {
-        Self { query: Some(schema_of::<T>), ..self }
+    pub const fn query<T: InputType>(self) -> Self {
+        Self { query: Some(schema_of::<T>), parse_query: Some(parse_query_as::<T>), ..self }
     }
 
     /// A typed JSON body.
-    pub const fn body<T: JsonSchema>(self) -> Self {
-        Self { body: Some(schema_of::<T>), ..self }
+    pub const fn body<T: InputType>(self) -> Self {
+        Self { body: Some(schema_of::<T>), parse_body: Some(parse_body_as::<T>), ..self }
     }
 
     /// The type of a 200 JSON body.

@@ -7,7 +7,7 @@ use std::sync::{Arc, LazyLock};
 use hyper::Response;
 use schemars::JsonSchema;
 
-use crate::endpoints::{Endpoint, SchemaFn, Verb};
+use crate::endpoints::{Endpoint, InputType, SchemaFn, Verb};
 use crate::handler;
 use crate::handlers::{
     agents, attestations, deployers, directory, exports, lists, pages, paid, ranking, service, slots, webhooks, writes,
@@ -32,9 +32,9 @@ pub struct RouteDef {
 
 /// Builders that pass through to [`Endpoint`]'s, so a row reads as one chain.
 macro_rules! endpoint_builders {
-    ($($name:ident $(<$t:ident>)? ($($arg:ident: $ty:ty),*)),* $(,)?) => {
+    ($($name:ident $(<$t:ident: $bound:ident>)? ($($arg:ident: $ty:ty),*)),* $(,)?) => {
         $(
-            const fn $name$(<$t: JsonSchema>)?(self, $($arg: $ty),*) -> Self {
+            const fn $name$(<$t: $bound>)?(self, $($arg: $ty),*) -> Self {
                 Self { endpoint: self.endpoint.$name$(::<$t>)?($($arg),*), handler: self.handler }
             }
         )*
@@ -51,7 +51,7 @@ impl RouteDef {
     }
 
     endpoint_builders! {
-        query<T>(), body<T>(), returns<T>(),
+        query<T: InputType>(), body<T: InputType>(), returns<T: JsonSchema>(),
         body_with(schema: SchemaFn), errors_with(schema: SchemaFn), returns_with(schema: SchemaFn),
         serves(content_type: &'static str), errors(errors: &'static [u16]), paid(paid: PaidVariant),
         without_snapshot(), at_origin(),

@@ -61,7 +61,15 @@ impl ResourceKey {
         if !matches!(url.scheme(), "http" | "https") {
             return None;
         }
-        let host = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
+        let host = url.host_str()?.to_ascii_lowercase();
+        // The root's dot (`example.com.`) names the same host; the key keeps the host without it,
+        // and must read back as itself. A host of dots alone, one with more trailing dots, or one
+        // whose last label reads as an IPv4 number once the dot is gone names no resource.
+        let host = host.strip_suffix('.').unwrap_or(&host).to_owned();
+        let reads_back = url::Url::parse(&format!("http://{host}/")).ok().is_some_and(|u| u.host_str() == Some(&*host));
+        if host.is_empty() || host.ends_with('.') || !reads_back {
+            return None;
+        }
         let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
         let path = match url.path() {
             "/" | "" => "",
@@ -396,5 +404,25 @@ mod tests {
         assert_eq!(ResourceKey::parse("http://127.0.0.1:8080/").unwrap().url, "http://127.0.0.1:8080");
         assert!(ResourceKey::parse("ftp://example.com/x").is_none());
         assert!(ResourceKey::parse("not a url").is_none());
+    }
+
+    /// Found by the `resource_url` fuzz target: a host of dots trimmed to nothing gave a key
+    /// (`https:///x`) that did not read back as the same key, and so did a host whose last label
+    /// read as an IPv4 number once its trailing dots were trimmed.
+    #[test]
+    fn a_key_reads_back_as_itself_and_a_host_of_dots_is_no_key() {
+        for text in [
+            "http:./",
+            "https:./exampAMPLE.COM/a",
+            "https:/./example/com[path%[20x/",
+            "https://../x",
+            "https:/p..n..99999999999.....",
+        ] {
+            assert!(ResourceKey::parse(text).is_none(), "{text}");
+        }
+        for text in ["https://Example.com./a/", "http://[2001:db8::1]:8080/a?", "https://bücher.example/x?q=1"] {
+            let key = ResourceKey::parse(text).unwrap();
+            assert_eq!(ResourceKey::parse(&key.url).unwrap().url, key.url, "{text}");
+        }
     }
 }

@@ -27,6 +27,9 @@ pub struct DomainRanksCheckpoint {
 #[derive(Debug)]
 pub struct DomainRanks;
 
+/// The most a gzipped list may inflate to: a million ranked domains take about 22 MiB.
+const MAX_LIST_BYTES: u64 = 256 << 20;
+
 /// `(rank, domain)` pairs of a CSV `rank,domain` (lowercase domains; a header or malformed line is
 /// skipped), plain or gzipped.
 ///
@@ -37,8 +40,12 @@ pub fn parse_list(body: &[u8]) -> anyhow::Result<Vec<(u32, String)>> {
         anyhow::bail!("the ranked-domain list is a zip archive; configure its plain CSV download instead");
     }
     let text = if body.starts_with(&[0x1f, 0x8b]) {
+        // Bounded: a small gzip can inflate a thousandfold, and the list is read whole.
         let mut out = String::new();
-        flate2::read::GzDecoder::new(body).read_to_string(&mut out)?;
+        flate2::read::GzDecoder::new(body).take(MAX_LIST_BYTES + 1).read_to_string(&mut out)?;
+        if out.len() as u64 > MAX_LIST_BYTES {
+            anyhow::bail!("the ranked-domain list inflates past {} MiB", MAX_LIST_BYTES >> 20);
+        }
         out
     } else {
         String::from_utf8(body.to_vec())?

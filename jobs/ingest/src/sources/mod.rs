@@ -33,6 +33,8 @@ use crate::config::IngestConfig;
 use crate::web::safe::SafeClient;
 
 pub use agentrep_lake::sources::{Need, SourceName};
+/// The ranked-domain list reader, also driven by the fuzz targets (`fuzz/`).
+pub use domain_ranks::parse_list as parse_ranked_domain_list;
 pub use paid_probes::{
     DryRun, PROBE_KEY_ENV, PaidProbeSpend, Target as PaidProbeTarget, dry_run as paid_probes_dry_run,
     wallet_pool as paid_probes_wallet_pool,
