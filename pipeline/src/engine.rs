@@ -168,20 +168,21 @@ impl Engine {
     /// Runs one of the rebuild's SQL files, checking its declaration: the tables it reads exist
     /// before it runs, and the tables it leaves exist after.
     pub(crate) fn execute_file(&self, file: &SqlFile) -> Result<(), PipelineError> {
-        self.require(file, "reads")?;
+        self.require(file, "reads", &[])?;
         self.execute(file.name, file.text)?;
-        self.require(file, "leaves")
+        self.require(file, "leaves", &[])
     }
 
-    /// Checks that the tables `file` declares it `reads` (tables or views) or `leaves` exist.
-    pub(crate) fn require(&self, file: &SqlFile, role: &'static str) -> Result<(), PipelineError> {
+    /// Checks that the tables `file` declares it `reads` (tables or views) or `leaves` exist on
+    /// this connection, but those named in `elsewhere` (read where the lake lives).
+    pub(crate) fn require(&self, file: &SqlFile, role: &'static str, elsewhere: &[&str]) -> Result<(), PipelineError> {
         let tables = if role == "reads" { file.reads } else { file.leaves };
         let sql = "SELECT table_name AS name FROM duckdb_tables() UNION SELECT view_name FROM duckdb_views()";
         let err = |source| PipelineError::Duckdb { pass: file.name, source };
         let mut stmt = self.conn.prepare(sql).map_err(err)?;
         let existing: std::collections::HashSet<String> =
             stmt.query_map([], |r| r.get("name")).map_err(err)?.collect::<Result<_, _>>().map_err(err)?;
-        match tables.iter().find(|t| !existing.contains(**t)) {
+        match tables.iter().find(|t| !existing.contains(**t) && !elsewhere.contains(t)) {
             Some(table) => Err(PipelineError::UndeclaredTable { file: file.name, table, role }),
             None => Ok(()),
         }

@@ -162,9 +162,15 @@ pub fn rebuild_with(
 
     let t = Instant::now();
     db.execute_file(&sql_files::LISTINGS)?;
-    db.require(&sql_files::SETTLEMENTS_DUCKDB, "reads")?;
+    // An engine that reads the lake where it lives reads the pass's remote-only datasets there:
+    // they are no views of this connection.
+    let elsewhere: Vec<&str> = match engine.reads_lake_remotely() {
+        true => SETTLEMENTS.remote_only.iter().map(|d| d.name()).collect(),
+        false => Vec::new(),
+    };
+    db.require(&sql_files::SETTLEMENTS_DUCKDB, "reads", &elsewhere)?;
     engine.run(&SETTLEMENTS, &LocalTables::new(&db))?;
-    db.require(&sql_files::SETTLEMENTS_DUCKDB, "leaves")?;
+    db.require(&sql_files::SETTLEMENTS_DUCKDB, "leaves", &[])?;
     timings.record("settlement pass", t);
     db.log_memory("settlement pass");
 
