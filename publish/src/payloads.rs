@@ -745,3 +745,42 @@ pub fn deployer_row(d: &DeployerRecord) -> DeployerRowV1 {
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod flag_seam {
+    /// Every flag a payload shows is a row of the model's flag table (`FLAGS`), with its origin,
+    /// so the griefing and absence rules cover it: a `FlagV1` is built in one place, [`super::flag`],
+    /// from a raised `FlagHit`, and nowhere else in the publisher, the server or the jobs.
+    #[test]
+    fn flags_reach_payloads_only_from_the_flag_table() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut stack: Vec<_> = ["publish/src", "server/src", "jobs/src"].iter().map(|d| root.join(d)).collect();
+        let mut built = Vec::new();
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                    // A construction, not the declaration or a return type, however it is formatted.
+                    let made = code.match_indices("FlagV1 {").filter(|(at, _)| {
+                        let before = code[..*at].trim_end();
+                        !before.ends_with("struct") && !before.ends_with("->")
+                    });
+                    built.extend(made.map(|_| path.display().to_string()));
+                }
+            }
+        }
+        // The struct's declaration and `flag`'s one construction.
+        let others: Vec<_> =
+            built.iter().filter(|p| !p.ends_with("wire/agent.rs") && !p.ends_with("payloads.rs")).collect();
+        assert!(others.is_empty(), "FlagV1 built outside payloads::flag: {others:?}");
+        assert_eq!(
+            built.iter().filter(|p| p.ends_with("payloads.rs")).count(),
+            1,
+            "payloads::flag builds the one FlagV1"
+        );
+    }
+}
