@@ -33,6 +33,11 @@ pub const TARGETS: &[Target] = &[
         run: x402_payment_header,
     },
     Target {
+        name: "receipt_header",
+        drives: "`X-Agentrep-Receipt`, the signed receipt that unlocks `?full=1` (`live::unlocked_by`): JSON or base64, at any of the paths clients put it",
+        run: receipt_header,
+    },
+    Target {
         name: "signed_message",
         drives: "the signed messages of receipts, badges, watchlists and webhooks: the message lines, the signature's hex, its ERC-6492 wrapper and the EOA recovery",
         run: signed_message,
@@ -126,6 +131,17 @@ fn signed_message(data: &[u8]) {
         Err(e) => assert!(e.status().is_client_error(), "a signature is refused as the client's fault: {e:?}"),
     }
 }
+
+fn receipt_header(data: &[u8]) {
+    let Ok(header) = std::str::from_utf8(data) else { return };
+    // An operator whose key nobody holds: no input may unlock anything.
+    let operator = alloy::primitives::Address::repeat_byte(0x42);
+    let unlocked = agentrep_server::live::unlocked_by(header, operator, "eip155:8453", OPERATOR_SELLER, 1_795_021_600);
+    assert!(unlocked.is_err(), "a receipt the operator never signed unlocked a full profile: {header:?}");
+}
+
+/// The wallet the receipt target asks to unlock.
+const OPERATOR_SELLER: &str = "0x1111111111111111111111111111111111111111";
 
 /// The endpoints with a query type, or with a body type, in the table's order.
 fn endpoints_with(has: fn(&Endpoint) -> bool) -> Vec<&'static Endpoint> {
