@@ -12,6 +12,7 @@ use crate::ApiError;
 use crate::http::params;
 use crate::http::respond::mime;
 use crate::payment::prices::PaidVariant;
+use crate::read::Read;
 
 /// The methods routes use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +51,7 @@ pub enum Scope {
 /// Makes a schema of a type in a generator.
 pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
 
-fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+pub fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.subschema_for::<T>()
 }
 
@@ -72,6 +73,30 @@ fn parse_query_as<T: DeserializeOwned>(raw: Option<&str>) -> Result<(), ApiError
 
 fn parse_body_as<T: DeserializeOwned>(body: &[u8]) -> Result<(), ApiError> {
     params::json::<T>(body).map(drop)
+}
+
+/// What a read's arguments add to its route's description: nothing (path parameters only), a
+/// query type, or a JSON body type, each with its parser.
+#[derive(Debug, Clone, Copy)]
+pub enum Input {
+    /// Path parameters only.
+    Path,
+    /// Query parameters.
+    Query(SchemaFn, QueryParseFn),
+    /// A JSON body.
+    Body(SchemaFn, BodyParseFn),
+}
+
+impl Input {
+    /// The query type `T`.
+    pub const fn query<T: InputType>() -> Self {
+        Input::Query(schema_of::<T>, parse_query_as::<T>)
+    }
+
+    /// The JSON body type `T`.
+    pub const fn body<T: InputType>() -> Self {
+        Input::Body(schema_of::<T>, parse_body_as::<T>)
+    }
 }
 
 /// One route as it is described.
@@ -109,6 +134,8 @@ pub struct Endpoint {
     pub needs_snapshot: bool,
     /// Under the base path, or at the origin.
     pub scope: Scope,
+    /// The read it answers with, if it is one: its `agentrep_*` tool is in the MCP tool list.
+    pub read: Option<Read>,
 }
 
 impl Endpoint {
@@ -130,6 +157,17 @@ impl Endpoint {
             errors: &[],
             needs_snapshot: true,
             scope: Scope::Api,
+            read: None,
+        }
+    }
+
+    /// Answered by a read: its arguments' query or body and its answer describe the route.
+    pub const fn read(self, read: Read) -> Self {
+        let this = Self { response: Some(read.output), read: Some(read), ..self };
+        match read.input {
+            Input::Path => this,
+            Input::Query(schema, parse) => Self { query: Some(schema), parse_query: Some(parse), ..this },
+            Input::Body(schema, parse) => Self { body: Some(schema), parse_body: Some(parse), ..this },
         }
     }
 

@@ -22,6 +22,7 @@ mod pages;
 pub mod payment;
 pub mod places;
 pub mod query;
+pub mod read;
 pub mod routes;
 mod store_task;
 pub mod writes;

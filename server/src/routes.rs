@@ -9,19 +9,24 @@ use schemars::JsonSchema;
 
 use crate::endpoints::{Endpoint, InputType, SchemaFn, Verb};
 use crate::handler;
-use crate::handlers::{
-    agents, attestations, deployers, directory, exports, lists, pages, paid, ranking, service, slots, webhooks, writes,
-};
+use crate::handlers::{agents, attestations, exports, pages, paid, service, slots, webhooks, writes};
+use crate::http::params::address;
 use crate::http::respond::{self, mime};
 use crate::http::{self, Body, Handler, Match, Request, RequestBody, Router};
 use crate::payment::prices::{
     AUDIT, AUDIT_BATCH, CLAWD_EXPORT, CREATOR_AUDIT, FEATURED_CAST, LIVE_RESCORE, PLACE_SNAPSHOT, PROOFS_EXPORT,
     PaidVariant, RISK_REPORT, RUG_ALERT, SPONSOR_AGENT, SPONSOR_CREATOR, TRADER_ATTESTATION, WEBHOOK_EXTEND,
 };
-use crate::{ApiError, App, ServerConfig, mcp, openapi, query};
+use crate::query::agents as aq;
+use crate::query::{deployers as dq, directory as dirq, lists as lq, ranking as rq, search as sq, service as svc};
+use crate::read::{AddressArgs, Answer, At, CategoryArgs, Either, JsonBody, NoArgs, Query, Read, TagArgs};
+use crate::read::{TokenAddressArgs, TokenArgs};
+use crate::{ApiError, App, ServerConfig, mcp, openapi, query, read};
 use agentrep_publish::wire;
 
-/// One row of the table: an endpoint and the handler that answers it.
+/// One row of the table: an endpoint and the handler that answers it. A row that answers with a
+/// read (`get_read`, `post_read`) has its handler made from the read, and its endpoint carries
+/// the read, from which the MCP tool list makes its `agentrep_*` tool.
 #[derive(Debug)]
 pub struct RouteDef {
     /// What the route is.
@@ -48,6 +53,18 @@ impl RouteDef {
 
     const fn post(path: &'static str, group: &'static str, handler: Handler, purpose: &'static str) -> Self {
         Self { endpoint: Endpoint::new(Verb::Post, path, group, purpose), handler }
+    }
+
+    const fn get_read(path: &'static str, group: &'static str, read: Read, purpose: &'static str) -> Self {
+        Self::with_read(Endpoint::new(Verb::Get, path, group, purpose), read)
+    }
+
+    const fn post_read(path: &'static str, group: &'static str, read: Read, purpose: &'static str) -> Self {
+        Self::with_read(Endpoint::new(Verb::Post, path, group, purpose), read)
+    }
+
+    const fn with_read(endpoint: Endpoint, read: Read) -> Self {
+        Self { endpoint: endpoint.read(read), handler: read.http }
     }
 
     endpoint_builders! {
@@ -207,13 +224,12 @@ pub const ROUTES: &[RouteDef] = &[
     .returns::<wire::AttestationEngagementV1>()
     .errors(&[400])
     .without_snapshot(),
-    RouteDef::get(
+    RouteDef::get_read(
         "/preflight/{address}",
         "scores",
-        handler!(agents::preflight),
+        read!("agentrep_preflight", "Preflight", AddressArgs => Either<wire::PreflightV1, wire::UnindexedPreflightV1>, |at, a| Ok(aq::preflight(at.snap()?, &a.parsed()?).into())),
         "decision BLOCK / CAUTION / PROCEED / PROCEED_LOW_VALUE with score, shield and category",
     )
-    .returns_with(openapi::either::<wire::PreflightV1, wire::UnindexedPreflightV1>)
     .errors(&[400]),
     RouteDef::get(
         "/preflight",
@@ -224,21 +240,16 @@ pub const ROUTES: &[RouteDef] = &[
     .query::<query::resource::PreflightQuery>()
     .returns_with(openapi::one_of3::<wire::UrlPreflightV1, wire::PreflightV1, wire::UnindexedPreflightV1>)
     .errors(&[400]),
-    RouteDef::post(
+    RouteDef::post_read(
         "/preflight",
         "scores",
-        handler!(agents::preflight_resource),
+        read!("agentrep_url_preflight", "Preflight a resource URL", JsonBody<wire::UrlPreflightRequestV1> => wire::UrlPreflightV1, |at, JsonBody(b)| Ok(Answer::Computed(query::resource::url_preflight_of(at.snap()?, at.base(), &b)?))),
         "whether to pay a resource URL, given the 402 it answered (v1 body or v2 PaymentRequired): the wallet it asks to be paid and its decision, with warnings for a decoy payTo, a price above the listing, a network or asset the listings do not name, an unlisted URL",
     )
-    .body::<wire::UrlPreflightRequestV1>()
-    .returns::<wire::UrlPreflightV1>()
     .errors(&[400, 413, 415]),
-    RouteDef::get("/trust-shield/{address}", "scores", handler!(agents::trust_shield), "shield colour and flags only")
-        .returns::<wire::ShieldPayloadV1>()
+    RouteDef::get_read("/trust-shield/{address}", "scores", read!("agentrep_trust_shield", "Trust shield", AddressArgs => wire::ShieldPayloadV1, |at, a| Ok(Answer::of_published(aq::trust_shield(at.snap()?, &a.parsed()?)?))), "shield colour and flags only")
         .errors(&[400, 404]),
-    RouteDef::get("/history/{address}", "scores", handler!(agents::history), "daily score series")
-        .query::<query::agents::HistoryQuery>()
-        .returns::<wire::HistoryV1>()
+    RouteDef::get_read("/history/{address}", "scores", read!("agentrep_history", "Score history", At<aq::HistoryQuery> => wire::HistoryV1, |at, a| Ok(Answer::Kept(aq::history(at.snap()?, &address(&a.address)?, &a.query)?))), "daily score series")
         .errors(&[400, 404]),
     RouteDef::get(
         "/badge/{address}.svg",
@@ -256,243 +267,193 @@ pub const ROUTES: &[RouteDef] = &[
     )
     .returns::<wire::ShieldsEndpointV1>()
     .errors(&[400]),
-    RouteDef::post(
+    RouteDef::post_read(
         "/scores",
         "scores",
-        handler!(agents::batch_scores),
+        read!("agentrep_scores", "Batch scores", JsonBody<aq::BatchScoresRequest> => wire::BatchScoresV1, |at, JsonBody(b)| Ok(Answer::Fresh(aq::batch_scores(at.snap()?, &b)?))),
         "agent score, deployer score, proof count and any-trust of up to 200 addresses",
     )
-    .body::<query::agents::BatchScoresRequest>()
-    .returns::<wire::BatchScoresV1>()
     .errors(&[400, 413, 415]),
     // Ranking and discovery.
-    RouteDef::get(
+    RouteDef::get_read(
         "/leaderboard",
         "ranking",
-        handler!(ranking::leaderboard),
+        read!("agentrep_leaderboard", "Leaderboard", Query<rq::LeaderboardQuery> => wire::LeaderboardV1, |at, Query(q)| Ok(Answer::Kept(rq::leaderboard_view(at.snap()?, &q)?))),
         "ranked agents, score descending (seed 2.1)",
     )
-    .query::<query::ranking::LeaderboardQuery>()
-    .returns::<wire::LeaderboardV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/compare",
         "ranking",
-        handler!(ranking::compare),
+        read!("agentrep_compare", "Compare", Query<rq::CompareQuery> => wire::CompareV1, |at, Query(q)| Ok(Answer::Computed(rq::compare(at.snap()?, &q)?))),
         "two agents side by side: winner, margin, recommendation",
     )
-    .query::<query::ranking::CompareQuery>()
-    .returns::<wire::CompareV1>()
     .errors(&[400]),
-    RouteDef::get("/movers", "ranking", handler!(ranking::movers), "largest daily score rises and falls")
-        .query::<query::ranking::MoversQuery>()
-        .returns::<wire::MoversV1>()
+    RouteDef::get_read("/movers", "ranking", read!("agentrep_movers", "Movers", Query<rq::MoversQuery> => wire::MoversV1, |at, Query(q)| Ok(Answer::Computed(rq::movers(at.snap()?, &q)))), "largest daily score rises and falls")
         .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/featured",
         "ranking",
-        handler!(ranking::featured),
+        read!("agentrep_featured", "Featured", NoArgs => wire::FeaturedV1, |at, _| Ok(Answer::Computed(rq::featured(at.snap()?)))),
         "four picks: trending, newcomer, volume leader, hidden gem",
-    )
-    .returns::<wire::FeaturedV1>(),
-    RouteDef::get("/trending", "ranking", handler!(ranking::trending), "largest 7-day score gains among ranked agents")
-        .query::<query::ranking::TrendingQuery>()
-        .returns::<wire::TrendingV1>()
+    ),
+    RouteDef::get_read("/trending", "ranking", read!("agentrep_trending", "Trending", Query<rq::TrendingQuery> => wire::TrendingV1, |at, Query(q)| Ok(Answer::Computed(rq::trending(at.snap()?, &q)))), "largest 7-day score gains among ranked agents")
         .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/search",
         "ranking",
-        handler!(ranking::search),
+        read!("agentrep_search", "Search", Query<sq::SearchQuery> => wire::SearchV1, |at, Query(q)| Ok(Answer::Computed(sq::search(at.snap()?, &q)))),
         "agents by address prefix, tag or description words; relevance, then score",
     )
-    .query::<query::search::SearchQuery>()
-    .returns::<wire::SearchV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/recommend",
         "ranking",
-        handler!(ranking::recommend),
+        read!("agentrep_recommend", "Recommend", Query<sq::RecommendQuery> => wire::RecommendV1, |at, Query(q)| Ok(Answer::Computed(sq::recommend(at.snap()?, &q)?))),
         "payable agents like the given one (category and score band) with the rationale",
     )
-    .query::<query::search::RecommendQuery>()
-    .returns::<wire::RecommendV1>()
     .errors(&[400, 404]),
-    RouteDef::get("/tags", "ranking", handler!(ranking::tags), "the 100 most used tags with counts")
-        .returns::<wire::TagsV1>(),
-    RouteDef::get("/tags/{tag}", "ranking", handler!(ranking::tag), "agents with a tag, score descending")
-        .query::<query::search::TagQuery>()
-        .returns::<wire::TagV1>()
+    RouteDef::get_read("/tags", "ranking", read!("agentrep_tags", "Tags", NoArgs => wire::TagsV1, |at, _| Ok(Answer::Computed(sq::tags(at.snap()?)))), "the 100 most used tags with counts"),
+    RouteDef::get_read("/tags/{tag}", "ranking", read!("agentrep_tag", "Agents with a tag", TagArgs => wire::TagV1, |at, a| Ok(Answer::Computed(sq::tag(at.snap()?, &a.tag, &a.query)?))), "agents with a tag, score descending")
         .errors(&[400]),
-    RouteDef::post(
+    RouteDef::post_read(
         "/match",
         "ranking",
-        handler!(ranking::match_intent),
+        read!("agentrep_match", "Match an intent", JsonBody<sq::MatchRequest> => wire::MatchResponseV1, |at, JsonBody(b)| Ok(Answer::Fresh(sq::match_intent(at.snap()?, at.base(), &b)))),
         "payable agents for an intent, ranked by score × match strength, with how to pay",
     )
-    .body::<query::search::MatchRequest>()
-    .returns::<wire::MatchResponseV1>()
     .errors(&[400, 413, 415]),
-    RouteDef::get("/random", "ranking", handler!(ranking::random), "one ranked agent drawn at random")
-        .query::<query::ranking::RandomQuery>()
-        .returns::<wire::RandomV1>()
+    RouteDef::get_read("/random", "ranking", read!("agentrep_random", "Random agent", Query<rq::RandomQuery> => wire::RandomV1, |at, Query(q)| Ok(Answer::Fresh(rq::random(at.snap()?, &q)?))), "one ranked agent drawn at random")
         .errors(&[400]),
     // Deployers.
-    RouteDef::get(
+    RouteDef::get_read(
         "/deployer/{address}",
         "deployers",
-        handler!(deployers::deployer),
+        read!("agentrep_deployer", "Token deployer", AddressArgs => wire::DeployerV1, |at, a| Ok(Answer::Published(dq::deployer(at.snap()?, &a.parsed()?)?))),
         "token-deployer score, verdict, outcomes and launches",
     )
-    .returns::<wire::DeployerV1>()
     .errors(&[400, 404]),
-    RouteDef::get("/deployers/top", "deployers", handler!(deployers::top), "scored deployers, score descending")
-        .query::<query::deployers::DeployersQuery>()
-        .returns::<wire::DeployersTopV1>()
+    RouteDef::get_read("/deployers/top", "deployers", read!("agentrep_deployers_top", "Top deployers", Query<dq::DeployersQuery> => wire::DeployersTopV1, |at, Query(q)| Ok(Answer::Computed(dq::top(at.snap()?, at.base(), &q)))), "scored deployers, score descending")
         .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/deployers/sketchy",
         "deployers",
-        handler!(deployers::sketchy),
+        read!("agentrep_deployers_sketchy", "Sketchy deployers", Query<dq::DeployersQuery> => wire::DeployersSketchyV1, |at, Query(q)| Ok(Answer::Computed(dq::sketchy(at.snap()?, at.base(), &q)))),
         "serial deployers (3+ launches) whose tokens mostly rugged",
     )
-    .query::<query::deployers::DeployersQuery>()
-    .returns::<wire::DeployersSketchyV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/deployers/stats",
         "deployers",
-        handler!(deployers::stats),
+        read!("agentrep_deployers_stats", "Deployer platforms", NoArgs => wire::DeployersStatsV1, |at, _| Ok(Answer::Computed(dq::stats(at.snap()?)))),
         "per launch platform: sample size and rug rate",
-    )
-    .returns::<wire::DeployersStatsV1>(),
-    RouteDef::get(
+    ),
+    RouteDef::get_read(
         "/virtuals-rep/{tokenAddress}",
         "deployers",
-        handler!(deployers::token_rep),
+        read!("agentrep_virtuals_rep", "Agent token reputation", TokenArgs => wire::TokenRepV1, |at, a| Ok(Answer::Computed(dq::token_rep(at.snap()?, at.base(), &a.parsed()?)?))),
         "an agent token's operator (the wallet that launched it) with its deployer and seller reputation",
     )
-    .returns::<wire::TokenRepV1>()
     .errors(&[400, 404]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/token/{address}/buyer-trust",
         "deployers",
-        handler!(deployers::buyer_trust),
+        read!("agentrep_buyer_trust", "Token buyer trust", TokenAddressArgs => wire::BuyerTrustV1, |at, a| Ok(Answer::Published(dq::buyer_trust(at.snap()?, &a.parsed()?)?))),
         "verdict on a launched token's buyers (STRONG_BUYER_BASE / BAD_BUYER_BASE / AGENT_BUYER_BASE / MIXED) with \
          each large buyer's class and shield",
     )
-    .returns::<wire::BuyerTrustV1>()
     .errors(&[400, 404]),
     // Lists.
-    RouteDef::get("/categories", "lists", handler!(lists::categories), "the 30 categories with their agent counts")
-        .returns::<wire::CategoriesV1>(),
-    RouteDef::get(
+    RouteDef::get_read("/categories", "lists", read!("agentrep_categories", "Categories", NoArgs => wire::CategoriesV1, |at, _| Ok(Answer::Computed(lq::categories(at.snap()?, at.base())))), "the 30 categories with their agent counts"),
+    RouteDef::get_read(
         "/by-category/{cat}",
         "lists",
-        handler!(lists::by_category),
+        read!("agentrep_by_category", "Agents of a category", CategoryArgs => wire::ByCategoryV1, |at, a| Ok(Answer::Computed(lq::by_category(at.snap()?, &a.cat, &a.query)?))),
         "agents of a category; safeOnly=1 drops red-shielded ones",
     )
-    .query::<query::lists::ByCategoryQuery>()
-    .returns::<wire::ByCategoryV1>()
     .errors(&[400, 404]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/bazaar-scored",
         "lists",
-        handler!(lists::bazaar_scored),
+        read!("agentrep_bazaar_scored", "Scored marketplace", Query<lq::BazaarQuery> => wire::BazaarScoredV1, |at, Query(q)| Ok(Answer::Computed(lq::bazaar_scored(at.snap()?, &q)))),
         "every marketplace resource with its seller's trust score",
     )
-    .query::<query::lists::BazaarQuery>()
-    .returns::<wire::BazaarScoredV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/health-summary",
         "lists",
-        handler!(lists::health_summary),
+        read!("agentrep_health_summary", "Probe coverage", NoArgs => wire::HealthSummaryV1, |at, _| Ok(Answer::Computed(lq::health_summary(at.snap()?)))),
         "probe coverage: probed, alive, dead, uptime, best alive agents (seed 2.6)",
-    )
-    .returns::<wire::HealthSummaryV1>(),
-    RouteDef::get(
+    ),
+    RouteDef::get_read(
         "/proofs",
         "lists",
-        handler!(directory::proofs),
+        read!("agentrep_proofs", "Identity proofs", Query<dirq::ProofsQuery> => wire::ProofsV1, |at, Query(q)| Ok(Answer::Computed(dirq::proofs(at.snap()?, &q)?))),
         "identity proof types with counts; with type, one page of the addresses holding it",
     )
-    .query::<query::directory::ProofsQuery>()
-    .returns::<wire::ProofsV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/denylist",
         "lists",
-        handler!(directory::denylist),
+        read!("agentrep_denylist", "Denylist", Query<dirq::DenylistQuery> => wire::DenylistV1, |at, Query(q)| Ok(Answer::Computed(dirq::denylist(at.snap()?, &q)))),
         "known-bad addresses with their sources; forced red in score and preflight",
     )
-    .query::<query::directory::DenylistQuery>()
-    .returns::<wire::DenylistV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/top-buyers",
         "lists",
-        handler!(directory::top_buyers),
+        read!("agentrep_top_buyers", "Top buyers", Query<dirq::TopBuyersQuery> => wire::TopBuyersV1, |at, Query(q)| Ok(Answer::Computed(dirq::top_buyers(at.snap()?, &q)))),
         "wallets that spent the most on indexed sellers",
     )
-    .query::<query::directory::TopBuyersQuery>()
-    .returns::<wire::TopBuyersV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/agents-of-interest",
         "lists",
-        handler!(directory::agents_of_interest),
+        read!("agentrep_agents_of_interest", "Agents of interest", Query<dirq::AgentsOfInterestQuery> => wire::AgentsOfInterestV1, |at, Query(q)| Ok(Answer::Computed(dirq::agents_of_interest(at.snap()?, at.base(), &q)?))),
         "shortlists: high-activity-low-trust, recent-newcomers, top-by-proofs (seed 2.5)",
     )
-    .query::<query::directory::AgentsOfInterestQuery>()
-    .returns::<wire::AgentsOfInterestV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/crawlers",
         "lists",
-        handler!(directory::crawlers),
+        read!("agentrep_crawlers", "Crawl sources", NoArgs => wire::CrawlersV1, |at, _| Ok(Answer::Computed(dirq::crawlers(at.snap()?)))),
         "marketplace crawl sources ranked by crawler score",
-    )
-    .returns::<wire::CrawlersV1>(),
+    ),
     // One wallet's directory entries.
-    RouteDef::get(
+    RouteDef::get_read(
         "/funded-by/{address}",
         "wallets",
-        handler!(directory::funded_by),
+        read!("agentrep_funded_by", "Funding chain", AddressArgs => wire::FundedByV1, |at, a| Ok(Answer::Computed(dirq::funded_by(at.snap()?, &a.parsed()?)))),
         "the address's first USDC funder and the funding chain behind it",
     )
-    .returns::<wire::FundedByV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/recent-activity/{address}",
         "wallets",
-        handler!(directory::recent_activity),
+        read!("agentrep_recent_activity", "Recent activity", AddressArgs => wire::RecentActivityV1, |at, a| Ok(Answer::Computed(dirq::recent_activity(at.snap()?, &a.parsed()?)))),
         "last 7 days of earnings, spend and unique buyers",
     )
-    .returns::<wire::RecentActivityV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/canonical-id/{address}",
         "wallets",
-        handler!(directory::canonical_id),
+        read!("agentrep_canonical_id", "Canonical identity", AddressArgs => wire::CanonicalIdV1, |at, a| Ok(Answer::Computed(dirq::canonical_id(at.snap()?, &a.parsed()?)))),
         "basename, ERC-8004 id, agent description URL, tier",
     )
-    .returns::<wire::CanonicalIdV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/has-mainstreet-ref/{address}",
         "wallets",
-        handler!(directory::has_ref),
+        read!("agentrep_has_mainstreet_ref", "Back-link check", AddressArgs => wire::HasRefV1, |at, a| Ok(Answer::Computed(dirq::has_ref(at.snap()?, &a.parsed()?)))),
         "whether the agent's registration file links back to this service",
     )
-    .returns::<wire::HasRefV1>()
     .errors(&[400]),
-    RouteDef::get(
+    RouteDef::get_read(
         "/snippet/{address}",
         "wallets",
-        handler!(directory::snippet),
+        read!("agentrep_snippet", "Registration snippet", AddressArgs => wire::SnippetV1, |at, a| Ok(Answer::Computed(dirq::snippet(at.base(), &a.parsed()?)))),
         "the JSON block an agent adds to its registration file to link here",
     )
-    .returns::<wire::SnippetV1>()
     .errors(&[400]),
     // Presentation.
     RouteDef::get(
@@ -554,35 +515,31 @@ pub const ROUTES: &[RouteDef] = &[
     RouteDef::get("/health", "service", handler!(service::health), "every endpoint with auth and price")
         .returns::<wire::HealthPayloadV1>()
         .without_snapshot(),
-    RouteDef::get(
+    RouteDef::get_read(
         "/status",
         "service",
-        handler!(service::status),
+        read!("agentrep_status", "Status", NoArgs => wire::StatusV1, |at, _| Ok(Answer::Fresh(svc::status(at.app(), at.snap()?)))),
         "snapshot, payment state, operator, token, recent job runs, ingest sources",
-    )
-    .returns::<wire::StatusV1>(),
-    RouteDef::get(
+    ),
+    RouteDef::get_read(
         "/catalog",
         "service",
-        handler!(service::catalog),
+        read!("agentrep_catalog", "Catalog", NoArgs => wire::CatalogV1, |at, _| Ok(Answer::Computed(svc::catalog(at.app())))),
         "free and paid routes with prices, tiers, transports (seed 2.7)",
     )
-    .returns::<wire::CatalogV1>()
     .without_snapshot(),
-    RouteDef::get(
+    RouteDef::get_read(
         "/discover",
         "service",
-        handler!(service::discover),
+        read!("agentrep_discover", "Discover", NoArgs => wire::DiscoverV1, |at, _| Ok(Answer::Computed(svc::discover(at.app(), at.snap()?)))),
         "specs, capabilities, indexed sets and how to get indexed",
-    )
-    .returns::<wire::DiscoverV1>(),
-    RouteDef::get(
+    ),
+    RouteDef::get_read(
         "/me",
         "service",
-        handler!(service::me),
+        read!("agentrep_me", "Operator", NoArgs => wire::MeV1, |at, _| Ok(Answer::Computed(svc::me(at.app(), at.snap()?)))),
         "who runs this deployment: operator, token, ERC-8004 registries, surfaces",
-    )
-    .returns::<wire::MeV1>(),
+    ),
     RouteDef::post("/mcp", "service", handler!(mcp::http::post), MCP_PURPOSE)
         .body_with(mcp::schema::request)
         .returns_with(mcp::schema::response)

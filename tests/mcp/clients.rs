@@ -7,13 +7,17 @@ use std::collections::BTreeMap;
 
 use agentrep_server::endpoints::Verb;
 use agentrep_server::mcp::tool::Tool;
-use agentrep_server::mcp::tools::TOOLS;
 use agentrep_server::routes::endpoints;
 use agentrep_tests::{RunningServer, shared_world};
 use serde_json::{Map, Value, json};
 
 use super::{Sdk, run_client};
 use agentrep_tests::agentrep_binary;
+
+/// The tool table of the route table.
+fn tools() -> &'static [agentrep_server::mcp::tool::Tool] {
+    agentrep_server::mcp::tools::all(agentrep_server::routes::endpoints())
+}
 
 /// What the calls are made with: wallets and words of the shared world.
 struct Fixture {
@@ -125,7 +129,7 @@ async fn http_answer(f: &Fixture, tool: &Tool, args: &Value) -> Value {
 async fn calls(f: &Fixture) -> (Vec<Value>, BTreeMap<String, Value>) {
     let mut calls = Vec::new();
     let mut expected = BTreeMap::new();
-    for tool in TOOLS {
+    for tool in tools().iter() {
         let args = args_for(tool, f);
         if tool.name.starts_with("agentrep_") && tool.name != "agentrep_random" {
             expected.insert(tool.name.to_owned(), http_answer(f, tool, &args).await);
@@ -188,7 +192,7 @@ fn assert_same(client: &Value, http: &Value, what: &str) {
 /// HTTP server and this client's server (another process).
 fn check(label: &str, out: &Value, flow: &Flow, expected: &BTreeMap<String, Value>, skip: &[&str]) {
     let names: Vec<&str> =
-        TOOLS.iter().map(|t| t.name).chain(agentrep_server::mcp::paid::PAID_TOOLS.iter().map(|t| t.name)).collect();
+        tools().iter().map(|t| t.name).chain(agentrep_server::mcp::paid::PAID_TOOLS.iter().map(|t| t.name)).collect();
     let listed: Vec<&str> = out["tools"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     assert_eq!(listed, names, "{label}: tools/list is the table, in order");
     assert_eq!(listed.iter().filter(|n| n.starts_with("mainstreet_")).count(), 15, "{label}");
@@ -207,7 +211,7 @@ fn check(label: &str, out: &Value, flow: &Flow, expected: &BTreeMap<String, Valu
     assert!(text.contains("invalid_address") && text.contains("0x12"), "{label}: {text}");
     assert_eq!(out["unknownTool"]["code"], -32602, "{label}: {}", out["unknownTool"]);
     let calls = out["calls"].as_array().unwrap();
-    assert_eq!(calls.len(), TOOLS.len(), "{label}");
+    assert_eq!(calls.len(), tools().len(), "{label}");
     for call in calls {
         let name = call["name"].as_str().unwrap();
         assert!(call.get("thrown").is_none(), "{label}: {name} threw in the client: {}", call["thrown"]);

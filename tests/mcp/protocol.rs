@@ -100,7 +100,8 @@ async fn stateless_revision_discovery_and_request_checks() {
     assert_eq!(v["id"], 0, "id 0 is echoed");
     assert_eq!(
         v["result"]["tools"].as_array().unwrap().len(),
-        agentrep_server::mcp::tools::TOOLS.len() + agentrep_server::mcp::paid::PAID_TOOLS.len()
+        agentrep_server::mcp::tools::all(agentrep_server::routes::endpoints()).len()
+            + agentrep_server::mcp::paid::PAID_TOOLS.len()
     );
     assert!(v["result"]["ttlMs"].is_u64() && v["result"]["cacheScope"] == "public");
     assert!(v["result"]["tools"].as_array().unwrap().iter().all(|t| t["outputSchema"]["type"] == "object"));

@@ -6,7 +6,7 @@ use agentrep_model::{Address, SellerProfile, SellerRecord};
 use agentrep_publish::layout::WalletDoc;
 use agentrep_publish::live::{LiveContextV1, LiveSellerV1};
 use agentrep_publish::payloads::{self, PayloadContext};
-use agentrep_publish::wire::{ScorePayloadV1, UrlPreflightRequestV1};
+use agentrep_publish::wire::ScorePayloadV1;
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
@@ -172,17 +172,6 @@ pub async fn audit(app: Arc<App>, req: Request) -> HandlerResult {
     .await
 }
 
-/// `GET /preflight/{address}`.
-pub async fn preflight(app: Arc<App>, req: Request) -> HandlerResult {
-    let a = req.address("address")?;
-    let snap = snapshot(&app)?;
-    match q::preflight(&snap, &a) {
-        WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
-        WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
-        WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
-    }
-}
-
 /// `GET /preflight?url=` or `?address=`: a resource URL's preflight, or the original's form of
 /// `/preflight/{address}`.
 pub async fn preflight_query(app: Arc<App>, req: Request) -> HandlerResult {
@@ -199,39 +188,6 @@ pub async fn preflight_query(app: Arc<App>, req: Request) -> HandlerResult {
     }
 }
 
-/// `POST /preflight`: a resource URL with the 402 the buyer received.
-pub async fn preflight_resource(app: Arc<App>, mut req: Request) -> HandlerResult {
-    let body: UrlPreflightRequestV1 = req.json().await?;
-    let offer = resource::offer_of(&body);
-    let snap = snapshot(&app)?;
-    let claimed = resource::claimed_resource(&body);
-    let doc = resource::url_preflight(
-        &snap,
-        app.base_path(),
-        &body.url,
-        offer.as_ref().map(Option::as_ref),
-        claimed.as_deref(),
-    )?;
-    computed(&doc)
-}
-
-/// `GET /trust-shield/{address}`.
-pub async fn trust_shield(app: Arc<App>, req: Request) -> HandlerResult {
-    let a = req.address("address")?;
-    match q::trust_shield(&*snapshot(&app)?, &a)? {
-        WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
-        WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
-        WalletRead::Computed(never) => match never {},
-    }
-}
-
-/// `GET /history/{address}`.
-pub async fn history(app: Arc<App>, req: Request) -> HandlerResult {
-    let a = req.address("address")?;
-    let query: q::HistoryQuery = req.query()?;
-    serve(&req, &*q::history(&*snapshot(&app)?, &a, &query)?, mime::JSON)
-}
-
 /// `GET /badge/{address}.svg`.
 pub async fn badge(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
@@ -246,10 +202,4 @@ pub async fn badge(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn shields_badge(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     computed(&q::shields_badge(&*snapshot(&app)?, &a))
-}
-
-/// `POST /scores`.
-pub async fn batch_scores(app: Arc<App>, mut req: Request) -> HandlerResult {
-    let body: q::BatchScoresRequest = req.json().await?;
-    Ok(respond::json(StatusCode::OK, &q::batch_scores(&*snapshot(&app)?, &body)?))
 }

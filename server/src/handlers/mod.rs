@@ -3,13 +3,9 @@
 
 pub mod agents;
 pub mod attestations;
-pub mod deployers;
-pub mod directory;
 pub mod exports;
-pub mod lists;
 pub mod pages;
 pub mod paid;
-pub mod ranking;
 pub mod service;
 pub mod slots;
 pub mod webhooks;

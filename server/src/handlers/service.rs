@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use hyper::StatusCode;
 
-use super::{computed, serve, snapshot};
+use super::serve;
 use crate::App;
 use crate::http::respond::{self, mime};
 use crate::http::{HandlerResult, Request};
@@ -13,26 +13,6 @@ use crate::query::service as sq;
 /// `GET /health`: answers before the first snapshot too.
 pub async fn health(app: Arc<App>, _req: Request) -> HandlerResult {
     Ok(respond::json(StatusCode::OK, &sq::health(&app, app.snapshot().as_deref())))
-}
-
-/// `GET /status`.
-pub async fn status(app: Arc<App>, _req: Request) -> HandlerResult {
-    Ok(respond::json(StatusCode::OK, &sq::status(&app, &*snapshot(&app)?)))
-}
-
-/// `GET /catalog`.
-pub async fn catalog(app: Arc<App>, _req: Request) -> HandlerResult {
-    computed(&sq::catalog(&app))
-}
-
-/// `GET /discover`.
-pub async fn discover(app: Arc<App>, _req: Request) -> HandlerResult {
-    computed(&sq::discover(&app, &*snapshot(&app)?))
-}
-
-/// `GET /me`.
-pub async fn me(app: Arc<App>, _req: Request) -> HandlerResult {
-    computed(&sq::me(&app, &*snapshot(&app)?))
 }
 
 /// `GET /openapi.json`.

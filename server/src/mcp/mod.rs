@@ -341,7 +341,7 @@ pub fn call(ctx: &Ctx, rev: Revision, method: &str, params: &Value) -> Result<Va
             if let Some(paid) = paid::find(name) {
                 paid::not_over_stdio(paid)
             } else {
-                let tool = tools::find(name).ok_or_else(|| {
+                let tool = tools::find(name, ctx.app.endpoints()).ok_or_else(|| {
                     RpcError::new(code::INVALID_PARAMS, format!("Unknown tool: {name} (tools/list names them)"))
                 })?;
                 tool::result(tool.run(ctx, arguments), rev)

@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::{JsonSchema, Schema};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -14,6 +14,7 @@ use super::{Ctx, Revision};
 use crate::ApiError;
 use crate::endpoints::Endpoint;
 use crate::index::Blob;
+use crate::read::Either;
 
 /// Why a tool could not answer: returned as a result with `isError: true` and this text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,35 +52,22 @@ impl<T> Out<T> {
     }
 }
 
-/// One of two payloads, as a schema: an object that is either.
-#[derive(Debug)]
-pub struct OneOf<A, B>(PhantomData<(A, B)>);
-
-impl<A, B> OneOf<A, B> {
-    pub(super) fn left(out: Out<A>) -> Out<Self> {
-        Out { value: out.value, _type: PhantomData }
+impl<A, B> Out<Either<A, B>> {
+    /// The first of two payloads.
+    pub(super) fn left(out: Out<A>) -> Self {
+        Self { value: out.value, _type: PhantomData }
     }
 
-    pub(super) fn right(out: Out<B>) -> Out<Self> {
-        Out { value: out.value, _type: PhantomData }
-    }
-}
-
-impl<A: JsonSchema, B: JsonSchema> JsonSchema for OneOf<A, B> {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        format!("OneOf_{}_{}", A::schema_name(), B::schema_name()).into()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let (a, b) = (generator.subschema_for::<A>(), generator.subschema_for::<B>());
-        json_schema!({ "type": "object", "anyOf": [a, b] })
+    /// The second.
+    pub(super) fn right(out: Out<B>) -> Self {
+        Self { value: out.value, _type: PhantomData }
     }
 }
 
 pub(super) type Run = fn(&Ctx, Value) -> Result<Value, ToolError>;
 
 /// One row of the table.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Tool {
     /// Name.
     pub name: &'static str,
@@ -148,16 +136,16 @@ fn tidy(schema: Schema) -> Value {
     value
 }
 
-pub(super) fn input_schema<T: JsonSchema>() -> Value {
+pub(crate) fn input_schema<T: JsonSchema>() -> Value {
     tidy(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
 }
 
-pub(super) fn output_schema<T: JsonSchema>() -> Value {
+pub(crate) fn output_schema<T: JsonSchema>() -> Value {
     tidy(SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>())
 }
 
 /// Reads the arguments into `A`; an error names the argument.
-pub(super) fn args<A: DeserializeOwned>(raw: Value) -> Result<A, ToolError> {
+pub(crate) fn args<A: DeserializeOwned>(raw: Value) -> Result<A, ToolError> {
     serde_path_to_error::deserialize(raw).map_err(|e| {
         let path = e.path().to_string();
         let at = if path == "." { String::new() } else { format!("{path}: ") };

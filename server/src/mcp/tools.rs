@@ -16,22 +16,51 @@ use agentrep_publish::wire::{self, version};
 use serde_json::{Value, json};
 
 use super::args::*;
-use super::tool::{OneOf, Out, Tool, ToolError, args, input_schema, output_schema};
+use super::tool::{Out, Tool, ToolError, args, input_schema, output_schema};
 use super::{Ctx, Revision};
 use crate::endpoints::Endpoint;
 use crate::http::params::{Bounded, address};
 use crate::query::agents::{self as aq, WalletRead};
-use crate::query::{deployers as dq, directory as dirq, lists as lq, ranking as rq, search as sq, service as svc};
+use crate::query::{deployers as dq, directory as dirq, ranking as rq, search as sq, service as svc};
+use crate::read::Either;
 use crate::{ApiError, ServedSnapshot};
 
+static ALL: OnceLock<Vec<Tool>> = OnceLock::new();
+
+/// Every tool, in the order tools/list gives them: the ones written here, then one per read of
+/// `endpoints` (`Endpoint::read`), in their order. A process has one route table: the endpoints
+/// of the first call are the ones.
+pub fn all(endpoints: &[&'static Endpoint]) -> &'static [Tool] {
+    ALL.get_or_init(|| {
+        let reads = endpoints.iter().filter_map(|def| {
+            let read = def.read?;
+            Some(Tool {
+                name: read.name,
+                title: read.title,
+                about: None,
+                route: Some(def.path),
+                input: read.tool_input,
+                output: read.tool_output,
+                run: read.tool_run,
+            })
+        });
+        WRITTEN.iter().cloned().chain(reads).collect()
+    })
+}
+
 /// The tool named `name`.
-pub fn find(name: &str) -> Option<&'static Tool> {
-    TOOLS.iter().find(|t| t.name == name)
+pub fn find(name: &str, endpoints: &[&'static Endpoint]) -> Option<&'static Tool> {
+    all(endpoints).iter().find(|t| t.name == name)
 }
 
 fn schemas() -> &'static [(Value, Value)] {
     static SCHEMAS: OnceLock<Vec<(Value, Value)>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| TOOLS.iter().map(|t| ((t.input)(), (t.output)())).collect())
+    SCHEMAS.get_or_init(|| listed().iter().map(|t| ((t.input)(), (t.output)())).collect())
+}
+
+/// The tools [`all`] made: a `&Tool` exists only once it has.
+fn listed() -> &'static [Tool] {
+    ALL.get().expect("a tool comes from all()")
 }
 
 impl Tool {
@@ -46,13 +75,13 @@ impl Tool {
     }
 
     fn index(&self) -> usize {
-        TOOLS.iter().position(|t| t.name == self.name).expect("a tool of the table")
+        listed().iter().position(|t| t.name == self.name).expect("a tool of the table")
     }
 }
 
 /// The tools/list entries for a revision: built once per kind of revision (the endpoints are
 /// the process's one table).
-pub fn list(rev: Revision, endpoints: &[&Endpoint]) -> Value {
+pub fn list(rev: Revision, endpoints: &[&'static Endpoint]) -> Value {
     static LISTS: [OnceLock<Value>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let kind = match (rev.structured(), rev.annotations()) {
         (true, _) => 0,
@@ -62,7 +91,7 @@ pub fn list(rev: Revision, endpoints: &[&Endpoint]) -> Value {
     LISTS[kind]
         .get_or_init(|| {
             Value::Array(
-                TOOLS
+                all(endpoints)
                     .iter()
                     .map(|t| {
                         let mut entry = json!({
@@ -104,33 +133,25 @@ impl Ctx<'_> {
 // ---------------------------------------------------------------------------------------------
 // Tool functions that are more than one query call.
 
-fn score(ctx: &Ctx, a: AddressArgs) -> Result<Out<OneOf<wire::ScorePayloadV1, wire::UnindexedScoreV1>>, ToolError> {
+fn score(ctx: &Ctx, a: AddressArgs) -> Result<Out<Either<wire::ScorePayloadV1, wire::UnindexedScoreV1>>, ToolError> {
     let a = address(&a.address)?;
     Ok(match aq::score(ctx.snap()?, ctx.base(), &a) {
-        WalletRead::Published(blob) => OneOf::left(Out::published(blob)),
-        WalletRead::Overlaid(blob) => OneOf::left(Out::published(&blob)),
-        WalletRead::Computed(doc) => OneOf::right(Out::of(&doc)),
+        WalletRead::Published(blob) => Out::left(Out::published(blob)),
+        WalletRead::Overlaid(blob) => Out::left(Out::published(&blob)),
+        WalletRead::Computed(doc) => Out::right(Out::of(&doc)),
     })
 }
 
 fn preflight(
     ctx: &Ctx,
     a: AddressArgs,
-) -> Result<Out<OneOf<wire::PreflightV1, wire::UnindexedPreflightV1>>, ToolError> {
+) -> Result<Out<Either<wire::PreflightV1, wire::UnindexedPreflightV1>>, ToolError> {
     let a = address(&a.address)?;
     Ok(match aq::preflight(ctx.snap()?, &a) {
-        WalletRead::Published(blob) => OneOf::left(Out::published(blob)),
-        WalletRead::Overlaid(blob) => OneOf::left(Out::published(&blob)),
-        WalletRead::Computed(doc) => OneOf::right(Out::of(&doc)),
+        WalletRead::Published(blob) => Out::left(Out::published(blob)),
+        WalletRead::Overlaid(blob) => Out::left(Out::published(&blob)),
+        WalletRead::Computed(doc) => Out::right(Out::of(&doc)),
     })
-}
-
-fn url_preflight(ctx: &Ctx, body: wire::UrlPreflightRequestV1) -> Result<Out<wire::UrlPreflightV1>, ToolError> {
-    let offer = crate::query::resource::offer_of(&body);
-    let claimed = crate::query::resource::claimed_resource(&body);
-    let offer = offer.as_ref().map(Option::as_ref);
-    let doc = crate::query::resource::url_preflight(ctx.snap()?, ctx.base(), &body.url, offer, claimed.as_deref())?;
-    Ok(Out::of(&doc))
 }
 
 fn leaderboard(ctx: &Ctx, q: &rq::LeaderboardQuery) -> Result<Out<wire::LeaderboardV1>, ToolError> {
@@ -282,18 +303,12 @@ macro_rules! tool {
     };
 }
 
-/// A read of one wallet: published bytes, or a computed payload.
-macro_rules! wallet {
-    ($f:path) => {
-        |ctx, a| Ok(Out::of(&$f(ctx.snap()?, &address(&a.address)?)))
-    };
-}
+type ScoreOut = Either<wire::ScorePayloadV1, wire::UnindexedScoreV1>;
+type PreflightOut = Either<wire::PreflightV1, wire::UnindexedPreflightV1>;
 
-type ScoreOut = OneOf<wire::ScorePayloadV1, wire::UnindexedScoreV1>;
-type PreflightOut = OneOf<wire::PreflightV1, wire::UnindexedPreflightV1>;
-
-/// Every tool, in the order tools/list gives them.
-pub static TOOLS: &[Tool] = &[
+/// The tools written here: the original's, and `agentrep_score` (whose route also sells the live
+/// re-score, so the route is not a read).
+static WRITTEN: &[Tool] = &[
     // The original service's tools.
     tool!(
         "mainstreet_score",
@@ -421,255 +436,8 @@ pub static TOOLS: &[Tool] = &[
         VetArgs => wire::VetV1,
         vet
     ),
-    // One tool per JSON read of the route table.
+    // The `agentrep_*` tools of the route table's reads follow (see `all`).
     tool!("agentrep_score", "Score", None, Some("/score/{address}"), AddressArgs => ScoreOut, score),
-    tool!("agentrep_preflight", "Preflight", None, Some("/preflight/{address}"), AddressArgs => PreflightOut, preflight),
-    tool!(
-        "agentrep_url_preflight",
-        "Preflight a resource URL",
-        None,
-        Some("/preflight"),
-        wire::UrlPreflightRequestV1 => wire::UrlPreflightV1,
-        url_preflight
-    ),
-    tool!(
-        "agentrep_trust_shield",
-        "Trust shield",
-        None,
-        Some("/trust-shield/{address}"),
-        AddressArgs => wire::ShieldPayloadV1,
-        |ctx, a| Ok(match aq::trust_shield(ctx.snap()?, &address(&a.address)?)? {
-            WalletRead::Published(blob) => Out::published(blob),
-            WalletRead::Overlaid(blob) => Out::published(&blob),
-            WalletRead::Computed(never) => match never {},
-        })
-    ),
-    tool!("agentrep_history", "Score history", None, Some("/history/{address}"), At<aq::HistoryQuery> => wire::HistoryV1, history),
-    tool!(
-        "agentrep_scores",
-        "Batch scores",
-        None,
-        Some("/scores"),
-        aq::BatchScoresRequest => wire::BatchScoresV1,
-        |ctx, body| Ok(Out::of(&aq::batch_scores(ctx.snap()?, &body)?))
-    ),
-    tool!(
-        "agentrep_leaderboard",
-        "Leaderboard",
-        None,
-        Some("/leaderboard"),
-        rq::LeaderboardQuery => wire::LeaderboardV1,
-        |ctx, q| leaderboard(ctx, &q)
-    ),
-    tool!(
-        "agentrep_compare",
-        "Compare",
-        None,
-        Some("/compare"),
-        rq::CompareQuery => wire::CompareV1,
-        |ctx, q| Ok(Out::of(&rq::compare(ctx.snap()?, &q)?))
-    ),
-    tool!(
-        "agentrep_movers",
-        "Movers",
-        None,
-        Some("/movers"),
-        rq::MoversQuery => wire::MoversV1,
-        |ctx, q| Ok(Out::of(&rq::movers(ctx.snap()?, &q)))
-    ),
-    tool!("agentrep_featured", "Featured", None, Some("/featured"), NoArgs => wire::FeaturedV1, |ctx, _| Ok(Out::of(&rq::featured(ctx.snap()?)))),
-    tool!(
-        "agentrep_trending",
-        "Trending",
-        None,
-        Some("/trending"),
-        rq::TrendingQuery => wire::TrendingV1,
-        |ctx, q| Ok(Out::of(&rq::trending(ctx.snap()?, &q)))
-    ),
-    tool!(
-        "agentrep_search",
-        "Search",
-        None,
-        Some("/search"),
-        sq::SearchQuery => wire::SearchV1,
-        |ctx, q| Ok(Out::of(&sq::search(ctx.snap()?, &q)))
-    ),
-    tool!(
-        "agentrep_recommend",
-        "Recommend",
-        None,
-        Some("/recommend"),
-        sq::RecommendQuery => wire::RecommendV1,
-        |ctx, q| Ok(Out::of(&sq::recommend(ctx.snap()?, &q)?))
-    ),
-    tool!("agentrep_tags", "Tags", None, Some("/tags"), NoArgs => wire::TagsV1, |ctx, _| Ok(Out::of(&sq::tags(ctx.snap()?)))),
-    tool!(
-        "agentrep_tag",
-        "Agents with a tag",
-        None,
-        Some("/tags/{tag}"),
-        TagArgs => wire::TagV1,
-        |ctx, a| Ok(Out::of(&sq::tag(ctx.snap()?, &a.tag, &a.query)?))
-    ),
-    tool!(
-        "agentrep_match",
-        "Match an intent",
-        None,
-        Some("/match"),
-        sq::MatchRequest => wire::MatchResponseV1,
-        |ctx, body| Ok(Out::of(&sq::match_intent(ctx.snap()?, ctx.base(), &body)))
-    ),
-    tool!(
-        "agentrep_random",
-        "Random agent",
-        None,
-        Some("/random"),
-        rq::RandomQuery => wire::RandomV1,
-        |ctx, q| Ok(Out::of(&rq::random(ctx.snap()?, &q)?))
-    ),
-    tool!("agentrep_deployer", "Token deployer", None, Some("/deployer/{address}"), AddressArgs => wire::DeployerV1, deployer),
-    tool!(
-        "agentrep_deployers_top",
-        "Top deployers",
-        None,
-        Some("/deployers/top"),
-        dq::DeployersQuery => wire::DeployersTopV1,
-        |ctx, q| Ok(Out::of(&dq::top(ctx.snap()?, ctx.base(), &q)))
-    ),
-    tool!(
-        "agentrep_deployers_sketchy",
-        "Sketchy deployers",
-        None,
-        Some("/deployers/sketchy"),
-        dq::DeployersQuery => wire::DeployersSketchyV1,
-        |ctx, q| Ok(Out::of(&dq::sketchy(ctx.snap()?, ctx.base(), &q)))
-    ),
-    tool!(
-        "agentrep_deployers_stats",
-        "Deployer platforms",
-        None,
-        Some("/deployers/stats"),
-        NoArgs => wire::DeployersStatsV1,
-        |ctx, _| Ok(Out::of(&dq::stats(ctx.snap()?)))
-    ),
-    tool!(
-        "agentrep_categories",
-        "Categories",
-        None,
-        Some("/categories"),
-        NoArgs => wire::CategoriesV1,
-        |ctx, _| Ok(Out::of(&lq::categories(ctx.snap()?, ctx.base())))
-    ),
-    tool!(
-        "agentrep_by_category",
-        "Agents of a category",
-        None,
-        Some("/by-category/{cat}"),
-        CategoryArgs => wire::ByCategoryV1,
-        |ctx, a| Ok(Out::of(&lq::by_category(ctx.snap()?, &a.cat, &a.query)?))
-    ),
-    tool!(
-        "agentrep_bazaar_scored",
-        "Scored marketplace",
-        None,
-        Some("/bazaar-scored"),
-        lq::BazaarQuery => wire::BazaarScoredV1,
-        |ctx, q| Ok(Out::of(&lq::bazaar_scored(ctx.snap()?, &q)))
-    ),
-    tool!(
-        "agentrep_health_summary",
-        "Probe coverage",
-        None,
-        Some("/health-summary"),
-        NoArgs => wire::HealthSummaryV1,
-        |ctx, _| Ok(Out::of(&lq::health_summary(ctx.snap()?)))
-    ),
-    tool!(
-        "agentrep_proofs",
-        "Identity proofs",
-        None,
-        Some("/proofs"),
-        dirq::ProofsQuery => wire::ProofsV1,
-        |ctx, q| Ok(Out::of(&dirq::proofs(ctx.snap()?, &q)?))
-    ),
-    tool!(
-        "agentrep_denylist",
-        "Denylist",
-        None,
-        Some("/denylist"),
-        dirq::DenylistQuery => wire::DenylistV1,
-        |ctx, q| Ok(Out::of(&dirq::denylist(ctx.snap()?, &q)))
-    ),
-    tool!(
-        "agentrep_top_buyers",
-        "Top buyers",
-        None,
-        Some("/top-buyers"),
-        dirq::TopBuyersQuery => wire::TopBuyersV1,
-        |ctx, q| Ok(Out::of(&dirq::top_buyers(ctx.snap()?, &q)))
-    ),
-    tool!(
-        "agentrep_agents_of_interest",
-        "Agents of interest",
-        None,
-        Some("/agents-of-interest"),
-        dirq::AgentsOfInterestQuery => wire::AgentsOfInterestV1,
-        |ctx, q| Ok(Out::of(&dirq::agents_of_interest(ctx.snap()?, ctx.base(), &q)?))
-    ),
-    tool!("agentrep_crawlers", "Crawl sources", None, Some("/crawlers"), NoArgs => wire::CrawlersV1, |ctx, _| Ok(Out::of(&dirq::crawlers(ctx.snap()?)))),
-    tool!(
-        "agentrep_virtuals_rep",
-        "Agent token reputation",
-        None,
-        Some("/virtuals-rep/{tokenAddress}"),
-        TokenArgs => wire::TokenRepV1,
-        |ctx, a| Ok(Out::of(&dq::token_rep(ctx.snap()?, ctx.base(), &address(&a.token_address)?)?))
-    ),
-    tool!(
-        "agentrep_buyer_trust",
-        "Token buyer trust",
-        None,
-        Some("/token/{address}/buyer-trust"),
-        TokenAddressArgs => wire::BuyerTrustV1,
-        |ctx, a| Ok(Out::published(dq::buyer_trust(ctx.snap()?, &address(&a.address)?)?))
-    ),
-    tool!("agentrep_funded_by", "Funding chain", None, Some("/funded-by/{address}"), AddressArgs => wire::FundedByV1, wallet!(dirq::funded_by)),
-    tool!(
-        "agentrep_recent_activity",
-        "Recent activity",
-        None,
-        Some("/recent-activity/{address}"),
-        AddressArgs => wire::RecentActivityV1,
-        wallet!(dirq::recent_activity)
-    ),
-    tool!(
-        "agentrep_canonical_id",
-        "Canonical identity",
-        None,
-        Some("/canonical-id/{address}"),
-        AddressArgs => wire::CanonicalIdV1,
-        wallet!(dirq::canonical_id)
-    ),
-    tool!(
-        "agentrep_has_mainstreet_ref",
-        "Back-link check",
-        None,
-        Some("/has-mainstreet-ref/{address}"),
-        AddressArgs => wire::HasRefV1,
-        wallet!(dirq::has_ref)
-    ),
-    tool!(
-        "agentrep_snippet",
-        "Registration snippet",
-        None,
-        Some("/snippet/{address}"),
-        AddressArgs => wire::SnippetV1,
-        |ctx, a| Ok(Out::of(&dirq::snippet(ctx.base(), &address(&a.address)?)))
-    ),
-    tool!("agentrep_status", "Status", None, Some("/status"), NoArgs => wire::StatusV1, |ctx, _| Ok(Out::of(&svc::status(ctx.app, ctx.snap()?)))),
-    tool!("agentrep_catalog", "Catalog", None, Some("/catalog"), NoArgs => wire::CatalogV1, |ctx, _| Ok(Out::of(&svc::catalog(ctx.app)))),
-    tool!("agentrep_discover", "Discover", None, Some("/discover"), NoArgs => wire::DiscoverV1, |ctx, _| Ok(Out::of(&svc::discover(ctx.app, ctx.snap()?)))),
-    tool!("agentrep_me", "Operator", None, Some("/me"), NoArgs => wire::MeV1, |ctx, _| Ok(Out::of(&svc::me(ctx.app, ctx.snap()?)))),
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
@@ -719,9 +487,9 @@ pub const NOT_MIRRORED: [(&str, &str); 33] = [
 ];
 
 /// The tool table as Markdown (ARCHITECTURE.md prints it; a test keeps it current).
-pub fn markdown_table(endpoints: &[&Endpoint]) -> String {
+pub fn markdown_table(endpoints: &[&'static Endpoint]) -> String {
     let mut out = String::from("| tool | arguments (`*` required) | answers | HTTP read |\n|---|---|---|---|\n");
-    for t in TOOLS {
+    for t in all(endpoints) {
         let input = t.input_schema();
         let required: Vec<&str> =
             input["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
@@ -767,10 +535,14 @@ mod tests {
     use crate::mcp::tool::{RUST_FORMATS, result};
     use crate::routes::endpoints;
 
+    fn find_in(name: &str) -> Option<&'static Tool> {
+        find(name, endpoints())
+    }
+
     #[test]
     fn names_are_unique_and_well_formed() {
         let mut seen = std::collections::HashSet::new();
-        for t in TOOLS {
+        for t in all(endpoints()).iter() {
             assert!(seen.insert(t.name), "{} twice", t.name);
             assert!(t.name.len() <= 128 && t.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
             assert!(!t.description(endpoints()).is_empty(), "{} has a description", t.name);
@@ -793,22 +565,47 @@ mod tests {
             "vet",
         ];
         for name in original {
-            assert!(find(&format!("mainstreet_{name}")).is_some(), "mainstreet_{name}");
+            assert!(find_in(&format!("mainstreet_{name}")).is_some(), "mainstreet_{name}");
         }
-        assert_eq!(TOOLS.iter().filter(|t| t.name.starts_with("mainstreet_")).count(), original.len());
+        assert_eq!(all(endpoints()).iter().filter(|t| t.name.starts_with("mainstreet_")).count(), original.len());
     }
 
     #[test]
     fn tools_mirror_the_json_reads() {
         for def in endpoints().iter().filter(|r| r.scope == Scope::Api && r.content_type == mime::JSON) {
-            let mirrored = TOOLS.iter().any(|t| t.name.starts_with("agentrep_") && t.route == Some(def.path))
-                || super::super::paid::PAID_TOOLS.iter().any(|t| t.route == def.path);
+            let mirrored =
+                all(endpoints()).iter().any(|t| t.name.starts_with("agentrep_") && t.route == Some(def.path))
+                    || super::super::paid::PAID_TOOLS.iter().any(|t| t.route == def.path);
             let exempt = NOT_MIRRORED.iter().any(|(p, _)| *p == def.path);
             assert!(mirrored != exempt, "{}: mirrored {mirrored}, exempt {exempt}", def.path);
         }
-        for t in TOOLS {
+        for t in all(endpoints()).iter() {
             if let Some(path) = t.route {
                 assert!(endpoints().iter().any(|r| r.path == path), "{} mirrors {path}, which is not a route", t.name);
+            }
+        }
+    }
+
+    /// A read's tool takes each path parameter of its route as a required argument of the same
+    /// name (the HTTP side reads the parameter by that name), and nothing else of the path.
+    #[test]
+    fn read_rows_take_their_path_parameters() {
+        let reads: Vec<_> = crate::routes::ROUTES.iter().filter(|def| def.endpoint.read.is_some()).collect();
+        assert!(reads.len() >= 40, "{} reads", reads.len());
+        for def in reads {
+            let tool = find_in(def.endpoint.read.unwrap().name).unwrap();
+            assert_eq!(tool.route, Some(def.endpoint.path));
+            let params: Vec<&str> =
+                def.endpoint.path.split('{').skip(1).map(|rest| rest.split('}').next().unwrap()).collect();
+            let input = tool.input_schema();
+            let required: Vec<&str> =
+                input["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            for p in &params {
+                assert!(required.contains(p), "{}: {p} is not a required argument of {}", def.endpoint.path, tool.name);
+            }
+            for wallet in ["address", "tokenAddress", "tag", "cat"] {
+                let argument = input["properties"].get(wallet).is_some();
+                assert!(!argument || params.contains(&wallet), "{}: {wallet} is not in the path", tool.name);
             }
         }
     }
@@ -837,24 +634,24 @@ mod tests {
 
     #[test]
     fn schemas_are_self_contained_objects() {
-        for t in TOOLS {
+        for t in all(endpoints()).iter() {
             for schema in [t.input_schema(), t.output_schema()] {
                 assert_eq!(schema["type"], "object", "{}: {schema}", t.name);
                 assert!(schema.get("$schema").is_none());
                 refs_resolve(schema);
             }
         }
-        let input = find("mainstreet_leaderboard").unwrap().input_schema();
+        let input = find_in("mainstreet_leaderboard").unwrap().input_schema();
         let limit = &input["properties"]["limit"];
         assert_eq!((&limit["minimum"], &limit["maximum"], &limit["default"]), (&json!(1), &json!(100), &json!(10)));
         assert_eq!(input["properties"]["network"]["default"], "base");
-        let input = find("mainstreet_history").unwrap().input_schema();
+        let input = find_in("mainstreet_history").unwrap().input_schema();
         assert_eq!(input["required"], json!(["address"]), "{input}");
         assert_eq!(input["properties"]["days"]["maximum"], 90);
-        let input = find("mainstreet_agents_of_interest").unwrap().input_schema();
+        let input = find_in("mainstreet_agents_of_interest").unwrap().input_schema();
         let filter = serde_json::to_string(&input).unwrap();
         assert!(filter.contains("recent-newcomers") && filter.contains("top-by-proofs"), "{filter}");
-        let output = find("mainstreet_score").unwrap().output_schema();
+        let output = find_in("mainstreet_score").unwrap().output_schema();
         assert_eq!(output["anyOf"].as_array().map(Vec::len), Some(2));
     }
 

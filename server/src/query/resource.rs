@@ -129,6 +129,17 @@ pub fn resource_mismatch(url: &str, claimed: Option<&str>) -> Option<PreflightWa
     })
 }
 
+/// The URL preflight of a `POST /preflight` body: its URL, with the 402 the buyer received.
+pub fn url_preflight_of(
+    snap: &ServedSnapshot,
+    base: &str,
+    req: &UrlPreflightRequestV1,
+) -> Result<UrlPreflightV1, ApiError> {
+    let offer = offer_of(req);
+    let claimed = claimed_resource(req);
+    url_preflight(snap, base, &req.url, offer.as_ref().map(Option::as_ref), claimed.as_deref())
+}
+
 /// The URL preflight of `url`, with the offer the buyer received (`Some(None)`: one that could not
 /// be read).
 pub fn url_preflight(
