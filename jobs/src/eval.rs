@@ -284,7 +284,7 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<Report> {
     let dir = SnapshotStore::new(snapshots).current_dir()?;
     let snapshot = LoadedSnapshot::load(&dir).with_context(|| format!("loading {}", dir.display()))?;
     let rows: HashMap<String, (String, Option<u8>)> =
-        snapshot.score_rows()?.into_iter().map(|r| (r.address, (r.decision, r.score))).collect();
+        snapshot.score_rows()?.into_iter().map(|r| (r.address, (r.decision.as_str().to_owned(), r.score))).collect();
 
     let mut by_kind: BTreeMap<String, (SellerKind, Vec<&str>, Vec<&str>)> = BTreeMap::new();
     let (mut honest_n, mut honest_fp) = (0, 0);
@@ -379,7 +379,7 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<Report> {
         .iter()
         .filter(|(p, _)| p.starts_with("deployer/"))
         .filter_map(|(_, b)| serde_json::from_slice::<agentrep_publish::wire::DeployerV1>(b).ok())
-        .map(|d| (d.address, d.verdict))
+        .map(|d| (d.address, d.verdict.as_str().to_owned()))
         .collect();
     let mut dep: BTreeMap<String, (bool, Vec<&str>)> = BTreeMap::new();
     for d in &labels.deployers {

@@ -134,7 +134,7 @@ fn seller(row: &AgentRowV1, demand: (u32, u32, u32)) -> RealSeller {
         days: demand.1,
         returning: demand.2,
         score: row.score,
-        decision: row.decision.clone(),
+        decision: row.decision.as_str().to_owned(),
         evidence_tier: row.evidence_tier.clone(),
         proven_by: row.proven_by.clone(),
         warnings: row
@@ -181,7 +181,7 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<RealReport>
     let mut by_entities: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for a in &scored {
         let score = a.score.unwrap_or_default();
-        *decisions.entry(a.decision.clone()).or_insert(0) += 1;
+        *decisions.entry(a.decision.as_str().to_owned()).or_insert(0) += 1;
         *tiers.entry(a.evidence_tier.clone()).or_insert(0) += 1;
         let bin = (score / 10).min(9);
         *bins.entry(format!("{:>3}-{}", bin * 10, if bin == 9 { 100 } else { bin * 10 + 9 })).or_insert(0) += 1;
@@ -197,7 +197,7 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<RealReport>
         by_entities.entry(bucket.to_owned()).or_default().push(f64::from(score));
         if payers >= targets::ESTABLISHED_PAYERS && days >= targets::ESTABLISHED_DAYS {
             established += 1;
-            *established_decisions.entry(a.decision.clone()).or_insert(0) += 1;
+            *established_decisions.entry(a.decision.as_str().to_owned()).or_insert(0) += 1;
             warned_established += u32::from(matches!(a.decision.as_str(), "CAUTION" | "BLOCK"));
         }
     }

@@ -13,7 +13,7 @@ use std::fs;
 
 use agentrep_lake::datasets::{ListEntryRow, PaidProbeRow, ProbeRow};
 use agentrep_lake::{Dataset, Lake, Row};
-use agentrep_model::decision::{Decision, ShieldColor, assess_seller};
+use agentrep_model::decision::assess_seller;
 use agentrep_model::live::{FastEvidence, fast_verdict, fold_fast};
 use agentrep_model::{FlagKey, PaidProbeStats};
 use agentrep_publish::layout;
@@ -107,9 +107,7 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
 /// (`line`) and its fast evidence; `None` when the evidence lowers nothing.
 fn verdict_of(row: &AgentRowV1, line: &LiveSellerV1, fast: &FastEvidence) -> Option<OverlaySellerV1> {
     let folded = assess_seller(&fold_fast(&line.features, &line.basis, fast));
-    let published = Decision::named(&row.decision).unwrap_or(Decision::Caution);
-    let color = ShieldColor::named(&row.shield.color).unwrap_or(ShieldColor::Yellow);
-    let v = fast_verdict(published, color, &flag_keys(row), &folded)?;
+    let v = fast_verdict(row.decision, row.shield.color, &flag_keys(row), &folded)?;
     let reason = if v.flags.is_empty() {
         format!("probes newer than the snapshot ({} of them) lowered the decision", fast.probes.len())
     } else {
@@ -117,13 +115,7 @@ fn verdict_of(row: &AgentRowV1, line: &LiveSellerV1, fast: &FastEvidence) -> Opt
         format!("evidence newer than the snapshot raised {}", raised.join("; "))
     };
     let flags = v.flags.iter().map(payloads::flag).collect();
-    Some(OverlaySellerV1 {
-        decision: v.decision.as_str().to_owned(),
-        published_decision: row.decision.clone(),
-        color: v.color.as_str().to_owned(),
-        flags,
-        reason,
-    })
+    Some(OverlaySellerV1 { decision: v.decision, published_decision: row.decision, color: v.color, flags, reason })
 }
 
 /// A settled paid call counted as the rebuild's SQL counts it (`sql/domains.sql`).

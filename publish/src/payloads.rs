@@ -74,13 +74,13 @@ pub(crate) fn lower<T: serde::Serialize>(v: T) -> String {
 
 /// A raised flag as payloads show it.
 pub fn flag(h: &FlagHit) -> FlagV1 {
-    FlagV1 { key: h.key.as_str().to_owned(), severity: h.severity.as_str().to_owned(), detail: h.detail.clone() }
+    FlagV1 { key: h.key.as_str().to_owned(), severity: h.severity, detail: h.detail.clone() }
 }
 
 /// The trust shield of an assessment.
 pub fn shield(a: &Assessment) -> TrustShieldV1 {
     TrustShieldV1 {
-        color: lower(a.color),
+        color: a.color,
         flags: a.flags.iter().map(flag).collect(),
         reason_short: a.reason_short.clone(),
         explainer: a.explainer.clone(),
@@ -150,7 +150,7 @@ pub fn leaderboard_entry(s: &SellerRecord, sparkline: bool) -> LeaderboardEntryV
         erc8004_registered: s.features.erc8004_registered,
         verified: !s.features.proofs.is_empty(),
         proof_count: s.features.proofs.len() as u32,
-        decision: s.assessment.decision.as_str().to_owned(),
+        decision: s.assessment.decision,
         sparkline_7d: sparkline.then(|| {
             let start = s.history.len().saturating_sub(7);
             s.history[start..].iter().map(|p| SparkPointV1 { snapshot_date: p.date.clone(), score: p.score }).collect()
@@ -219,10 +219,10 @@ pub fn score_payload(
         score_basis: basis_str(a.basis).to_owned(),
         scored_at: a.score.map(|_| ctx.date.clone()),
         trust_shield: shield(a),
-        verdict: lower(a.verdict),
-        decision: a.decision.as_str().to_owned(),
+        verdict: a.verdict,
+        decision: a.decision,
         overlay: None,
-        tier: lower(a.tier),
+        tier: a.tier,
         metrics: ScoreMetricsV1 {
             metrics: metrics(s),
             outcome_history: deployer.map(|d| outcome_history(&d.features.outcomes)).unwrap_or_default(),
@@ -365,10 +365,10 @@ pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
         proven_by: evidence_tier(&s.assessment).1,
         version: version("preflight"),
         address: s.address.clone(),
-        decision: a.decision.as_str().to_owned(),
+        decision: a.decision,
         score: a.score,
         score_basis: basis_str(a.basis).to_owned(),
-        verdict: lower(a.verdict),
+        verdict: a.verdict,
         trust_shield: shield(a),
         overlay: None,
         flags: a.flags.iter().map(|f| f.key.as_str().to_owned()).collect(),
@@ -434,7 +434,7 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
         address: d.address.clone(),
         score: a.score,
         score_basis: lower(a.basis),
-        verdict: lower(a.verdict),
+        verdict: a.verdict,
         reasons: a.reasons.clone(),
         tainted_by: d.features.tainted_by.clone(),
         flags: a.flags.iter().map(flag).collect(),
@@ -492,7 +492,7 @@ pub fn buyer_trust(ctx: &PayloadContext, t: &BuyerTrust) -> BuyerTrustV1 {
         token_address: t.token.clone(),
         deployer_address: t.deployer.clone(),
         deployer_url: format!("{base}/deployer/{}", t.deployer),
-        verdict: t.verdict.as_str().to_owned(),
+        verdict: t.verdict,
         reasons: t.reasons.clone(),
         buyer_count: t.buyers,
         buy_count: t.buys,
@@ -520,7 +520,7 @@ pub fn buyer_trust(ctx: &PayloadContext, t: &BuyerTrust) -> BuyerTrustV1 {
                     volume_pct: pct1(b.share),
                     first_buy_at: iso(b.facts.first_at),
                     score: seller.and_then(|s| s.score),
-                    trust_shield: seller.map(|s| BuyerShieldV1 { color: lower(s.color), flags: s.flags.clone() }),
+                    trust_shield: seller.map(|s| BuyerShieldV1 { color: s.color, flags: s.flags.clone() }),
                     profile_url: seller.map(|_| format!("{base}/score/{}", b.facts.address)),
                 }
             })
@@ -591,9 +591,9 @@ pub fn agent_row(s: &SellerRecord, rank: Option<u32>, categories: &CategoryIndex
         address: s.address.clone(),
         score: a.score,
         score_basis: basis_str(a.basis).to_owned(),
-        decision: a.decision.as_str().to_owned(),
-        verdict: lower(a.verdict),
-        tier: lower(a.tier),
+        decision: a.decision,
+        verdict: a.verdict,
+        tier: a.tier,
         shield: shield(a),
         rank,
         category: primary_category(s).to_owned(),
@@ -723,7 +723,7 @@ pub fn deployer_row(d: &DeployerRecord) -> DeployerRowV1 {
     DeployerRowV1 {
         address: d.address.clone(),
         score: d.assessment.score,
-        verdict: lower(d.assessment.verdict),
+        verdict: d.assessment.verdict,
         sketchy: d.assessment.sketchy,
         launches: o.total,
         rugged: o.rugged,

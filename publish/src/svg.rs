@@ -3,22 +3,23 @@
 
 use std::sync::OnceLock;
 
+use agentrep_model::decision::ShieldColor;
 use minijinja::{AutoEscape, Environment, context};
 
 const TEMPLATE: &str = include_str!("../templates/badge.svg.j2");
 
-/// Badge colour of a shield colour (grey for unknown).
-pub fn badge_color(shield: Option<&str>) -> &'static str {
+/// Badge colour of a shield colour (grey for none).
+pub fn badge_color(shield: Option<ShieldColor>) -> &'static str {
     match shield {
-        Some("green") => "#2ea44f",
-        Some("yellow") => "#dbab09",
-        Some("red") => "#d73a49",
-        _ => "#9f9f9f",
+        Some(ShieldColor::Green) => "#2ea44f",
+        Some(ShieldColor::Yellow) => "#dbab09",
+        Some(ShieldColor::Red) => "#d73a49",
+        None => "#9f9f9f",
     }
 }
 
 /// Renders a badge: `agentrep | <value>` in the shield's colour.
-pub fn badge(value: &str, shield: Option<&str>) -> String {
+pub fn badge(value: &str, shield: Option<ShieldColor>) -> String {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     let env = ENV.get_or_init(|| {
         let mut env = Environment::new();
@@ -46,7 +47,7 @@ mod tests {
 
     #[test]
     fn badge_escapes_and_colours() {
-        let svg = badge("<87>", Some("green"));
+        let svg = badge("<87>", Some(ShieldColor::Green));
         assert!(svg.contains("&lt;87&gt;"));
         assert!(svg.contains("#2ea44f"));
         assert!(svg.starts_with("<svg"));

@@ -275,7 +275,7 @@ fn seller_files(
     let value = s.assessment.score.map_or_else(|| "unscored".to_owned(), |v| format!("{v}/100"));
     Ok(vec![
         out.json(&format!("{SCORE}/{a}.json"), &payloads::score_payload(ctx, s, categories, deployer))?,
-        out.write(&format!("{BADGE}/{a}.svg"), svg::badge(&value, Some(&color)).as_bytes())?,
+        out.write(&format!("{BADGE}/{a}.svg"), svg::badge(&value, Some(color)).as_bytes())?,
     ])
 }
 

@@ -68,7 +68,7 @@ fn apply(snap: &ServedSnapshot, name: String, overlay: OverlayV1) -> AppliedOver
     for (address, seller) in &overlay.sellers {
         let note = OverlayNoteV1 {
             as_of: overlay.as_of.clone(),
-            published_decision: seller.published_decision.clone(),
+            published_decision: seller.published_decision,
             reason: seller.reason.clone(),
         };
         for doc in [WalletDoc::Score, WalletDoc::Preflight, WalletDoc::Shield] {
@@ -87,14 +87,14 @@ fn rewrite(doc: WalletDoc, body: &[u8], seller: &OverlaySellerV1, note: &Overlay
     match doc {
         WalletDoc::Score => {
             let mut d: ScorePayloadV1 = serde_json::from_slice(body).ok()?;
-            d.decision = seller.decision.clone();
+            d.decision = seller.decision;
             darken(&mut d.trust_shield, seller);
             d.overlay = Some(note.clone());
             serde_json::to_vec(&d).ok()
         }
         WalletDoc::Preflight => {
             let mut d: PreflightV1 = serde_json::from_slice(body).ok()?;
-            d.decision = seller.decision.clone();
+            d.decision = seller.decision;
             darken(&mut d.trust_shield, seller);
             d.flags = d.trust_shield.flags.iter().map(|f| f.key.clone()).collect();
             d.signals.push(format!("since the snapshot: {}", seller.reason));
@@ -113,11 +113,11 @@ fn rewrite(doc: WalletDoc, body: &[u8], seller: &OverlaySellerV1, note: &Overlay
 
 /// The shield with the overlay's colour and flags (raised flags first: they are the news).
 fn darken(shield: &mut TrustShieldV1, seller: &OverlaySellerV1) {
-    shield.color = seller.color.clone();
+    shield.color = seller.color;
     let mut flags = seller.flags.clone();
     flags.extend(shield.flags.drain(..).filter(|f| !seller.flags.iter().any(|n| n.key == f.key)));
     shield.flags = flags;
     if let Some(top) = seller.flags.first() {
-        shield.reason_short = format!("{}:{}", top.severity, top.key);
+        shield.reason_short = format!("{}:{}", top.severity.as_str(), top.key);
     }
 }

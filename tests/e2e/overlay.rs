@@ -40,10 +40,6 @@ fn wallet(n: u64) -> String {
     format!("0x{n:040x}")
 }
 
-fn decision(name: &str) -> Decision {
-    Decision::named(name).expect("a decision")
-}
-
 struct Snapshot {
     rows: Vec<AgentRowV1>,
     next: chrono::NaiveDate,
@@ -193,13 +189,12 @@ fn outsider_evidence_never_reaches_the_overlay_and_the_operators_only_lowers() {
         operator_evidence(&clean, &snap, seed, &targets);
         assert_eq!(both, overlay(&clean), "case {case}: outsider evidence changed the overlay");
 
-        let published: BTreeMap<&str, &str> =
-            snap.rows.iter().map(|r| (r.address.as_str(), r.decision.as_str())).collect();
+        let published: BTreeMap<&str, Decision> = snap.rows.iter().map(|r| (r.address.as_str(), r.decision)).collect();
         for (address, seller) in &both {
-            let before = decision(published[address.as_str()]);
-            assert!(decision(&seller.decision) <= before, "case {case}: the overlay raised {address}: {seller:?}");
-            assert_eq!(seller.published_decision, published[address.as_str()]);
-            lowered += usize::from(decision(&seller.decision) < before);
+            let before = published[address.as_str()];
+            assert!(seller.decision <= before, "case {case}: the overlay raised {address}: {seller:?}");
+            assert_eq!(seller.published_decision, before);
+            lowered += usize::from(seller.decision < before);
         }
     }
     assert!(lowered > 0, "the operator's evidence must lower someone, or the property is vacuous");

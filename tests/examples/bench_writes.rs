@@ -205,7 +205,7 @@ fn diff(path: &Path, subscriptions: usize, moved_every: usize) -> (f64, u64) {
                     c,
                     "2026-11-25T00:00:00Z",
                     "2026-11-25-bench",
-                    Some("ALLOW".into()),
+                    Some(agentrep_publish::wire::Decision::Proceed),
                     url,
                 )
             },

@@ -419,8 +419,11 @@ async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
     let day = chrono::NaiveDate::parse_from_str(manifest["snapshotDate"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let next = day.succ_opt().unwrap();
     let day_end = next.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp();
-    let proceeding: Vec<&AgentRowV1> =
-        rows.iter().filter(|r| r.decision == "PROCEED" && !r.resources.is_empty()).take(3).collect();
+    let proceeding: Vec<&AgentRowV1> = rows
+        .iter()
+        .filter(|r| r.decision == agentrep_publish::wire::Decision::Proceed && !r.resources.is_empty())
+        .take(3)
+        .collect();
     assert!(proceeding.len() == 3, "the world has sellers answered PROCEED");
     let (dead, unpaid, untouched) = (proceeding[0], proceeding[1], proceeding[2]);
 

@@ -112,6 +112,7 @@ impl BuyerClass {
 
 /// The verdict on a token's buyer base (seed § 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum BuyerBaseVerdict {
     /// Trusted wallets bought a large share, and almost nothing came from flagged ones.

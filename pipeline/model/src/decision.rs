@@ -26,6 +26,7 @@ use params as p;
 
 /// Colour of the trust shield.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ShieldColor {
     /// No risk of note.
@@ -57,6 +58,7 @@ impl ShieldColor {
 
 /// The preflight decision a buyer acts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Decision {
     /// Do not pay.
@@ -98,6 +100,7 @@ pub fn unindexed(denylisted: bool) -> (Decision, ShieldColor) {
 
 /// The score payload's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Verdict {
     /// `PROCEED` or `PROCEED_LOW_VALUE`.
@@ -110,6 +113,7 @@ pub enum Verdict {
 
 /// Attestation tier (seed §2.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Tier {
     /// In the snapshot, no attestation.
@@ -121,6 +125,43 @@ pub enum Tier {
     /// Ten or more external parties verified it.
     GoldVerified,
 }
+
+impl Verdict {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Safe => "SAFE",
+            Verdict::Caution => "CAUTION",
+            Verdict::Block => "BLOCK",
+        }
+    }
+}
+
+impl Tier {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Indexed => "indexed",
+            Tier::Attested => "attested",
+            Tier::SilverVerified => "silver-verified",
+            Tier::GoldVerified => "gold-verified",
+        }
+    }
+}
+
+/// The closed sets print as their wire names.
+macro_rules! display_as_wire_name {
+    ($($ty:ty),*) => {
+        $(impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        })*
+    };
+}
+pub(crate) use display_as_wire_name;
+
+display_as_wire_name!(ShieldColor, Decision, Verdict, Tier);
 
 /// Whether a score was measured (seed `score_basis`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -372,6 +413,24 @@ pub fn assess_seller(f: &SellerFeatures) -> Assessment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The closed sets travel to the wire as themselves (serde) and print as `as_str`: the two
+    /// names must be one.
+    #[test]
+    fn wire_names_are_the_serde_names() {
+        fn same<T: Serialize + std::fmt::Display>(values: &[T]) {
+            for v in values {
+                assert_eq!(serde_json::to_value(v).unwrap(), v.to_string(), "{v}");
+            }
+        }
+        same(&ShieldColor::ALL);
+        same(&Decision::ALL);
+        same(&[Verdict::Safe, Verdict::Caution, Verdict::Block]);
+        same(&[Tier::Indexed, Tier::Attested, Tier::SilverVerified, Tier::GoldVerified]);
+        same(&crate::DeployerVerdict::ALL);
+        use crate::Severity as S;
+        same(&[S::Positive, S::Info, S::Low, S::Medium, S::High, S::Critical]);
+    }
 
     fn healthy() -> SellerFeatures {
         crate::score::tests::strong_seller()

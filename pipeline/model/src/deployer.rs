@@ -210,6 +210,7 @@ pub struct DeployerFeatures {
 
 /// The deployer verdict (the risk report's vocabulary), from the best to the worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum DeployerVerdict {
     /// Launches tend to survive.
@@ -238,6 +239,8 @@ impl DeployerVerdict {
         }
     }
 }
+
+crate::decision::display_as_wire_name!(DeployerVerdict);
 
 /// The risk report's verdict on a wallet that sells, launched tokens, or both: the worse of its
 /// seller decision (`BLOCK` is `AVOID`, `CAUTION` is `CAUTION`, a proceed is `OK`) and its deployer

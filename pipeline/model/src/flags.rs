@@ -9,6 +9,7 @@ use crate::features::SellerFeatures;
 
 /// How much a flag weighs; the order is from good news to the worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Good news (e.g. allowlisted).
@@ -38,6 +39,8 @@ impl Severity {
         }
     }
 }
+
+crate::decision::display_as_wire_name!(Severity);
 
 /// Every flag the shield can raise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -1,5 +1,6 @@
 //! Pieces shared by the per-agent payloads: trust shield, metrics, SLA, price, category.
 
+use super::{Severity, ShieldColor};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +10,7 @@ pub struct FlagV1 {
     /// Flag key.
     pub key: String,
     /// `positive`, `info`, `low`, `medium`, `high` or `critical`.
-    pub severity: String,
+    pub severity: Severity,
     /// What was measured.
     pub detail: String,
 }
@@ -19,7 +20,7 @@ pub struct FlagV1 {
 #[serde(rename_all = "camelCase")]
 pub struct TrustShieldV1 {
     /// `green`, `yellow` or `red`.
-    pub color: String,
+    pub color: ShieldColor,
     /// Raised flags.
     pub flags: Vec<FlagV1>,
     /// `<severity>:<key>` of the weightiest flag.

@@ -1,6 +1,7 @@
 //! The paid audit of one wallet (`GET /audit/{agentAddress}`, 0.25 USDC): every published
 //! document of the wallet in one answer, unlocked.
 
+use super::{Decision, DeployerVerdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -45,17 +46,17 @@ pub struct RiskReportV1 {
     /// The wallet.
     pub address: String,
     /// `AVOID`, `CAUTION` or `OK`.
-    pub verdict: String,
+    pub verdict: DeployerVerdict,
     /// What the verdict rests on, in words.
     pub reasons: Vec<String>,
     /// The seller's score (null when the wallet is only a deployer, or unmeasured).
     pub score: Option<u8>,
     /// The seller's preflight decision, when it sells.
-    pub decision: Option<String>,
+    pub decision: Option<Decision>,
     /// The trust shield's flags (seller) and the deployer's reasons, as heuristic flags.
     pub flags: Vec<super::FlagV1>,
     /// The deployer's verdict, when it launched tokens.
-    pub deployer_verdict: Option<String>,
+    pub deployer_verdict: Option<DeployerVerdict>,
     /// The signed attestation of the score (or its refusal, `signed: false`).
     pub attestation: super::AttestationV1,
     /// The snapshot.
@@ -126,7 +127,7 @@ pub struct ExportTokenV1 {
     /// The creator's deployer score.
     pub creator_score: Option<u8>,
     /// The creator's verdict.
-    pub creator_verdict: String,
+    pub creator_verdict: DeployerVerdict,
 }
 
 /// `GET /clawd/export` (0.50 USDC).

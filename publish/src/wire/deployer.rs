@@ -2,6 +2,7 @@
 
 use super::agent::{FlagV1, OutcomeHistoryV1};
 use super::score::BreakdownTermV1;
+use super::{Decision, DeployerVerdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -65,7 +66,7 @@ pub struct DeployerV1 {
     #[serde(rename = "score_basis")]
     pub score_basis: String,
     /// `OK`, `CAUTION` or `AVOID`.
-    pub verdict: String,
+    pub verdict: DeployerVerdict,
     /// Why the verdict is what it is.
     pub reasons: Vec<String>,
     /// The denylisted or rugging funder that taints this wallet, if any.
@@ -100,7 +101,7 @@ pub struct DeployerListEntryV1 {
     /// Score, null without a decided launch.
     pub score: Option<u8>,
     /// `OK`, `CAUTION` or `AVOID`.
-    pub verdict: String,
+    pub verdict: DeployerVerdict,
     /// Launches.
     pub launches: u32,
     /// Rugged launches.
@@ -185,11 +186,11 @@ pub struct TokenRepV1 {
     /// The operator's deployer score, null without a decided launch.
     pub deployer_score: Option<u8>,
     /// The operator's deployer verdict.
-    pub deployer_verdict: String,
+    pub deployer_verdict: DeployerVerdict,
     /// The operator's seller score when it also sells an indexed x402 service.
     pub agent_score: Option<u8>,
     /// The operator's preflight decision as a seller, null when it sells nothing indexed.
-    pub agent_decision: Option<String>,
+    pub agent_decision: Option<Decision>,
     /// `/deployer/{operator}` URL.
     pub profile: String,
     /// What the answer rests on.

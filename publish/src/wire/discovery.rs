@@ -1,6 +1,7 @@
 //! Ranking and discovery payloads the server computes from the snapshot's index (seed §4.1):
 //! compare, featured, trending, search, recommend, tags, batch scores, intent match, random.
 
+use super::{Decision, ShieldColor};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -18,9 +19,9 @@ pub struct CompareSideV1 {
     /// Score, null when not indexed or degraded.
     pub score: Option<u8>,
     /// Preflight decision, null when not indexed.
-    pub decision: Option<String>,
+    pub decision: Option<Decision>,
     /// Shield colour, null when not indexed.
-    pub color: Option<String>,
+    pub color: Option<ShieldColor>,
     /// Description.
     pub description: Option<String>,
     /// Metrics, null when not indexed.
@@ -264,7 +265,7 @@ pub struct BatchScoreV1 {
     /// Any trust evidence: a proof, ERC-8004 registration, or a measured score that a buyer may act on.
     pub has_any_trust: bool,
     /// Preflight decision of a seller, null otherwise.
-    pub decision: Option<String>,
+    pub decision: Option<Decision>,
 }
 
 /// `POST /scores`.
@@ -328,7 +329,7 @@ pub struct MatchV1 {
     /// ERC-8004 registered.
     pub erc8004_registered: bool,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
     /// `proven` or `unproven` (proven sellers rank first for the same query).
     pub evidence_tier: String,
 }
@@ -396,7 +397,7 @@ pub struct CategoryAgentV1 {
     /// Rank in the category, null when not ranked.
     pub rank_in_category: Option<u32>,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
     /// Description.
     pub description: Option<String>,
     /// Paid endpoint.

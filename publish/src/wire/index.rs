@@ -2,6 +2,7 @@
 //! scored deployer, holding what the server's queries (search, match, compare, categories, …)
 //! read. Static users can read them too; the per-wallet payloads stay the documents to serve.
 
+use super::{Decision, DeployerVerdict, Tier, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -19,11 +20,11 @@ pub struct AgentRowV1 {
     /// `measured` or `degraded`.
     pub score_basis: String,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
     /// `SAFE`, `CAUTION` or `BLOCK`.
-    pub verdict: String,
+    pub verdict: Verdict,
     /// Attestation tier.
-    pub tier: String,
+    pub tier: Tier,
     /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
@@ -102,7 +103,7 @@ pub struct DeployerRowV1 {
     /// Score 0..=100, null without a decided launch.
     pub score: Option<u8>,
     /// `OK`, `CAUTION` or `AVOID`.
-    pub verdict: String,
+    pub verdict: DeployerVerdict,
     /// Serial deployer whose decided launches are mostly rugged.
     pub sketchy: bool,
     /// Launches.

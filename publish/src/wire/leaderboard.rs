@@ -1,5 +1,6 @@
 //! The leaderboard (seed §2.1–2.2) and the daily movers.
 
+use super::Decision;
 use super::agent::{MetricsV1, PriceV1};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -46,7 +47,7 @@ pub struct LeaderboardEntryV1 {
     /// Identity proofs.
     pub proof_count: u32,
     /// Preflight decision (agentrep addition).
-    pub decision: String,
+    pub decision: Decision,
     /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a

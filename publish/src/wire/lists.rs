@@ -1,6 +1,7 @@
 //! Lists the server computes from the snapshot's index (seed §2.6, §4.8): categories, agents of
 //! a category, the scored marketplace list, the health summary.
 
+use super::{Decision, ShieldColor, Tier};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -78,9 +79,9 @@ pub struct BazaarItemV1 {
     /// Seller score, null when degraded.
     pub score: Option<u8>,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
     /// Shield colour.
-    pub color: String,
+    pub color: ShieldColor,
     /// Last probe alive.
     pub endpoint_alive: bool,
 }
@@ -359,7 +360,7 @@ pub struct CanonicalIdV1 {
     /// Name in that file.
     pub name: Option<String>,
     /// Attestation tier, null when not indexed.
-    pub tier: Option<String>,
+    pub tier: Option<Tier>,
     /// Identity proof types.
     pub proofs: Vec<String>,
     /// What each null means.

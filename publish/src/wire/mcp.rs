@@ -1,6 +1,7 @@
 //! Payloads only MCP tools answer with: the original service's `mainstreet_audit_info` (how to buy
 //! an audit, no network call) and `mainstreet_vet` (its SDK's client-side checks, run here).
 
+use super::Decision;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -55,7 +56,7 @@ pub struct VetV1 {
     /// Score, null when the address has none.
     pub score: Option<u8>,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
     /// Endpoint health: `alive`, `dead`, `unprobed`, or null when not indexed.
     pub health: Option<String>,
     /// The paid endpoint, null when none is published.

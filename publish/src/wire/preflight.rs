@@ -3,6 +3,7 @@
 use super::agent::TrustShieldV1;
 use super::index::ListingRowV1;
 use super::score::ScoreBreakdownV1;
+use super::{Decision, ShieldColor, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +16,7 @@ pub struct PreflightV1 {
     /// Lowercase address.
     pub address: String,
     /// `BLOCK`, `CAUTION`, `PROCEED` or `PROCEED_LOW_VALUE`.
-    pub decision: String,
+    pub decision: Decision,
     /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
@@ -29,7 +30,7 @@ pub struct PreflightV1 {
     #[serde(rename = "score_basis")]
     pub score_basis: String,
     /// `SAFE`, `CAUTION` or `BLOCK`.
-    pub verdict: String,
+    pub verdict: Verdict,
     /// Shield.
     pub trust_shield: TrustShieldV1,
     /// Present when evidence newer than the snapshot lowered this answer (the overlay).
@@ -91,14 +92,14 @@ pub struct UnindexedPreflightV1 {
     /// Lowercase address.
     pub address: String,
     /// `BLOCK` when denylisted, else `CAUTION`.
-    pub decision: String,
+    pub decision: Decision,
     /// Always null.
     pub score: Option<u8>,
     /// `not-indexed`.
     #[serde(rename = "score_basis")]
     pub score_basis: String,
     /// `red` when denylisted, else `yellow`.
-    pub color: String,
+    pub color: ShieldColor,
     /// `["denylisted"]` when denylisted, else empty.
     pub flags: Vec<String>,
     /// Human-readable signals.
@@ -190,15 +191,15 @@ pub struct PayeeV1 {
     /// Whether agentrep indexes it as a seller.
     pub indexed: bool,
     /// Its preflight decision (with the overlay applied).
-    pub decision: String,
+    pub decision: Decision,
     /// Score, null when not measured.
     pub score: Option<u8>,
     /// `measured`, `not-indexed` or `degraded`.
     pub score_basis: String,
     /// `SAFE`, `CAUTION` or `BLOCK`; null when not indexed.
-    pub verdict: Option<String>,
+    pub verdict: Option<Verdict>,
     /// Shield colour.
-    pub color: String,
+    pub color: ShieldColor,
     /// The shield's flag keys (and the overlay's).
     pub flags: Vec<String>,
     /// Its score page.
@@ -239,7 +240,7 @@ pub struct UrlPreflightV1 {
     pub listed: bool,
     /// `BLOCK`, `CAUTION`, `PROCEED` or `PROCEED_LOW_VALUE`: the payee's decision, lowered by the
     /// warnings.
-    pub decision: String,
+    pub decision: Decision,
     /// The wallet that would be paid (lowercase): the 402's, else the listed seller's.
     pub pay_to: Option<String>,
     /// That wallet as agentrep knows it.
@@ -269,7 +270,7 @@ pub struct OverlayNoteV1 {
     /// ISO 8601 time of the newest evidence folded in.
     pub as_of: String,
     /// The decision the snapshot published.
-    pub published_decision: String,
+    pub published_decision: Decision,
     /// What changed, in words.
     pub reason: String,
 }
@@ -279,11 +280,11 @@ pub struct OverlayNoteV1 {
 #[serde(rename_all = "camelCase")]
 pub struct OverlaySellerV1 {
     /// The lowered decision.
-    pub decision: String,
+    pub decision: Decision,
     /// The decision the snapshot published.
-    pub published_decision: String,
+    pub published_decision: Decision,
     /// The shield colour (never lighter than the published one).
-    pub color: String,
+    pub color: ShieldColor,
     /// Flags the fast evidence raised, weightiest first.
     pub flags: Vec<super::agent::FlagV1>,
     /// What changed, in words.

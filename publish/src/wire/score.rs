@@ -1,6 +1,7 @@
 //! The score payload (seed §2.4), its breakdown, and the preliminary signals of an unknown address.
 
 use super::agent::{CategoryV1, MetricsV1, OutcomeHistoryV1, PriceV1, SettlementsV1, SlaV1, TrustShieldV1};
+use super::{Decision, Tier, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -113,14 +114,14 @@ pub struct ScorePayloadV1 {
     /// Trust shield.
     pub trust_shield: TrustShieldV1,
     /// `SAFE`, `CAUTION` or `BLOCK`.
-    pub verdict: String,
+    pub verdict: Verdict,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
     /// Present when evidence newer than the snapshot lowered this answer (the overlay).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlay: Option<super::preflight::OverlayNoteV1>,
     /// Attestation tier.
-    pub tier: String,
+    pub tier: Tier,
     /// `proven` when evidence that costs more to fake than it earns stands behind the seller (a
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
@@ -342,7 +343,7 @@ pub struct UnindexedScoreV1 {
     #[serde(rename = "score_basis")]
     pub score_basis: String,
     /// `BLOCK` when denylisted, else `CAUTION` (unknown).
-    pub decision: String,
+    pub decision: Decision,
     /// Preliminary signals.
     pub preliminary: PreliminaryV1,
     /// Every metric null: nothing is measured (the fields the original's clients read).

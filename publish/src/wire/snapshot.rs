@@ -1,5 +1,6 @@
 //! The snapshot manifest and the CSV export rows.
 
+use super::Decision;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -88,7 +89,7 @@ pub struct ScoreCsvRowV1 {
     /// Profile URL.
     pub profile_url: String,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
 }
 
 /// Another known wallet (payer, funder, listed): the cross-references behind an unknown address's

@@ -1,5 +1,6 @@
 //! Per-token payloads: the buyer-trust verdict on a launched token's buyers (seed §3, §4.8).
 
+use super::{BuyerBaseVerdict, ShieldColor};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +21,7 @@ pub struct BuyerClassPartV1 {
 #[serde(rename_all = "camelCase")]
 pub struct BuyerShieldV1 {
     /// `green`, `yellow` or `red`.
-    pub color: String,
+    pub color: ShieldColor,
     /// Keys of its raised flags.
     pub flags: Vec<String>,
 }
@@ -64,7 +65,7 @@ pub struct BuyerTrustV1 {
     /// The deployer's profile route.
     pub deployer_url: String,
     /// `STRONG_BUYER_BASE`, `BAD_BUYER_BASE`, `AGENT_BUYER_BASE` or `MIXED`.
-    pub verdict: String,
+    pub verdict: BuyerBaseVerdict,
     /// Why the verdict is what it is.
     pub reasons: Vec<String>,
     /// Distinct buyers.

@@ -3,6 +3,7 @@
 //! the webhook events themselves. Field names follow the original service's clients where they
 //! read them (`watch_addr`, `webhook_url`: its SDK's types are snake_case there).
 
+use super::Decision;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -448,7 +449,7 @@ pub struct SponsoredSlotV1 {
     /// Its score in the current snapshot, unchanged by the slot.
     pub score: Option<u8>,
     /// Its decision in the current snapshot, unchanged by the slot.
-    pub decision: Option<String>,
+    pub decision: Option<Decision>,
 }
 
 /// `GET /sponsored`.
@@ -564,7 +565,7 @@ pub struct ScoreChangedV1 {
     /// The subscription's threshold.
     pub threshold_delta: u8,
     /// Its decision now.
-    pub decision: Option<String>,
+    pub decision: Option<Decision>,
     /// The snapshot the score is read from.
     pub snapshot: String,
     /// The wallet's score document.

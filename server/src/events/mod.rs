@@ -9,6 +9,7 @@ pub mod deliver;
 
 use std::sync::Arc;
 
+use agentrep_publish::wire::Decision;
 use agentrep_publish::wire::{
     ScoreChangedEventV1, ScoreChangedV1, TokenRuggedEventV1, TokenRuggedV1, WatchMoveV1, WatchlistDigestEventV1,
     WatchlistDigestV1,
@@ -62,7 +63,7 @@ pub fn score_changed(
     c: &ScoreChange<'_>,
     at: &str,
     snapshot: &str,
-    decision: Option<String>,
+    decision: Option<Decision>,
     score_url: String,
 ) -> NewDelivery {
     let s: &Subscription = c.subscription;
@@ -95,7 +96,7 @@ pub fn enqueue_for(app: &App, snap: &ServedSnapshot) -> Result<(u64, usize, u64)
     let score_of = |a: &str| snap.index.agent(a).and_then(|r| r.score);
     let changed = |c: &ScoreChange<'_>| {
         let watched = &c.subscription.watched;
-        let decision = snap.index.agent(watched).map(|r| r.decision.clone());
+        let decision = snap.index.agent(watched).map(|r| r.decision);
         score_changed(c, &at, &snap.id, decision, score_url(app, watched))
     };
     let diff = store.diff_subscriptions(now, score_of, changed)?;

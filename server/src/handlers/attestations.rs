@@ -134,7 +134,7 @@ pub async fn auto_attest_status(app: Arc<App>, req: Request) -> HandlerResult {
     let fresh = age.is_some_and(|s| s < MAX_AGE_SECS);
     let snapshot_tier = app
         .snapshot()
-        .and_then(|s| s.index.agent(a.as_str()).map(|r| r.tier.clone()))
+        .and_then(|s| s.index.agent(a.as_str()).map(|r| r.tier.as_str().to_owned()))
         .unwrap_or_else(|| "unindexed".to_owned());
     Ok(respond::json(
         StatusCode::OK,

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use agentrep_publish::wire::{Decision, DeployerVerdict};
 use agentrep_publish::wire::{
     FeaturedCastV1, RugAlertRequestV1, RugAlertV1, SponsorV1, SponsoredV1, TraderAttestationV1, version,
 };
@@ -41,7 +42,7 @@ async fn sponsor(
     match kind {
         SlotKind::Creator => {
             let deployer = snap.index.deployer(&address).ok_or_else(|| ApiError::NotIndexed(address.clone()))?;
-            if deployer.verdict == "AVOID" {
+            if deployer.verdict == DeployerVerdict::Avoid {
                 return Err(ApiError::Conflict {
                     code: "avoid_creator",
                     message: "this creator's verdict is AVOID: it cannot buy a sponsored slot (nothing was charged)"
@@ -51,7 +52,7 @@ async fn sponsor(
         }
         _ => {
             let row = snap.index.agent(&address).ok_or_else(|| ApiError::NotIndexed(address.clone()))?;
-            if row.decision == "BLOCK" {
+            if row.decision == Decision::Block {
                 return Err(ApiError::Conflict {
                     code: "blocked_wallet",
                     message: "this wallet's decision is BLOCK: it cannot buy a sponsored slot (nothing was charged)"
@@ -235,7 +236,7 @@ pub async fn featured_cast(app: Arc<App>, req: Request) -> HandlerResult {
     let (text, deployer_address) = {
         let snap = snapshot(&app)?;
         let (deployer, launch) = unrugged_launch(&snap, &token, "it is not featured")?;
-        if deployer.verdict == "AVOID" {
+        if deployer.verdict == DeployerVerdict::Avoid {
             return Err(ApiError::Conflict {
                 code: "avoid_creator",
                 message: "this token's deployer's verdict is AVOID: its tokens are not featured (nothing was charged)"
@@ -293,7 +294,7 @@ fn cast_text(
         launch.age_days,
         launch.outcome,
         deployer.address,
-        deployer.verdict,
+        deployer.verdict.as_str(),
         deployer.rugged,
         deployer.launches
     );

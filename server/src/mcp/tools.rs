@@ -263,7 +263,7 @@ fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
     if resource.is_none() {
         failures.push("no service URL published".to_owned());
     }
-    if decision == "BLOCK" {
+    if decision == wire::Decision::Block {
         failures.push("preflight decision BLOCK".to_owned());
     }
     Ok(Out::of(&wire::VetV1 {

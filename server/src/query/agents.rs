@@ -128,7 +128,7 @@ pub fn unindexed_score(snap: &ServedSnapshot, base: &str, a: &Address) -> Uninde
         agent_address: a.to_string(),
         score: None,
         score_basis: "not-indexed".to_owned(),
-        decision: agentrep_model::decision::unindexed(xref.denylisted).0.as_str().to_owned(),
+        decision: agentrep_model::decision::unindexed(xref.denylisted).0,
         preliminary: PreliminaryV1 {
             address_class: None,
             proxy_implementation: None,
@@ -164,10 +164,10 @@ pub fn unindexed_preflight(snap: &ServedSnapshot, a: &Address) -> UnindexedPrefl
     UnindexedPreflightV1 {
         version: version("preflight"),
         address: a.to_string(),
-        decision: decision.as_str().to_owned(),
+        decision,
         score: None,
         score_basis: "not-indexed".to_owned(),
-        color: color.as_str().to_owned(),
+        color,
         flags: if xref.denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
         signals,
         snapshot_date: snap.date().to_owned(),
@@ -213,7 +213,7 @@ pub fn batch_scores(snap: &ServedSnapshot, req: &BatchScoresRequest) -> Result<B
             deployer_score: deployer.and_then(|d| d.score),
             proof_count: proofs.len() as u32,
             has_any_trust: !proofs.is_empty() || registered || agent.is_some_and(super::payable),
-            decision: agent.map(|r| r.decision.clone()),
+            decision: agent.map(|r| r.decision),
         });
     }
     Ok(BatchScoresV1 {

@@ -31,7 +31,7 @@ fn entry(base: &str, d: &DeployerRowV1) -> DeployerListEntryV1 {
     DeployerListEntryV1 {
         address: d.address.clone(),
         score: d.score,
-        verdict: d.verdict.clone(),
+        verdict: d.verdict,
         launches: d.launches,
         rugged: d.rugged,
         rug_rate_pct: pct(d.rugged, d.decided),
@@ -131,9 +131,9 @@ pub fn token_rep(
         age_days: launch.age_days,
         operator: deployer.address.clone(),
         deployer_score: deployer.score,
-        deployer_verdict: deployer.verdict.clone(),
+        deployer_verdict: deployer.verdict,
         agent_score: seller.and_then(|s| s.score),
-        agent_decision: seller.map(|s| s.decision.clone()),
+        agent_decision: seller.map(|s| s.decision),
         profile: format!("{base}/deployer/{}", deployer.address),
         note: format!(
             "the operator is the wallet that launched the token on {}; the launches indexed today come from the Clanker and Zora factories (Virtuals bonding launches are not read yet), and the signed attestation comes with payments",

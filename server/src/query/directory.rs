@@ -175,7 +175,7 @@ pub fn agents_of_interest(
             counts.sort_unstable();
             let median = counts.get(counts.len() / 2).copied().unwrap_or(1).max(1);
             let mut v: Vec<&AgentRowV1> =
-                rows.iter().filter(|r| r.metrics.job_count >= median && r.decision != "PROCEED").collect();
+                rows.iter().filter(|r| r.metrics.job_count >= median && r.decision != Decision::Proceed).collect();
             v.sort_by(|a, b| b.metrics.job_count.cmp(&a.metrics.job_count).then_with(|| a.address.cmp(&b.address)));
             v
         }
@@ -295,7 +295,7 @@ pub fn canonical_id(snap: &ServedSnapshot, a: &Address) -> CanonicalIdV1 {
         erc8004_owner: identity.map(|i| i.owner.clone()),
         agent_description_url: identity.map(|i| i.uri.clone()),
         name: identity.and_then(|i| i.name.clone()),
-        tier: row.map(|r| r.tier.clone()),
+        tier: row.map(|r| r.tier),
         proofs: snap.directory.proofs_of(a.as_str()),
         note: "basename and ens stay null until the identity-proof job reads reverse names (the proofs list still shows a verified basename or ens proof); the ERC-8004 fields come from the registration whose agentWallet is this address".to_owned(),
     }

@@ -58,7 +58,7 @@ pub fn by_category(snap: &ServedSnapshot, slug: &str, q: &ByCategoryQuery) -> Re
         .into_iter()
         .flatten()
         .map(|id| snap.index.row(*id))
-        .filter(|r| !q.safe_only.0 || r.shield.color != "red")
+        .filter(|r| !q.safe_only.0 || r.shield.color != ShieldColor::Red)
         .collect();
     let results: Vec<CategoryAgentV1> = members
         .iter()
@@ -67,7 +67,7 @@ pub fn by_category(snap: &ServedSnapshot, slug: &str, q: &ByCategoryQuery) -> Re
             pay_to: r.address.clone(),
             score: r.score,
             rank_in_category: r.category_rank,
-            decision: r.decision.clone(),
+            decision: r.decision,
             description: r.description.clone(),
             resource_path: r.resource_path.clone(),
             price: r.price.clone(),
@@ -115,8 +115,8 @@ pub fn bazaar_scored(snap: &ServedSnapshot, q: &BazaarQuery) -> BazaarScoredV1 {
                 description: r.description.clone(),
                 price: r.price.clone(),
                 score: r.score,
-                decision: r.decision.clone(),
-                color: r.shield.color.clone(),
+                decision: r.decision,
+                color: r.shield.color,
                 endpoint_alive: r.endpoint_alive,
             })
         })

@@ -4,7 +4,7 @@
 
 use agentrep_model::{Address, FLAGS};
 use agentrep_publish::layout::WalletDoc;
-use agentrep_publish::wire::{AgentRowV1, HistoryV1, ScorePayloadV1};
+use agentrep_publish::wire::{AgentRowV1, Decision, HistoryV1, ScorePayloadV1, Severity, ShieldColor};
 use serde::Serialize;
 
 use super::agents::{HistoryQuery, history};
@@ -22,9 +22,9 @@ pub struct CardModel {
     /// Score, none when not measured.
     pub score: Option<u8>,
     /// Preflight decision.
-    pub decision: String,
+    pub decision: Decision,
     /// Shield colour (an unindexed wallet's is the model's, as every read answers it).
-    pub color: String,
+    pub color: ShieldColor,
     /// Description.
     pub description: Option<String>,
     /// What a missing score means.
@@ -41,8 +41,8 @@ pub fn card(snap: &ServedSnapshot, a: &Address) -> (CardModel, bool) {
             let card = CardModel {
                 address: a.to_string(),
                 score: None,
-                decision: decision.as_str().to_owned(),
-                color: color.as_str().to_owned(),
+                decision,
+                color,
                 description: None,
                 basis_text: "Not indexed: agentrep has no listing of this wallet, which is not a low score.".to_owned(),
             };
@@ -55,8 +55,8 @@ fn card_of(r: &AgentRowV1) -> CardModel {
     CardModel {
         address: r.address.clone(),
         score: r.score,
-        decision: r.decision.clone(),
-        color: r.shield.color.clone(),
+        decision: r.decision,
+        color: r.shield.color,
         description: r.description.clone(),
         basis_text: "Degraded: a required source failed or is stale, so no score is given (not a zero).".to_owned(),
     }
@@ -72,7 +72,7 @@ pub struct RowModel {
     /// Score.
     pub score: u8,
     /// Shield colour.
-    pub color: String,
+    pub color: ShieldColor,
     /// Description.
     pub description: Option<String>,
     /// Settled jobs.
@@ -127,7 +127,7 @@ pub fn leaderboard(snap: &ServedSnapshot, q: &LeaderboardPageQuery) -> Leaderboa
                 rank: r.rank.unwrap_or_default(),
                 address: r.address.clone(),
                 score: r.score.unwrap_or_default(),
-                color: r.shield.color.clone(),
+                color: r.shield.color,
                 description: r.description.clone(),
                 jobs: r.metrics.job_count,
                 volume: format!("{:.2}", r.metrics.usdc_volume),
@@ -153,7 +153,7 @@ pub struct FlagModel {
     /// Key.
     pub key: String,
     /// Severity.
-    pub severity: String,
+    pub severity: Severity,
     /// What was measured.
     pub detail: String,
     /// What it means for a buyer.
@@ -270,7 +270,7 @@ pub fn agent(snap: &ServedSnapshot, a: &Address) -> (AgentModel, bool) {
         .iter()
         .map(|f| FlagModel {
             key: f.key.clone(),
-            severity: f.severity.clone(),
+            severity: f.severity,
             detail: f.detail.clone(),
             explainer: FLAGS.iter().find(|d| d.name == f.key).map(|d| d.explainer.to_owned()).unwrap_or_default(),
         })
@@ -357,7 +357,7 @@ pub struct OgQuery {
     pub page: Bounded<1, 1, 10_000>,
 }
 
-fn fill(color: &str) -> &'static str {
+fn fill(color: ShieldColor) -> &'static str {
     agentrep_publish::svg::badge_color(Some(color))
 }
 
@@ -378,9 +378,9 @@ pub fn og(snap: &ServedSnapshot, agent: Option<&Address>, page: u32) -> OgModel 
                 title: shorten(card.description.as_deref().unwrap_or("agent"), 40),
                 subtitle: a.to_string(),
                 rows: vec![OgRowModel {
-                    label: format!("{} · {} shield", card.decision, card.color),
+                    label: format!("{} · {} shield", card.decision.as_str(), card.color.as_str()),
                     score: card.score.map_or_else(|| "–".to_owned(), |s| format!("{s}/100")),
-                    fill: fill(&card.color),
+                    fill: fill(card.color),
                 }],
             }
         }
@@ -400,7 +400,7 @@ pub fn og(snap: &ServedSnapshot, agent: Option<&Address>, page: u32) -> OgModel 
                         OgRowModel {
                             label: shorten(r.description.as_deref().unwrap_or(&r.address), 48),
                             score: r.score.unwrap_or_default().to_string(),
-                            fill: fill(&r.shield.color),
+                            fill: fill(r.shield.color),
                         }
                     })
                     .collect(),

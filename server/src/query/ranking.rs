@@ -94,8 +94,8 @@ fn side(snap: &ServedSnapshot, raw: &str, param: &str) -> Result<CompareSideV1, 
             indexed: true,
             address: row.address.clone(),
             score: row.score,
-            decision: Some(row.decision.clone()),
-            color: Some(row.shield.color.clone()),
+            decision: Some(row.decision),
+            color: Some(row.shield.color),
             description: row.description.clone(),
             metrics: Some(row.metrics.clone()),
         },
@@ -119,15 +119,12 @@ pub fn compare(snap: &ServedSnapshot, q: &CompareQuery) -> Result<CompareV1, Api
         _ if a.address == b.address => (None, None, "the same address was given twice".to_owned()),
         (Some(x), Some(y)) => {
             let margin = x.abs_diff(y);
-            let (w, ws, wd) = if x >= y { ("a", &a, a.decision.as_deref()) } else { ("b", &b, b.decision.as_deref()) };
-            let blocked = matches!(wd, Some("BLOCK" | "CAUTION"));
+            let (w, ws, wd) = if x >= y { ("a", &a, a.decision) } else { ("b", &b, b.decision) };
+            let blocked = wd.filter(|d| matches!(d, Decision::Block | Decision::Caution));
             let text = if margin == 0 {
                 "tie: equal scores; compare price and SLA".to_owned()
-            } else if blocked {
-                format!(
-                    "{w} scores {margin} points higher, but its preflight says {}: check /preflight first",
-                    wd.unwrap_or_default()
-                )
+            } else if let Some(decision) = blocked {
+                format!("{w} scores {margin} points higher, but its preflight says {decision}: check /preflight first")
             } else if margin < 5 {
                 format!("{w} scores {margin} points higher: a small margin; compare price and SLA")
             } else {

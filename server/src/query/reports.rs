@@ -2,7 +2,7 @@
 //! creator's audit, a platform's token export and the full proofs export. Each says before any
 //! payment whether it can be produced (`*_available`), so nothing is charged for an empty answer.
 
-use agentrep_model::{Address, Decision, DeployerVerdict, risk_verdict};
+use agentrep_model::{Address, risk_verdict};
 use agentrep_publish::layout::WalletDoc;
 use agentrep_publish::wire::{
     AttestationV1, AuditBatchV1, AuditV1, ClawdExportV1, CreatorAuditV1, DeployerV1, ExportTokenV1, FlagV1,
@@ -60,16 +60,13 @@ pub fn risk_report(snap: &ServedSnapshot, a: &Address, attestation: AttestationV
         reasons.extend(d.reasons.iter().map(|r| format!("deployer: {r}")));
     }
     // The policy is the model's; the documents carry wire names, which name its closed sets.
-    let verdict = risk_verdict(
-        score.as_ref().and_then(|s| Decision::named(&s.decision)),
-        deployer.as_ref().and_then(|d| DeployerVerdict::named(&d.verdict)),
-    );
+    let verdict = risk_verdict(score.as_ref().map(|s| s.decision), deployer.as_ref().map(|d| d.verdict));
     let mut flags: Vec<FlagV1> = shield.map(|s| s.shield.flags).unwrap_or_default();
     flags.extend(deployer.iter().flat_map(|d| d.flags.iter().cloned()));
     Ok(RiskReportV1 {
         version: version("risk-report"),
         address: a.to_string(),
-        verdict: verdict.as_str().to_owned(),
+        verdict,
         reasons,
         score: score.as_ref().and_then(|s| s.score),
         decision: score.map(|s| s.decision),
@@ -184,7 +181,7 @@ pub fn clawd_export(snap: &ServedSnapshot, platform: &str) -> Result<ClawdExport
                 outcome: t.outcome.clone(),
                 age_days: t.age_days,
                 creator_score: d.score,
-                creator_verdict: d.verdict.clone(),
+                creator_verdict: d.verdict,
             })
         })
         .collect();

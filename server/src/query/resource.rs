@@ -257,7 +257,7 @@ pub fn url_preflight(
         version: version("url-preflight"),
         url: url.to_owned(),
         listed: !listings.is_empty(),
-        decision: decision.as_str().to_owned(),
+        decision,
         pay_to,
         seller: seller.map(|s| s.wire),
         listings: listings.into_iter().cloned().collect(),
@@ -357,8 +357,7 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
     if let Some(row) = snap.index.agent(address) {
         let applied = snap.overlay.load_full();
         let lowered = applied.as_ref().and_then(|o| o.seller(address)).map(|(_, s)| s);
-        let name = lowered.map_or(&row.decision, |s| &s.decision);
-        let decision = Decision::named(name).unwrap_or(Decision::Caution);
+        let decision = lowered.map_or(row.decision, |s| s.decision);
         let mut flags: Vec<String> =
             lowered.map(|s| s.flags.iter().map(|f| f.key.clone()).collect()).unwrap_or_default();
         for f in &row.shield.flags {
@@ -372,11 +371,11 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
             wire: PayeeV1 {
                 address: address.to_owned(),
                 indexed: true,
-                decision: name.clone(),
+                decision,
                 score: row.score,
                 score_basis: row.score_basis.clone(),
-                verdict: Some(row.verdict.clone()),
-                color: lowered.map_or(&row.shield.color, |s| &s.color).clone(),
+                verdict: Some(row.verdict),
+                color: lowered.map_or(row.shield.color, |s| s.color),
                 flags,
                 profile,
             },
@@ -391,11 +390,11 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
         wire: PayeeV1 {
             address: address.to_owned(),
             indexed: false,
-            decision: decision.as_str().to_owned(),
+            decision,
             score: None,
             score_basis: "not-indexed".to_owned(),
             verdict: None,
-            color: color.as_str().to_owned(),
+            color,
             flags: if denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
             profile,
         },

@@ -330,7 +330,7 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
                 score_url: format!("{base}/score/{}", row.address),
                 verified: !row.proofs.is_empty(),
                 erc8004_registered: row.erc8004_registered,
-                decision: row.decision.clone(),
+                decision: row.decision,
                 evidence_tier: row.evidence_tier.clone(),
             }
         })

@@ -163,7 +163,7 @@ pub fn sponsored(kind: &str, snap: Option<&ServedSnapshot>, slot: &Slot) -> Spon
         "creator" => (snap.and_then(|s| s.index.deployer(&slot.address)).and_then(|d| d.score), None),
         _ => {
             let row = snap.and_then(|s| s.index.agent(&slot.address));
-            (row.and_then(|r| r.score), row.map(|r| r.decision.clone()))
+            (row.and_then(|r| r.score), row.map(|r| r.decision))
         }
     };
     SponsoredSlotV1 {
