@@ -27,7 +27,7 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
 use crate::PublishError;
-use crate::payloads::{self, CategoryIndex, basis_str, lower, round4};
+use crate::payloads::{self, CategoryIndex, lower, round4};
 
 /// How a column reads its value from a row.
 pub enum Cells<R> {
@@ -311,7 +311,7 @@ pub fn scores<'a>() -> Export<ScoreRow<'a>> {
         ScoreColumn::new("profileUrl", Cells::Text(|r| Some(format!("{}/score/{}", r.base_path, r.seller.address))), "The original service's column: the seller's score route").csv_only(),
         ScoreColumn::new("snapshot_date", Cells::Date(|r| Some(r.date)), "The day the snapshot scores (evidence up to its end)"),
         ScoreColumn::new("methodology", Cells::Text(|_| Some(METHODOLOGY_VERSION.to_owned())), "Methodology version that computed the score (SCORING.md)"),
-        ScoreColumn::new("score_basis", Cells::Text(|r| Some(basis_str(r.seller.assessment.basis).to_owned())), "`measured`, or `degraded` when a required source was stale or failed"),
+        ScoreColumn::new("score_basis", Cells::Text(|r| Some(r.seller.assessment.basis.as_str().to_owned())), "`measured`, or `degraded` when a required source was stale or failed"),
         ScoreColumn::new("decision", Cells::Text(|r| Some(r.seller.assessment.decision.as_str().to_owned())), "Preflight decision: BLOCK, CAUTION, PROCEED or PROCEED_LOW_VALUE"),
         ScoreColumn::new("verdict", Cells::Text(|r| Some(lower(r.seller.assessment.verdict))), "Score verdict: safe, caution or block"),
         ScoreColumn::new("tier", Cells::Text(|r| Some(lower(r.seller.assessment.tier))), "Attestation tier (seed §2.7) from external verifiers: indexed, attested, silver-verified or gold-verified"),

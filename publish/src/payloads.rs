@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 
-use agentrep_model::decision::ScoreBasis;
 use agentrep_model::{
     AgentIdentity, Assessment, BuyerTrust, CrawlerRecord, DeployerRecord, FlagHit, FundingRecord, LaunchOutcome,
     ListedAddress, METHODOLOGY_VERSION, OutcomeCounts, ProofRecord, ProofType, ResourceListing, SellerFeatures,
@@ -57,14 +56,6 @@ impl CategoryIndex {
     /// Rank of a ranked seller within its category.
     pub fn rank_of(&self, address: &str) -> Option<u32> {
         self.rank.get(address).copied()
-    }
-}
-
-pub(crate) fn basis_str(b: ScoreBasis) -> &'static str {
-    match b {
-        ScoreBasis::Measured => "measured",
-        ScoreBasis::NotIndexed => "not-indexed",
-        ScoreBasis::Degraded => "degraded",
     }
 }
 
@@ -216,7 +207,7 @@ pub fn score_payload(
         version: version("score"),
         agent_address: addr.clone(),
         score: a.score,
-        score_basis: basis_str(a.basis).to_owned(),
+        score_basis: a.basis,
         scored_at: a.score.map(|_| ctx.date.clone()),
         trust_shield: shield(a),
         verdict: a.verdict,
@@ -367,7 +358,7 @@ pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
         address: s.address.clone(),
         decision: a.decision,
         score: a.score,
-        score_basis: basis_str(a.basis).to_owned(),
+        score_basis: a.basis,
         verdict: a.verdict,
         trust_shield: shield(a),
         overlay: None,
@@ -433,7 +424,7 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
         version: version("deployer"),
         address: d.address.clone(),
         score: a.score,
-        score_basis: lower(a.basis),
+        score_basis: a.basis,
         verdict: a.verdict,
         reasons: a.reasons.clone(),
         tainted_by: d.features.tainted_by.clone(),
@@ -590,7 +581,7 @@ pub fn agent_row(s: &SellerRecord, rank: Option<u32>, categories: &CategoryIndex
         proven_by: evidence_tier(&s.assessment).1,
         address: s.address.clone(),
         score: a.score,
-        score_basis: basis_str(a.basis).to_owned(),
+        score_basis: a.basis,
         decision: a.decision,
         verdict: a.verdict,
         tier: a.tier,

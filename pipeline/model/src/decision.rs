@@ -165,6 +165,7 @@ display_as_wire_name!(ShieldColor, Decision, Verdict, Tier);
 
 /// Whether a score was measured (seed `score_basis`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ScoreBasis {
     /// A number from a real snapshot row.
@@ -175,6 +176,19 @@ pub enum ScoreBasis {
     /// evidence of risk says worse.
     Degraded,
 }
+
+impl ScoreBasis {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScoreBasis::Measured => "measured",
+            ScoreBasis::NotIndexed => "not-indexed",
+            ScoreBasis::Degraded => "degraded",
+        }
+    }
+}
+
+display_as_wire_name!(ScoreBasis);
 
 /// Everything the model says about one seller.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -428,6 +442,7 @@ mod tests {
         same(&[Verdict::Safe, Verdict::Caution, Verdict::Block]);
         same(&[Tier::Indexed, Tier::Attested, Tier::SilverVerified, Tier::GoldVerified]);
         same(&crate::DeployerVerdict::ALL);
+        same(&[ScoreBasis::Measured, ScoreBasis::NotIndexed, ScoreBasis::Degraded]);
         use crate::Severity as S;
         same(&[S::Positive, S::Info, S::Low, S::Medium, S::High, S::Critical]);
     }

@@ -256,6 +256,7 @@ pub fn risk_verdict(seller: Option<crate::Decision>, deployer: Option<DeployerVe
 
 /// Whether a deployer's score was measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DeployerBasis {
     /// At least one launch has a decided outcome.

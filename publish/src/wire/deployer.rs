@@ -2,7 +2,7 @@
 
 use super::agent::{FlagV1, OutcomeHistoryV1};
 use super::score::BreakdownTermV1;
-use super::{Decision, DeployerVerdict};
+use super::{Decision, DeployerBasis, DeployerVerdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -64,7 +64,7 @@ pub struct DeployerV1 {
     pub score: Option<u8>,
     /// `measured` or `insufficient-history`.
     #[serde(rename = "score_basis")]
-    pub score_basis: String,
+    pub score_basis: DeployerBasis,
     /// `OK`, `CAUTION` or `AVOID`.
     pub verdict: DeployerVerdict,
     /// Why the verdict is what it is.

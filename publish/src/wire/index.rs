@@ -2,7 +2,7 @@
 //! scored deployer, holding what the server's queries (search, match, compare, categories, …)
 //! read. Static users can read them too; the per-wallet payloads stay the documents to serve.
 
-use super::{Decision, DeployerVerdict, Tier, Verdict};
+use super::{Decision, DeployerVerdict, ScoreBasis, Tier, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +18,7 @@ pub struct AgentRowV1 {
     /// Score 0..=100, null when degraded.
     pub score: Option<u8>,
     /// `measured` or `degraded`.
-    pub score_basis: String,
+    pub score_basis: ScoreBasis,
     /// Preflight decision.
     pub decision: Decision,
     /// `SAFE`, `CAUTION` or `BLOCK`.

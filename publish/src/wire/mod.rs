@@ -5,8 +5,8 @@
 /// The closed sets payloads carry: the model's own enums, serialised as their wire names, with
 /// their JSON Schemas (the model's `schemars` feature).
 pub use agentrep_model::buyers::BuyerBaseVerdict;
-pub use agentrep_model::decision::{Decision, ShieldColor, Tier, Verdict};
-pub use agentrep_model::deployer::DeployerVerdict;
+pub use agentrep_model::decision::{Decision, ScoreBasis, ShieldColor, Tier, Verdict};
+pub use agentrep_model::deployer::{DeployerBasis, DeployerVerdict};
 pub use agentrep_model::flags::Severity;
 
 /// Service name in payload versions.

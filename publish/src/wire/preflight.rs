@@ -3,7 +3,7 @@
 use super::agent::TrustShieldV1;
 use super::index::ListingRowV1;
 use super::score::ScoreBreakdownV1;
-use super::{Decision, ShieldColor, Verdict};
+use super::{Decision, ScoreBasis, ShieldColor, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -28,7 +28,7 @@ pub struct PreflightV1 {
     pub score: Option<u8>,
     /// `measured`, `not-indexed` or `degraded`.
     #[serde(rename = "score_basis")]
-    pub score_basis: String,
+    pub score_basis: ScoreBasis,
     /// `SAFE`, `CAUTION` or `BLOCK`.
     pub verdict: Verdict,
     /// Shield.
@@ -97,7 +97,7 @@ pub struct UnindexedPreflightV1 {
     pub score: Option<u8>,
     /// `not-indexed`.
     #[serde(rename = "score_basis")]
-    pub score_basis: String,
+    pub score_basis: ScoreBasis,
     /// `red` when denylisted, else `yellow`.
     pub color: ShieldColor,
     /// `["denylisted"]` when denylisted, else empty.
@@ -195,7 +195,7 @@ pub struct PayeeV1 {
     /// Score, null when not measured.
     pub score: Option<u8>,
     /// `measured`, `not-indexed` or `degraded`.
-    pub score_basis: String,
+    pub score_basis: ScoreBasis,
     /// `SAFE`, `CAUTION` or `BLOCK`; null when not indexed.
     pub verdict: Option<Verdict>,
     /// Shield colour.

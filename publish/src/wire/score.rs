@@ -1,7 +1,7 @@
 //! The score payload (seed §2.4), its breakdown, and the preliminary signals of an unknown address.
 
 use super::agent::{CategoryV1, MetricsV1, OutcomeHistoryV1, PriceV1, SettlementsV1, SlaV1, TrustShieldV1};
-use super::{Decision, Tier, Verdict};
+use super::{Decision, ScoreBasis, Tier, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -107,7 +107,7 @@ pub struct ScorePayloadV1 {
     pub score: Option<u8>,
     /// `measured`, `not-indexed` or `degraded`.
     #[serde(rename = "score_basis")]
-    pub score_basis: String,
+    pub score_basis: ScoreBasis,
     /// Day of the row the score came from.
     #[serde(rename = "scored_at")]
     pub scored_at: Option<String>,
@@ -341,7 +341,7 @@ pub struct UnindexedScoreV1 {
     pub score: Option<u8>,
     /// `not-indexed`.
     #[serde(rename = "score_basis")]
-    pub score_basis: String,
+    pub score_basis: ScoreBasis,
     /// `BLOCK` when denylisted, else `CAUTION` (unknown).
     pub decision: Decision,
     /// Preliminary signals.

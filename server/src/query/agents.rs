@@ -127,7 +127,7 @@ pub fn unindexed_score(snap: &ServedSnapshot, base: &str, a: &Address) -> Uninde
         version: version("score"),
         agent_address: a.to_string(),
         score: None,
-        score_basis: "not-indexed".to_owned(),
+        score_basis: ScoreBasis::NotIndexed,
         decision: agentrep_model::decision::unindexed(xref.denylisted).0,
         preliminary: PreliminaryV1 {
             address_class: None,
@@ -166,7 +166,7 @@ pub fn unindexed_preflight(snap: &ServedSnapshot, a: &Address) -> UnindexedPrefl
         address: a.to_string(),
         decision,
         score: None,
-        score_basis: "not-indexed".to_owned(),
+        score_basis: ScoreBasis::NotIndexed,
         color,
         flags: if xref.denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
         signals,

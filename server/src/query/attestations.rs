@@ -3,7 +3,7 @@
 
 use agentrep_model::Address;
 use agentrep_publish::layout::WalletDoc;
-use agentrep_publish::wire::{AttestationPayloadV1, AttestationV1, ScorePayloadV1, VerifyHintsV1};
+use agentrep_publish::wire::{AttestationPayloadV1, AttestationV1, ScoreBasis, ScorePayloadV1, VerifyHintsV1};
 
 use crate::attest::{self, MAX_AGE_SECS, Operator};
 use crate::{ApiError, ServedSnapshot};
@@ -44,9 +44,9 @@ pub fn attestable(snap: &ServedSnapshot, a: &Address) -> Result<Attestable, ApiE
     let blob = snap.wallet(WalletDoc::Score, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
     let doc: ScorePayloadV1 = serde_json::from_slice(&blob.body)
         .map_err(|e| ApiError::NotAvailable { code: "snapshot_unreadable", message: e.to_string() })?;
-    let degraded = doc.sources.iter().any(|s| s.starts_with("DEGRADED:")) || doc.score_basis == "degraded";
+    let degraded = doc.sources.iter().any(|s| s.starts_with("DEGRADED:")) || doc.score_basis == ScoreBasis::Degraded;
     Ok(match doc.score {
-        Some(score) if doc.score_basis == "measured" && !degraded => {
+        Some(score) if doc.score_basis == ScoreBasis::Measured && !degraded => {
             Attestable::Measured { score, sources: doc.sources }
         }
         score if degraded => Attestable::Refused {

@@ -9,7 +9,7 @@
 //! costs its real seller nothing: the 402 names one of the listed wallets and is judged by it.
 
 use agentrep_ingest::web::offer::{Offer, Terms, normalise_network, offer_from_header, offer_from_json, same_address};
-use agentrep_model::decision::{Decision, unindexed};
+use agentrep_model::decision::{Decision, ScoreBasis, unindexed};
 use agentrep_model::{FlagKey, METHODOLOGY_VERSION};
 use agentrep_publish::wire::{
     ListingRowV1, OfferCheckV1, PayeeV1, PreflightWarningV1, UrlPreflightRequestV1, UrlPreflightV1, WarningCode,
@@ -373,7 +373,7 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
                 indexed: true,
                 decision,
                 score: row.score,
-                score_basis: row.score_basis.clone(),
+                score_basis: row.score_basis,
                 verdict: Some(row.verdict),
                 color: lowered.map_or(row.shield.color, |s| s.color),
                 flags,
@@ -392,7 +392,7 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
             indexed: false,
             decision,
             score: None,
-            score_basis: "not-indexed".to_owned(),
+            score_basis: ScoreBasis::NotIndexed,
             verdict: None,
             color,
             flags: if denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
