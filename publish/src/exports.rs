@@ -27,7 +27,7 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
 use crate::PublishError;
-use crate::payloads::{self, CategoryIndex, lower, round4};
+use crate::payloads::{self, CategoryIndex, round4};
 
 /// How a column reads its value from a row.
 pub enum Cells<R> {
@@ -313,11 +313,11 @@ pub fn scores<'a>() -> Export<ScoreRow<'a>> {
         ScoreColumn::new("methodology", Cells::Text(|_| Some(METHODOLOGY_VERSION.to_owned())), "Methodology version that computed the score (SCORING.md)"),
         ScoreColumn::new("score_basis", Cells::Text(|r| Some(r.seller.assessment.basis.as_str().to_owned())), "`measured`, or `degraded` when a required source was stale or failed"),
         ScoreColumn::new("decision", Cells::Text(|r| Some(r.seller.assessment.decision.as_str().to_owned())), "Preflight decision: BLOCK, CAUTION, PROCEED or PROCEED_LOW_VALUE"),
-        ScoreColumn::new("verdict", Cells::Text(|r| Some(lower(r.seller.assessment.verdict))), "Score verdict: safe, caution or block"),
-        ScoreColumn::new("tier", Cells::Text(|r| Some(lower(r.seller.assessment.tier))), "Attestation tier (seed §2.7) from external verifiers: indexed, attested, silver-verified or gold-verified"),
+        ScoreColumn::new("verdict", Cells::Text(|r| Some(r.seller.assessment.verdict.as_str().to_owned())), "Score verdict: SAFE, CAUTION or BLOCK"),
+        ScoreColumn::new("tier", Cells::Text(|r| Some(r.seller.assessment.tier.as_str().to_owned())), "Attestation tier (seed §2.7) from external verifiers: indexed, attested, silver-verified or gold-verified"),
         ScoreColumn::new("evidence_tier", Cells::Text(|r| Some(if r.seller.assessment.proven() { "proven" } else { "unproven" }.to_owned())), "`proven` when something costly to fake proves the seller (`proven_by`), else `unproven`"),
         ScoreColumn::new("proven_by", Cells::TextList(|r| r.seller.assessment.proven_by.iter().map(agentrep_model::Proof::describe).collect()), "What proves the seller, in words; empty when unproven"),
-        ScoreColumn::new("shield", Cells::Text(|r| Some(lower(r.seller.assessment.color))), "Trust-shield colour: green, yellow or red (the weightiest raised flag's severity)"),
+        ScoreColumn::new("shield", Cells::Text(|r| Some(r.seller.assessment.color.as_str().to_owned())), "Trust-shield colour: green, yellow or red (the weightiest raised flag's severity)"),
         ScoreColumn::new("flags", Cells::TextList(|r| r.seller.assessment.flags.iter().map(|h| h.key.as_str().to_owned()).collect()), "Raised flag keys, in the flag table's order (SCORING.md)"),
         ScoreColumn::new("reason_short", Cells::Text(|r| Some(r.seller.assessment.reason_short.clone())), "`<severity>:<key>` of the weightiest raised flag"),
         ScoreColumn::new("confidence", Cells::F64(|r| Some(round4(r.seller.assessment.confidence))), "How much evidence stands behind the score").unit("0..=1"),

@@ -59,10 +59,6 @@ impl CategoryIndex {
     }
 }
 
-pub(crate) fn lower<T: serde::Serialize>(v: T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-}
-
 /// A raised flag as payloads show it.
 pub fn flag(h: &FlagHit) -> FlagV1 {
     FlagV1 { key: h.key.as_str().to_owned(), severity: h.severity, detail: h.detail.clone() }

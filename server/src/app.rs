@@ -17,7 +17,7 @@ use tracing::{info, warn};
 use crate::attest::Operator;
 use crate::endpoints::Endpoint;
 use crate::index::{Blob, ServedSnapshot};
-use crate::payment::Payments;
+use crate::payment::{Payments, PaymentsOff};
 use crate::{ApiError, ServerConfig, ServiceIdentity, openapi};
 
 /// Job runs `/status` lists.
@@ -49,7 +49,7 @@ pub struct App {
     pub identity: ServiceIdentity,
     /// Payments, once started; without them paid routes answer 503 with `payments_off`.
     payments: OnceLock<Arc<Payments>>,
-    payments_off: Mutex<String>,
+    payments_off: Mutex<PaymentsOff>,
     /// The operator's signing key, if configured.
     operator: Option<Operator>,
     /// The write store, once opened.
@@ -97,7 +97,7 @@ impl App {
             endpoints,
             identity: config.identity.clone(),
             payments: OnceLock::new(),
-            payments_off: Mutex::new("payments were not started".to_owned()),
+            payments_off: Mutex::new(PaymentsOff::NotStarted),
             operator: config.operator_key.as_ref().and_then(|k| match k.signer("AGENTREP_SIGNING_KEY") {
                 Ok(signer) => Some(Operator::new(signer, config.operator_key_is_demo)),
                 Err(why) => {
@@ -188,9 +188,9 @@ impl App {
 
     /// Payments, or 503 `payments_not_configured` saying what is missing.
     pub fn payments(&self) -> Result<&Arc<Payments>, ApiError> {
-        self.payments.get().ok_or_else(|| {
-            ApiError::PaymentsNotConfigured(self.payments_off.lock().expect("payments_off lock").clone())
-        })
+        self.payments
+            .get()
+            .ok_or_else(|| ApiError::PaymentsNotConfigured(*self.payments_off.lock().expect("payments_off lock")))
     }
 
     /// How this deployment takes payments, in words (`/status`).
@@ -218,7 +218,7 @@ impl App {
     }
 
     /// Turns payments on, or records why they stay off.
-    pub fn set_payments(&self, payments: Result<Payments, String>) {
+    pub fn set_payments(&self, payments: Result<Payments, PaymentsOff>) {
         match payments {
             Ok(p) => {
                 let _ = self.payments.set(Arc::new(p));
@@ -226,7 +226,7 @@ impl App {
             Err(why) => {
                 // Taking no payments is a deployment's choice (the demo's); a half-configured one
                 // is a mistake, and `serve --check` says which.
-                if self.identity.pay_to.is_some() {
+                if why.is_misconfiguration() {
                     warn!(target: "server::payments", %why, "Paid routes are off.");
                 } else {
                     info!(target: "server::payments", %why, "Paid routes are off.");

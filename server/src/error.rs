@@ -77,7 +77,7 @@ pub enum ApiError {
     NoSnapshot,
     /// A paid route on a deployment that cannot settle payments (says what is missing).
     #[error("this deployment takes no payments: {0}; paid routes quote no terms")]
-    PaymentsNotConfigured(String),
+    PaymentsNotConfigured(crate::payment::PaymentsOff),
     /// A paid route whose answer needs what this deployment lacks (a signing key, live sources,
     /// a business-review source): refused before any terms are quoted. The text names what is
     /// missing.

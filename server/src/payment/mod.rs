@@ -8,6 +8,7 @@
 
 pub mod flow;
 pub mod needs;
+mod off;
 pub mod prices;
 pub mod terms;
 
@@ -25,6 +26,7 @@ use alloy::primitives::{Address, B256, U256};
 use alloy::signers::local::PrivateKeySigner;
 use tracing::{info, warn};
 
+pub use self::off::{Failed, PaymentsOff};
 use crate::store_task::on_store;
 
 /// A private key from the configuration (the relayer's, the operator's signing key). Never
@@ -169,14 +171,11 @@ impl Payments {
         settings: &PaymentSettings,
         store: Option<Arc<Store>>,
         signer: Option<PrivateKeySigner>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, PaymentsOff> {
         let (pay_to, settler) = connect(pay_to, settings).await?;
-        let store = store.ok_or("the write store (the payment ledger) could not be opened")?;
+        let store = store.ok_or(PaymentsOff::NoLedger)?;
         // The store's error names its file: the log has it, `/status` and refusals do not.
-        let released = store.release_interrupted(now()).map_err(|e| {
-            tracing::warn!(target: "server::payments", error = %e, "The payment ledger could not be read.");
-            "the payment ledger could not be read (the server's log says why)".to_owned()
-        })?;
+        let released = store.release_interrupted(now()).map_err(|e| Failed::Ledger.logged(&e))?;
         if released > 0 {
             info!(target: "server::payments", released, "Payments interrupted before settlement were released.");
         }
@@ -233,40 +232,28 @@ impl Payments {
 /// the network's chain id. Touches no ledger (`serve --check` calls it beside a running server).
 ///
 /// # Errors
-/// What is missing or failed, in words for `/status` and the operator.
-pub async fn connect(pay_to: Option<&str>, settings: &PaymentSettings) -> Result<(Address, Settler), String> {
-    let pay_to: Address = pay_to
-        .ok_or("no operator address is configured (AGENTREP_PAY_TO)")?
-        .parse()
-        .map_err(|_| "AGENTREP_PAY_TO is not an address")?;
-    let rpc = settings.rpc_url.as_deref().ok_or(
-        "no node on the payment network is configured (AGENTREP_PAYMENT_RPC): payments could not be checked or settled",
-    )?;
-    // What failed goes to the log: its text names the node's or the facilitator's URL, which
-    // `/status` and refusals must not show (a hosted node's URL carries its key).
-    let logged = |what: &'static str| {
-        move |e: &dyn std::fmt::Display| {
-            let detail = agentrep_payments::chain::scrub_urls(&e.to_string());
-            tracing::warn!(target: "server::payments", error = %detail, "{what}");
-            format!("{what} (the server's log says why)")
-        }
-    };
+/// What is missing or failed (what failed is logged, its URLs cut to their hosts: a hosted
+/// node's URL carries its key).
+pub async fn connect(pay_to: Option<&str>, settings: &PaymentSettings) -> Result<(Address, Settler), PaymentsOff> {
+    let pay_to: Address = pay_to.ok_or(PaymentsOff::NoPayTo)?.parse().map_err(|_| PaymentsOff::PayToNotAnAddress)?;
+    let rpc = settings.rpc_url.as_deref().ok_or(PaymentsOff::NoNode)?;
     let reader = ChainReader::connect(rpc, settings.network.clone(), settings.settle_timeout)
         .await
-        .map_err(|e| logged("the payment network's node did not answer with its chain id")(&e))?;
+        .map_err(|e| Failed::Node.logged(&e))?;
     let settler = match (&settings.relayer_key, &settings.facilitator_url) {
-        (Some(key), _) => Settler::Direct(
-            DirectSettler::new(rpc, key.signer("AGENTREP_RELAYER_KEY")?, reader, settings.settle_timeout)
-                .map_err(|e| logged("the relayer could not be set up")(&e))?
-                .with_wallet_factories(settings.wallet_factories.clone()),
-        ),
+        (Some(key), _) => {
+            let signer = key.signer("AGENTREP_RELAYER_KEY").map_err(|_| PaymentsOff::RelayerKeyInvalid)?;
+            Settler::Direct(
+                DirectSettler::new(rpc, signer, reader, settings.settle_timeout)
+                    .map_err(|e| Failed::Relayer.logged(&e))?
+                    .with_wallet_factories(settings.wallet_factories.clone()),
+            )
+        }
         (None, Some(url)) => Settler::Facilitator(
             FacilitatorSettler::new(url, reader, settings.settle_timeout)
-                .map_err(|e| logged("the facilitator could not be set up")(&e))?,
+                .map_err(|e| Failed::Facilitator.logged(&e))?,
         ),
-        (None, None) => {
-            return Err("no way to settle is configured (AGENTREP_RELAYER_KEY or AGENTREP_FACILITATOR_URL)".to_owned());
-        }
+        (None, None) => return Err(PaymentsOff::NoSettler),
     };
     Ok((pay_to, settler))
 }
