@@ -135,13 +135,13 @@ fn seller(row: &AgentRowV1, demand: (u32, u32, u32)) -> RealSeller {
         returning: demand.2,
         score: row.score,
         decision: row.decision.as_str().to_owned(),
-        evidence_tier: row.evidence_tier.clone(),
+        evidence_tier: row.evidence_tier.as_str().to_owned(),
         proven_by: row.proven_by.clone(),
         warnings: row
             .shield
             .flags
             .iter()
-            .filter(|f| matches!(f.severity.as_str(), "medium" | "high" | "critical"))
+            .filter(|f| f.severity >= agentrep_model::Severity::Medium)
             .map(|f| format!("{}:{}", f.severity, f.key))
             .collect(),
     }
@@ -182,7 +182,7 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<RealReport>
     for a in &scored {
         let score = a.score.unwrap_or_default();
         *decisions.entry(a.decision.as_str().to_owned()).or_insert(0) += 1;
-        *tiers.entry(a.evidence_tier.clone()).or_insert(0) += 1;
+        *tiers.entry(a.evidence_tier.as_str().to_owned()).or_insert(0) += 1;
         let bin = (score / 10).min(9);
         *bins.entry(format!("{:>3}-{}", bin * 10, if bin == 9 { 100 } else { bin * 10 + 9 })).or_insert(0) += 1;
         *values.entry(score).or_insert(0) += 1;
@@ -211,7 +211,7 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<RealReport>
     let mut by_payers: Vec<&&AgentRowV1> = scored.iter().collect();
     by_payers.sort_by(|a, b| of(b).0.cmp(&of(a).0).then(a.address.cmp(&b.address)));
     let mut notable: Vec<RealSeller> = by_payers.iter().take(25).map(|a| seller(a, of(a))).collect();
-    for a in scored.iter().filter(|a| a.evidence_tier == "proven") {
+    for a in scored.iter().filter(|a| a.evidence_tier == agentrep_publish::wire::EvidenceTier::Proven) {
         if !notable.iter().any(|s| s.address == a.address) {
             notable.push(seller(a, of(a)));
         }

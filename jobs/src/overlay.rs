@@ -135,11 +135,7 @@ fn count_paid_call(stats: &mut PaidProbeStats, call: &PaidProbeRow) {
 }
 
 fn flag_keys(row: &AgentRowV1) -> Vec<FlagKey> {
-    row.shield
-        .flags
-        .iter()
-        .filter_map(|f| agentrep_model::FLAGS.iter().find(|d| d.name == f.key).map(|d| d.key))
-        .collect()
+    row.shield.flags.iter().map(|f| f.key).collect()
 }
 
 /// The fast evidence in the lake, newer than the snapshot's day.

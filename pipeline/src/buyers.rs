@@ -105,7 +105,7 @@ impl<'a> Known<'a> {
             seller: self.sellers.get(a).map(|s| SellerStanding {
                 score: s.assessment.score,
                 color: s.assessment.color,
-                flags: s.assessment.flags.iter().map(|h| h.key.as_str().to_owned()).collect(),
+                flags: s.assessment.flags.iter().map(|h| h.key).collect(),
             }),
             registered_agent: self.agents.contains(a),
             denylisted: self.denylisted.contains(a),

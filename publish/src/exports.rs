@@ -315,7 +315,7 @@ pub fn scores<'a>() -> Export<ScoreRow<'a>> {
         ScoreColumn::new("decision", Cells::Text(|r| Some(r.seller.assessment.decision.as_str().to_owned())), "Preflight decision: BLOCK, CAUTION, PROCEED or PROCEED_LOW_VALUE"),
         ScoreColumn::new("verdict", Cells::Text(|r| Some(r.seller.assessment.verdict.as_str().to_owned())), "Score verdict: SAFE, CAUTION or BLOCK"),
         ScoreColumn::new("tier", Cells::Text(|r| Some(r.seller.assessment.tier.as_str().to_owned())), "Attestation tier (seed §2.7) from external verifiers: indexed, attested, silver-verified or gold-verified"),
-        ScoreColumn::new("evidence_tier", Cells::Text(|r| Some(if r.seller.assessment.proven() { "proven" } else { "unproven" }.to_owned())), "`proven` when something costly to fake proves the seller (`proven_by`), else `unproven`"),
+        ScoreColumn::new("evidence_tier", Cells::Text(|r| Some(r.seller.assessment.evidence_tier().as_str().to_owned())), "`proven` when something costly to fake proves the seller (`proven_by`), else `unproven`"),
         ScoreColumn::new("proven_by", Cells::TextList(|r| r.seller.assessment.proven_by.iter().map(agentrep_model::Proof::describe).collect()), "What proves the seller, in words; empty when unproven"),
         ScoreColumn::new("shield", Cells::Text(|r| Some(r.seller.assessment.color.as_str().to_owned())), "Trust-shield colour: green, yellow or red (the weightiest raised flag's severity)"),
         ScoreColumn::new("flags", Cells::TextList(|r| r.seller.assessment.flags.iter().map(|h| h.key.as_str().to_owned()).collect()), "Raised flag keys, in the flag table's order (SCORING.md)"),

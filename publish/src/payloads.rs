@@ -61,7 +61,7 @@ impl CategoryIndex {
 
 /// A raised flag as payloads show it.
 pub fn flag(h: &FlagHit) -> FlagV1 {
-    FlagV1 { key: h.key.as_str().to_owned(), severity: h.severity, detail: h.detail.clone() }
+    FlagV1 { key: h.key, severity: h.severity, detail: h.detail.clone() }
 }
 
 /// The trust shield of an assessment.
@@ -121,8 +121,8 @@ pub use agentrep_model::chain::caip2;
 /// A leaderboard entry; `sparkline` adds the last 7 daily scores.
 pub fn leaderboard_entry(s: &SellerRecord, sparkline: bool) -> LeaderboardEntryV1 {
     LeaderboardEntryV1 {
-        evidence_tier: evidence_tier(&s.assessment).0,
-        proven_by: evidence_tier(&s.assessment).1,
+        evidence_tier: s.assessment.evidence_tier(),
+        proven_by: proven_by(&s.assessment),
         pay_to: s.address.clone(),
         network: s.listing.network.clone(),
         ecosystem: s.listing.ecosystem.clone(),
@@ -169,20 +169,14 @@ fn health(s: &SellerRecord) -> HealthV1 {
         alive: s.features.sla.last_ok.unwrap_or(false),
         samples: s.features.sla.samples,
         status: last.and_then(|p| p.status),
-        state: match s.features.sla.last_ok {
-            Some(true) => "alive",
-            Some(false) => "dead",
-            None => "unprobed",
-        }
-        .to_owned(),
+        state: ProbeState::of(s.features.sla.last_ok),
         probed_at: last.map(|p| iso(p.probed_at)),
     }
 }
 
-/// `proven` or `unproven`, and what proves it.
-fn evidence_tier(a: &agentrep_model::Assessment) -> (String, Vec<String>) {
-    let tier = if a.proven() { "proven" } else { "unproven" };
-    (tier.to_owned(), a.proven_by.iter().map(agentrep_model::Proof::describe).collect())
+/// What proves a seller, in words.
+fn proven_by(a: &agentrep_model::Assessment) -> Vec<String> {
+    a.proven_by.iter().map(agentrep_model::Proof::describe).collect()
 }
 
 /// The free score preview of a seller.
@@ -198,8 +192,8 @@ pub fn score_payload(
     let base = &ctx.base_path;
     let addr = &s.address;
     ScorePayloadV1 {
-        evidence_tier: evidence_tier(a).0,
-        proven_by: evidence_tier(a).1,
+        evidence_tier: a.evidence_tier(),
+        proven_by: proven_by(a),
         version: version("score"),
         agent_address: addr.clone(),
         score: a.score,
@@ -316,7 +310,7 @@ pub fn breakdown(a: &Assessment) -> ScoreBreakdownV1 {
             .flags
             .iter()
             .filter(|h| h.def().penalty > 0)
-            .map(|h| BreakdownPenaltyV1 { key: h.key.as_str().to_owned(), points: f64::from(h.def().penalty) })
+            .map(|h| BreakdownPenaltyV1 { key: h.key, points: f64::from(h.def().penalty) })
             .collect(),
         score: a.score,
         confidence: round4(a.confidence),
@@ -348,8 +342,8 @@ fn signals(s: &SellerRecord) -> Vec<String> {
 pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
     let a = &s.assessment;
     PreflightV1 {
-        evidence_tier: evidence_tier(&s.assessment).0,
-        proven_by: evidence_tier(&s.assessment).1,
+        evidence_tier: s.assessment.evidence_tier(),
+        proven_by: proven_by(&s.assessment),
         version: version("preflight"),
         address: s.address.clone(),
         decision: a.decision,
@@ -358,7 +352,7 @@ pub fn preflight(ctx: &PayloadContext, s: &SellerRecord) -> PreflightV1 {
         verdict: a.verdict,
         trust_shield: shield(a),
         overlay: None,
-        flags: a.flags.iter().map(|f| f.key.as_str().to_owned()).collect(),
+        flags: a.flags.iter().map(|f| f.key).collect(),
         category: PreflightCategoryV1 { primary: primary_category(s).to_owned(), tags: s.listing.tags.clone() },
         signals: signals(s),
         snapshot_date: ctx.date.clone(),
@@ -450,7 +444,7 @@ pub fn deployer(ctx: &PayloadContext, d: &DeployerRecord) -> DeployerV1 {
             .map(|l| LaunchV1 {
                 token: l.token.clone(),
                 platform: l.platform.clone(),
-                outcome: outcome_str(l.outcome).to_owned(),
+                outcome: l.outcome,
                 peak_liquidity_usdc: usdc(l.peak_liquidity),
                 age_days: l.age_days,
             })
@@ -518,10 +512,6 @@ pub fn buyer_trust(ctx: &PayloadContext, t: &BuyerTrust) -> BuyerTrustV1 {
     }
 }
 
-fn outcome_str(o: LaunchOutcome) -> &'static str {
-    o.as_str()
-}
-
 /// Daily movers from the query index: score on `date` against the day before, the `limit`
 /// largest rises and falls (ties by address).
 pub fn movers(date: &str, rows: &[AgentRowV1], limit: usize) -> MoversV1 {
@@ -573,8 +563,8 @@ pub fn agent_row(s: &SellerRecord, rank: Option<u32>, categories: &CategoryIndex
     let f = &s.features;
     let start = s.history.len().saturating_sub(RECENT_SCORE_DAYS);
     AgentRowV1 {
-        evidence_tier: evidence_tier(&s.assessment).0,
-        proven_by: evidence_tier(&s.assessment).1,
+        evidence_tier: s.assessment.evidence_tier(),
+        proven_by: proven_by(&s.assessment),
         address: s.address.clone(),
         score: a.score,
         score_basis: a.basis,
@@ -726,7 +716,7 @@ pub fn deployer_row(d: &DeployerRecord) -> DeployerRowV1 {
             .map(|l| TokenLaunchV1 {
                 token: l.token.to_ascii_lowercase(),
                 platform: l.platform.clone(),
-                outcome: outcome_str(l.outcome).to_owned(),
+                outcome: l.outcome,
                 age_days: l.age_days,
             })
             .collect(),

@@ -96,7 +96,7 @@ fn rewrite(doc: WalletDoc, body: &[u8], seller: &OverlaySellerV1, note: &Overlay
             let mut d: PreflightV1 = serde_json::from_slice(body).ok()?;
             d.decision = seller.decision;
             darken(&mut d.trust_shield, seller);
-            d.flags = d.trust_shield.flags.iter().map(|f| f.key.clone()).collect();
+            d.flags = d.trust_shield.flags.iter().map(|f| f.key).collect();
             d.signals.push(format!("since the snapshot: {}", seller.reason));
             d.overlay = Some(note.clone());
             serde_json::to_vec(&d).ok()
@@ -118,6 +118,6 @@ fn darken(shield: &mut TrustShieldV1, seller: &OverlaySellerV1) {
     flags.extend(shield.flags.drain(..).filter(|f| !seller.flags.iter().any(|n| n.key == f.key)));
     shield.flags = flags;
     if let Some(top) = seller.flags.first() {
-        shield.reason_short = format!("{}:{}", top.severity.as_str(), top.key);
+        shield.reason_short = format!("{}:{}", top.severity, top.key);
     }
 }

@@ -64,7 +64,7 @@ pub struct SellerStanding {
     /// Shield colour.
     pub color: ShieldColor,
     /// Keys of its raised flags.
-    pub flags: Vec<String>,
+    pub flags: Vec<crate::FlagKey>,
 }
 
 /// What a buyer counts as, weightiest first.
@@ -218,7 +218,8 @@ pub fn classify_buyer(b: &BuyerFacts) -> (BuyerClass, Vec<String>) {
         signals.push("deploys tokens that get rugged".to_owned());
     }
     if let Some(s) = b.seller.as_ref().filter(|s| s.color == ShieldColor::Red) {
-        signals.push(format!("red-shield seller ({})", s.flags.join(", ")));
+        let keys: Vec<&str> = s.flags.iter().map(|k| k.as_str()).collect();
+        signals.push(format!("red-shield seller ({})", keys.join(", ")));
     }
     if !signals.is_empty() {
         return (BuyerClass::Flagged, signals);

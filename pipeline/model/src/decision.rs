@@ -232,7 +232,35 @@ impl Assessment {
     pub fn proven(&self) -> bool {
         !self.proven_by.is_empty()
     }
+
+    /// [`Assessment::proven`], as payloads name it.
+    pub fn evidence_tier(&self) -> EvidenceTier {
+        if self.proven() { EvidenceTier::Proven } else { EvidenceTier::Unproven }
+    }
 }
+
+/// Whether something costly to fake proves a seller (`proven_by`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceTier {
+    /// A proof stands behind it.
+    Proven,
+    /// Nothing proves it.
+    Unproven,
+}
+
+impl EvidenceTier {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceTier::Proven => "proven",
+            EvidenceTier::Unproven => "unproven",
+        }
+    }
+}
+
+display_as_wire_name!(EvidenceTier);
 
 fn color_of_flags(flags: &[FlagHit]) -> ShieldColor {
     match flags.iter().map(|h| h.severity).max() {
@@ -442,7 +470,9 @@ mod tests {
         same(&[Verdict::Safe, Verdict::Caution, Verdict::Block]);
         same(&[Tier::Indexed, Tier::Attested, Tier::SilverVerified, Tier::GoldVerified]);
         same(&crate::DeployerVerdict::ALL);
+        same(&crate::deployer::LaunchOutcome::ALL);
         same(&[ScoreBasis::Measured, ScoreBasis::NotIndexed, ScoreBasis::Degraded]);
+        same(&[EvidenceTier::Proven, EvidenceTier::Unproven]);
         use crate::Severity as S;
         same(&[S::Positive, S::Info, S::Low, S::Medium, S::High, S::Critical]);
     }

@@ -68,6 +68,7 @@ pub struct LaunchObservation {
 
 /// The outcome buckets of the interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum LaunchOutcome {
     /// Reached the graduation liquidity and was not rugged.
@@ -240,7 +241,7 @@ impl DeployerVerdict {
     }
 }
 
-crate::decision::display_as_wire_name!(DeployerVerdict);
+crate::decision::display_as_wire_name!(DeployerVerdict, LaunchOutcome);
 
 /// The risk report's verdict on a wallet that sells, launched tokens, or both: the worse of its
 /// seller decision (`BLOCK` is `AVOID`, `CAUTION` is `CAUTION`, a proceed is `OK`) and its deployer

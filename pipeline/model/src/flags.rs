@@ -40,10 +40,11 @@ impl Severity {
     }
 }
 
-crate::decision::display_as_wire_name!(Severity);
+crate::decision::display_as_wire_name!(Severity, FlagKey);
 
 /// Every flag the shield can raise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum FlagKey {
     /// On the denylist.

@@ -1,6 +1,6 @@
 //! Pieces shared by the per-agent payloads: trust shield, metrics, SLA, price, category.
 
-use super::{Severity, ShieldColor};
+use super::{FlagKey, Severity, ShieldColor};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FlagV1 {
     /// Flag key.
-    pub key: String,
+    pub key: FlagKey,
     /// `positive`, `info`, `low`, `medium`, `high` or `critical`.
     pub severity: Severity,
     /// What was measured.

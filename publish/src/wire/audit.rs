@@ -1,7 +1,7 @@
 //! The paid audit of one wallet (`GET /audit/{agentAddress}`, 0.25 USDC): every published
 //! document of the wallet in one answer, unlocked.
 
-use super::{Decision, DeployerVerdict};
+use super::{Decision, DeployerVerdict, LaunchOutcome};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -121,7 +121,7 @@ pub struct ExportTokenV1 {
     /// The platform.
     pub platform: String,
     /// `graduated`, `rugged`, `abandoned`, `alive` or `inconclusive`.
-    pub outcome: String,
+    pub outcome: LaunchOutcome,
     /// Days since launch.
     pub age_days: u32,
     /// The creator's deployer score.

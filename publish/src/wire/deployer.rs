@@ -2,7 +2,7 @@
 
 use super::agent::{FlagV1, OutcomeHistoryV1};
 use super::score::BreakdownTermV1;
-use super::{Decision, DeployerBasis, DeployerVerdict};
+use super::{Decision, DeployerBasis, DeployerVerdict, LaunchOutcome};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +27,7 @@ pub struct LaunchV1 {
     /// Platform.
     pub platform: String,
     /// Outcome bucket.
-    pub outcome: String,
+    pub outcome: LaunchOutcome,
     /// Peak pool liquidity, USDC.
     pub peak_liquidity_usdc: f64,
     /// Days since launch.
@@ -178,7 +178,7 @@ pub struct TokenRepV1 {
     /// The platform it launched on.
     pub platform: String,
     /// The token's outcome so far.
-    pub outcome: String,
+    pub outcome: LaunchOutcome,
     /// Days since launch.
     pub age_days: u32,
     /// The wallet that launched it: the agent's operator.

@@ -1,7 +1,7 @@
 //! Ranking and discovery payloads the server computes from the snapshot's index (seed §4.1):
 //! compare, featured, trending, search, recommend, tags, batch scores, intent match, random.
 
-use super::{Decision, ShieldColor};
+use super::{Decision, EvidenceTier, ShieldColor};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -331,7 +331,7 @@ pub struct MatchV1 {
     /// Preflight decision.
     pub decision: Decision,
     /// `proven` or `unproven` (proven sellers rank first for the same query).
-    pub evidence_tier: String,
+    pub evidence_tier: EvidenceTier,
 }
 
 /// Filters a match applied.

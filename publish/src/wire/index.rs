@@ -2,7 +2,7 @@
 //! scored deployer, holding what the server's queries (search, match, compare, categories, …)
 //! read. Static users can read them too; the per-wallet payloads stay the documents to serve.
 
-use super::{Decision, DeployerVerdict, ScoreBasis, Tier, Verdict};
+use super::{Decision, DeployerVerdict, EvidenceTier, LaunchOutcome, ScoreBasis, Tier, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,7 @@ pub struct AgentRowV1 {
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
     /// warning. Rankings put proven sellers first.
-    pub evidence_tier: String,
+    pub evidence_tier: EvidenceTier,
     /// What proves it, in words (empty when unproven).
     pub proven_by: Vec<String>,
     /// Trust shield.
@@ -135,7 +135,7 @@ pub struct TokenLaunchV1 {
     /// Launch platform.
     pub platform: String,
     /// Outcome bucket.
-    pub outcome: String,
+    pub outcome: LaunchOutcome,
     /// Days since launch.
     pub age_days: u32,
 }

@@ -1,7 +1,7 @@
 //! The leaderboard (seed §2.1–2.2) and the daily movers.
 
-use super::Decision;
 use super::agent::{MetricsV1, PriceV1};
+use super::{Decision, EvidenceTier};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -52,7 +52,7 @@ pub struct LeaderboardEntryV1 {
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
     /// warning. Rankings put proven sellers first.
-    pub evidence_tier: String,
+    pub evidence_tier: EvidenceTier,
     /// What proves it, in words (empty when unproven).
     pub proven_by: Vec<String>,
     /// Last 7 daily scores, only with `sparkline=1`.

@@ -58,7 +58,7 @@ pub struct VetV1 {
     /// Preflight decision.
     pub decision: Decision,
     /// Endpoint health: `alive`, `dead`, `unprobed`, or null when not indexed.
-    pub health: Option<String>,
+    pub health: Option<super::ProbeState>,
     /// The paid endpoint, null when none is published.
     pub resource_path: Option<String>,
     /// Snapshot day the checks read.

@@ -5,9 +5,9 @@
 /// The closed sets payloads carry: the model's own enums, serialised as their wire names, with
 /// their JSON Schemas (the model's `schemars` feature).
 pub use agentrep_model::buyers::BuyerBaseVerdict;
-pub use agentrep_model::decision::{Decision, ScoreBasis, ShieldColor, Tier, Verdict};
-pub use agentrep_model::deployer::{DeployerBasis, DeployerVerdict};
-pub use agentrep_model::flags::Severity;
+pub use agentrep_model::decision::{Decision, EvidenceTier, ScoreBasis, ShieldColor, Tier, Verdict};
+pub use agentrep_model::deployer::{DeployerBasis, DeployerVerdict, LaunchOutcome};
+pub use agentrep_model::flags::{FlagKey, Severity};
 
 /// Service name in payload versions.
 pub const SERVICE: &str = "agentrep";

@@ -3,7 +3,7 @@
 use super::agent::TrustShieldV1;
 use super::index::ListingRowV1;
 use super::score::ScoreBreakdownV1;
-use super::{Decision, ScoreBasis, ShieldColor, Verdict};
+use super::{Decision, EvidenceTier, FlagKey, ScoreBasis, ShieldColor, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +21,7 @@ pub struct PreflightV1 {
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
     /// warning. Rankings put proven sellers first.
-    pub evidence_tier: String,
+    pub evidence_tier: EvidenceTier,
     /// What proves it, in words (empty when unproven).
     pub proven_by: Vec<String>,
     /// Score, null when not measured.
@@ -37,7 +37,7 @@ pub struct PreflightV1 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlay: Option<OverlayNoteV1>,
     /// The shield's flag keys, weightiest first (the original's `flags` list).
-    pub flags: Vec<String>,
+    pub flags: Vec<FlagKey>,
     /// Category.
     pub category: PreflightCategoryV1,
     /// Human-readable signals.
@@ -101,7 +101,7 @@ pub struct UnindexedPreflightV1 {
     /// `red` when denylisted, else `yellow`.
     pub color: ShieldColor,
     /// `["denylisted"]` when denylisted, else empty.
-    pub flags: Vec<String>,
+    pub flags: Vec<FlagKey>,
     /// Human-readable signals.
     pub signals: Vec<String>,
     /// Snapshot day.
@@ -201,7 +201,7 @@ pub struct PayeeV1 {
     /// Shield colour.
     pub color: ShieldColor,
     /// The shield's flag keys (and the overlay's).
-    pub flags: Vec<String>,
+    pub flags: Vec<FlagKey>,
     /// Its score page.
     pub profile: String,
 }

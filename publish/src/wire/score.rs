@@ -1,7 +1,7 @@
 //! The score payload (seed §2.4), its breakdown, and the preliminary signals of an unknown address.
 
 use super::agent::{CategoryV1, MetricsV1, OutcomeHistoryV1, PriceV1, SettlementsV1, SlaV1, TrustShieldV1};
-use super::{Decision, ScoreBasis, Tier, Verdict};
+use super::{Decision, EvidenceTier, FlagKey, ScoreBasis, Tier, Verdict};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +37,7 @@ pub struct HealthV1 {
     /// original's `number|null`).
     pub status: Option<u32>,
     /// `alive`, `dead` (the last probe failed) or `unprobed`.
-    pub state: String,
+    pub state: ProbeState,
     /// ISO 8601 time of the last probe, null when never probed.
     pub probed_at: Option<String>,
 }
@@ -126,7 +126,7 @@ pub struct ScorePayloadV1 {
     /// ranked domain it controls, trusted paying entities, a Coinbase verification, a curated
     /// allowlist), else `unproven`: its evidence is counted, not proven, which alone is never a
     /// warning. Rankings put proven sellers first.
-    pub evidence_tier: String,
+    pub evidence_tier: EvidenceTier,
     /// What proves it, in words (empty when unproven).
     pub proven_by: Vec<String>,
     /// Metrics.
@@ -263,7 +263,7 @@ pub struct BreakdownComponentV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BreakdownPenaltyV1 {
     /// Flag key.
-    pub key: String,
+    pub key: FlagKey,
     /// Points taken off.
     pub points: f64,
 }
@@ -382,4 +382,27 @@ pub struct UnmeasuredMetricsV1 {
     pub settlements: Option<SettlementsV1>,
     /// Null.
     pub sla: Option<SlaV1>,
+}
+
+/// What the last probe of a seller's endpoint found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ProbeState {
+    /// It answered.
+    Alive,
+    /// It failed.
+    Dead,
+    /// The endpoint was never probed.
+    Unprobed,
+}
+
+impl ProbeState {
+    /// The state of a last probe that answered (`Some(true)`), failed, or never ran.
+    pub fn of(last_ok: Option<bool>) -> Self {
+        match last_ok {
+            Some(true) => ProbeState::Alive,
+            Some(false) => ProbeState::Dead,
+            None => ProbeState::Unprobed,
+        }
+    }
 }

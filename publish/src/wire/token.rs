@@ -1,6 +1,6 @@
 //! Per-token payloads: the buyer-trust verdict on a launched token's buyers (seed §3, §4.8).
 
-use super::{BuyerBaseVerdict, ShieldColor};
+use super::{BuyerBaseVerdict, FlagKey, ShieldColor};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -23,7 +23,7 @@ pub struct BuyerShieldV1 {
     /// `green`, `yellow` or `red`.
     pub color: ShieldColor,
     /// Keys of its raised flags.
-    pub flags: Vec<String>,
+    pub flags: Vec<FlagKey>,
 }
 
 /// One buyer of a token.

@@ -9,7 +9,7 @@ pub mod deliver;
 
 use std::sync::Arc;
 
-use agentrep_publish::wire::Decision;
+use agentrep_publish::wire::{Decision, LaunchOutcome};
 use agentrep_publish::wire::{
     ScoreChangedEventV1, ScoreChangedV1, TokenRuggedEventV1, TokenRuggedV1, WatchMoveV1, WatchlistDigestEventV1,
     WatchlistDigestV1,
@@ -131,7 +131,7 @@ pub fn enqueue_for(app: &App, snap: &ServedSnapshot) -> Result<(u64, usize, u64)
         )
     };
     let digests = store.digest_watchlists(&snap.id, now, score_of, digest)?;
-    let rugged = |token: &str| snap.index.launch_of(token).is_some_and(|(_, l)| l.outcome == "rugged");
+    let rugged = |token: &str| snap.index.launch_of(token).is_some_and(|(_, l)| l.outcome == LaunchOutcome::Rugged);
     let alert = |slot: &Slot| {
         let target = slot.alert.as_ref().expect("rug alerts carry a target");
         let body = TokenRuggedEventV1 {

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use agentrep_publish::wire::{Decision, DeployerVerdict};
+use agentrep_publish::wire::{Decision, DeployerVerdict, LaunchOutcome};
 use agentrep_publish::wire::{
     FeaturedCastV1, RugAlertRequestV1, RugAlertV1, SponsorV1, SponsoredV1, TraderAttestationV1, version,
 };
@@ -175,7 +175,7 @@ fn unrugged_launch<'a>(
         code: "unknown_token",
         message: format!("{token} is not an indexed launch; only indexed tokens are sold for (nothing was charged)"),
     })?;
-    if launch.outcome == "rugged" {
+    if launch.outcome == LaunchOutcome::Rugged {
         return Err(ApiError::Conflict {
             code: "already_rugged",
             message: format!("this token is already rugged in the current snapshot: {why} (nothing was charged)"),

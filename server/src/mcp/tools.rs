@@ -254,10 +254,12 @@ fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
         Some(_) => {}
     }
     if a.require_alive {
-        match health.as_deref() {
-            Some("alive") => {}
-            Some("dead") => failures.push("endpoint unreachable: its last probe failed".to_owned()),
-            _ => failures.push("endpoint liveness unknown: never probed".to_owned()),
+        match health {
+            Some(wire::ProbeState::Alive) => {}
+            Some(wire::ProbeState::Dead) => failures.push("endpoint unreachable: its last probe failed".to_owned()),
+            Some(wire::ProbeState::Unprobed) | None => {
+                failures.push("endpoint liveness unknown: never probed".to_owned())
+            }
         }
     }
     if resource.is_none() {

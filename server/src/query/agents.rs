@@ -168,7 +168,7 @@ pub fn unindexed_preflight(snap: &ServedSnapshot, a: &Address) -> UnindexedPrefl
         score: None,
         score_basis: ScoreBasis::NotIndexed,
         color,
-        flags: if xref.denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
+        flags: if xref.denylisted { vec![FlagKey::Denylisted] } else { Vec::new() },
         signals,
         snapshot_date: snap.date().to_owned(),
         methodology: METHODOLOGY_VERSION.to_owned(),

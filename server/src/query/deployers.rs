@@ -127,7 +127,7 @@ pub fn token_rep(
         version: version("virtuals-rep"),
         token: token.to_string(),
         platform: launch.platform.clone(),
-        outcome: launch.outcome.clone(),
+        outcome: launch.outcome,
         age_days: launch.age_days,
         operator: deployer.address.clone(),
         deployer_score: deployer.score,

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
 use agentrep_publish::categories;
-use agentrep_publish::wire::{AgentRowV1, DeployerRowV1, TagCountV1};
+use agentrep_publish::wire::{AgentRowV1, DeployerRowV1, EvidenceTier, TagCountV1};
 
 use super::text::{self, Field, MAX_DESCRIPTION_WORDS, WordIndex};
 
@@ -131,7 +131,7 @@ impl AgentIndex {
             .iter()
             .map(|r| MatchKey {
                 payable_score: if super::payable(r) { r.score } else { None },
-                proven: r.evidence_tier == "proven",
+                proven: r.evidence_tier == EvidenceTier::Proven,
                 price: r.price.as_ref().and_then(|p| p.amount.parse().ok()),
                 registered: r.erc8004_registered,
                 verified: !r.proofs.is_empty(),

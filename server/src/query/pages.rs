@@ -2,7 +2,7 @@
 //! the index, a profile from the published score and history documents, the og image's rows.
 //! The models are plain data; `crate::pages` renders them.
 
-use agentrep_model::{Address, FLAGS};
+use agentrep_model::{Address, FlagKey};
 use agentrep_publish::layout::WalletDoc;
 use agentrep_publish::wire::{AgentRowV1, Decision, HistoryV1, ScorePayloadV1, Severity, ShieldColor};
 use serde::Serialize;
@@ -151,7 +151,7 @@ pub fn leaderboard(snap: &ServedSnapshot, q: &LeaderboardPageQuery) -> Leaderboa
 #[derive(Debug, Serialize)]
 pub struct FlagModel {
     /// Key.
-    pub key: String,
+    pub key: FlagKey,
     /// Severity.
     pub severity: Severity,
     /// What was measured.
@@ -269,10 +269,10 @@ pub fn agent(snap: &ServedSnapshot, a: &Address) -> (AgentModel, bool) {
         .flags
         .iter()
         .map(|f| FlagModel {
-            key: f.key.clone(),
+            key: f.key,
             severity: f.severity,
             detail: f.detail.clone(),
-            explainer: FLAGS.iter().find(|d| d.name == f.key).map(|d| d.explainer.to_owned()).unwrap_or_default(),
+            explainer: FlagKey::def(f.key).explainer.to_owned(),
         })
         .collect();
     let breakdown = score

@@ -178,7 +178,7 @@ pub fn clawd_export(snap: &ServedSnapshot, platform: &str) -> Result<ClawdExport
                 token: t.token.clone(),
                 creator: d.address.clone(),
                 platform: t.platform.clone(),
-                outcome: t.outcome.clone(),
+                outcome: t.outcome,
                 age_days: t.age_days,
                 creator_score: d.score,
                 creator_verdict: d.verdict,

@@ -358,11 +358,10 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
         let applied = snap.overlay.load_full();
         let lowered = applied.as_ref().and_then(|o| o.seller(address)).map(|(_, s)| s);
         let decision = lowered.map_or(row.decision, |s| s.decision);
-        let mut flags: Vec<String> =
-            lowered.map(|s| s.flags.iter().map(|f| f.key.clone()).collect()).unwrap_or_default();
+        let mut flags: Vec<FlagKey> = lowered.map(|s| s.flags.iter().map(|f| f.key).collect()).unwrap_or_default();
         for f in &row.shield.flags {
             if !flags.contains(&f.key) {
-                flags.push(f.key.clone());
+                flags.push(f.key);
             }
         }
         return Payee {
@@ -395,7 +394,7 @@ fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
             score_basis: ScoreBasis::NotIndexed,
             verdict: None,
             color,
-            flags: if denylisted { vec![FlagKey::Denylisted.as_str().to_owned()] } else { Vec::new() },
+            flags: if denylisted { vec![FlagKey::Denylisted] } else { Vec::new() },
             profile,
         },
     }

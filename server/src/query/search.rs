@@ -331,7 +331,7 @@ pub fn match_intent(snap: &ServedSnapshot, base: &str, req: &MatchRequest) -> Ma
                 verified: !row.proofs.is_empty(),
                 erc8004_registered: row.erc8004_registered,
                 decision: row.decision,
-                evidence_tier: row.evidence_tier.clone(),
+                evidence_tier: row.evidence_tier,
             }
         })
         .collect();
