@@ -368,9 +368,3 @@ pub fn one_of3<A: schemars::JsonSchema, B: schemars::JsonSchema, C: schemars::Js
     let (a, b, c) = (generator.subschema_for::<A>(), generator.subschema_for::<B>(), generator.subschema_for::<C>());
     json_schema!({ "anyOf": [a, b, c] })
 }
-
-/// A schema that is one of two payloads (a 200 that differs for indexed and unknown wallets).
-pub fn either<A: schemars::JsonSchema, B: schemars::JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    let (a, b) = (generator.subschema_for::<A>(), generator.subschema_for::<B>());
-    json_schema!({ "anyOf": [a, b] })
-}

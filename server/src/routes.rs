@@ -126,7 +126,7 @@ pub const ROUTES: &[RouteDef] = &[
         "free score preview (seed 2.4); unknown addresses get preliminary signals, never a null body",
     )
     .query::<query::agents::ScoreQuery>()
-    .returns_with(openapi::either::<wire::ScorePayloadV1, wire::UnindexedScoreV1>)
+    .returns::<Either<wire::ScorePayloadV1, wire::UnindexedScoreV1>>()
     .errors(&[400, 402, 403, 404, 409, 501, 503])
     .paid(LIVE_RESCORE),
     RouteDef::get("/audit/{agentAddress}", "paid", handler!(agents::audit), AUDIT.purpose)

@@ -6,7 +6,7 @@ use agentrep_model::{Address, SellerProfile, SellerRecord};
 use agentrep_publish::layout::WalletDoc;
 use agentrep_publish::live::{LiveContextV1, LiveSellerV1};
 use agentrep_publish::payloads::{self, PayloadContext};
-use agentrep_publish::wire::ScorePayloadV1;
+use agentrep_publish::wire::{PreflightV1, ScorePayloadV1};
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
@@ -15,8 +15,9 @@ use crate::http::{HandlerResult, Request};
 use crate::index::Blob;
 use crate::payment::flow::sell;
 use crate::payment::prices::{AUDIT, LIVE_RESCORE};
-use crate::query::agents::{self as q, WalletRead};
+use crate::query::agents as q;
 use crate::query::{audit, resource};
+use crate::read::{Answer, Either};
 use crate::{ApiError, App, ServedSnapshot, Upstream};
 
 /// `GET /score/{address}`.
@@ -30,11 +31,8 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
         return full_profile(&app, &req, &a);
     }
     let snap = snapshot(&app)?;
-    match q::score(&snap, app.base_path(), &a) {
-        WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
-        WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
-        WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
-    }
+    let answer: Answer<'_, Either<ScorePayloadV1, _>> = q::score(&snap, app.base_path(), &a).into();
+    answer.respond(&req)
 }
 
 /// `?live=1` (paid): the seller's evidence newer than the snapshot, read now and folded into the
@@ -179,11 +177,11 @@ pub async fn preflight_query(app: Arc<App>, req: Request) -> HandlerResult {
     let snap = snapshot(&app)?;
     match (query.url, query.address) {
         (Some(url), None) => computed(&resource::url_preflight(&snap, app.base_path(), &url, None, None)?),
-        (None, Some(address)) => match q::preflight(&snap, &crate::http::params::address(&address)?) {
-            WalletRead::Published(blob) => serve(&req, blob, mime::JSON),
-            WalletRead::Overlaid(blob) => serve(&req, &blob, mime::JSON),
-            WalletRead::Computed(doc) => Ok(respond::json(StatusCode::OK, &doc)),
-        },
+        (None, Some(address)) => {
+            let read = q::preflight(&snap, &crate::http::params::address(&address)?);
+            let answer: Answer<'_, Either<PreflightV1, _>> = read.into();
+            answer.respond(&req)
+        }
         _ => Err(ApiError::param("url", "give exactly one of url (a resource URL) and address (a wallet)")),
     }
 }

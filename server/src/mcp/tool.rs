@@ -14,7 +14,7 @@ use super::{Ctx, Revision};
 use crate::ApiError;
 use crate::endpoints::Endpoint;
 use crate::index::Blob;
-use crate::read::Either;
+use crate::read::Answer;
 
 /// Why a tool could not answer: returned as a result with `isError: true` and this text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,15 +52,10 @@ impl<T> Out<T> {
     }
 }
 
-impl<A, B> Out<Either<A, B>> {
-    /// The first of two payloads.
-    pub(super) fn left(out: Out<A>) -> Self {
-        Self { value: out.value, _type: PhantomData }
-    }
-
-    /// The second.
-    pub(super) fn right(out: Out<B>) -> Self {
-        Self { value: out.value, _type: PhantomData }
+impl<T: Serialize> Out<T> {
+    /// A read's answer (`crate::read`), as the routes answer it.
+    pub(super) fn answered(answer: Answer<'_, T>) -> Self {
+        Self { value: answer.into_value(), _type: PhantomData }
     }
 }
 

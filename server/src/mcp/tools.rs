@@ -135,11 +135,7 @@ impl Ctx<'_> {
 
 fn score(ctx: &Ctx, a: AddressArgs) -> Result<Out<Either<wire::ScorePayloadV1, wire::UnindexedScoreV1>>, ToolError> {
     let a = address(&a.address)?;
-    Ok(match aq::score(ctx.snap()?, ctx.base(), &a) {
-        WalletRead::Published(blob) => Out::left(Out::published(blob)),
-        WalletRead::Overlaid(blob) => Out::left(Out::published(&blob)),
-        WalletRead::Computed(doc) => Out::right(Out::of(&doc)),
-    })
+    Ok(Out::answered(aq::score(ctx.snap()?, ctx.base(), &a).into()))
 }
 
 fn preflight(
@@ -147,11 +143,7 @@ fn preflight(
     a: AddressArgs,
 ) -> Result<Out<Either<wire::PreflightV1, wire::UnindexedPreflightV1>>, ToolError> {
     let a = address(&a.address)?;
-    Ok(match aq::preflight(ctx.snap()?, &a) {
-        WalletRead::Published(blob) => Out::left(Out::published(blob)),
-        WalletRead::Overlaid(blob) => Out::left(Out::published(&blob)),
-        WalletRead::Computed(doc) => Out::right(Out::of(&doc)),
-    })
+    Ok(Out::answered(aq::preflight(ctx.snap()?, &a).into()))
 }
 
 fn leaderboard(ctx: &Ctx, q: &rq::LeaderboardQuery) -> Result<Out<wire::LeaderboardV1>, ToolError> {

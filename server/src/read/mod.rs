@@ -74,7 +74,7 @@ pub enum Answer<'a, T> {
 
 impl<T: Serialize> Answer<'_, T> {
     /// The HTTP response to `req`.
-    fn respond(&self, req: &Request) -> HandlerResult {
+    pub fn respond(&self, req: &Request) -> HandlerResult {
         Ok(match self {
             Answer::Published(blob) => respond::blob(&req.headers, blob, mime::JSON, req.is_head()),
             Answer::Kept(blob) => respond::blob(&req.headers, blob, mime::JSON, req.is_head()),
