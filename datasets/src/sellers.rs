@@ -571,6 +571,15 @@ fn seller_probes(world: &World, s: &Seller, day: u32, date: NaiveDate) -> Vec<Pr
                 Some((_, from, share)) if day >= from => !r.random_bool(share),
                 _ => r.random_bool(0.995),
             });
+            // The wallet the 402 asks to be paid: the listing's, or the hijacker's when a payTo
+            // mismatch is what this probe saw.
+            let offer_pay_tos = match (matches, s.mismatch) {
+                (None, _) => Vec::new(),
+                (Some(false), Some((Mismatch::PayTo, _, _))) => {
+                    vec![address(world.config.seed, "hijack", u64::from(s.index))]
+                }
+                (Some(_), _) => vec![res.pay_to.to_ascii_lowercase()],
+            };
             out.push(ProbeRow {
                 resource: res.url.clone(),
                 probed_at: Timestamp::from_secs(at),
@@ -580,6 +589,7 @@ fn seller_probes(world: &World, s: &Seller, day: u32, date: NaiveDate) -> Vec<Pr
                 error,
                 offer_version: offer.then_some(s.offer_version),
                 offer_matches: matches,
+                offer_pay_tos,
             });
         }
     }

@@ -8,13 +8,13 @@
 //! It reads nothing an outsider can write (no transfers, no reviews, no receipts), and
 //! `fast_verdict` keeps a seller's published decision unless the fold lowers it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 
 use agentrep_lake::datasets::{ListEntryRow, PaidProbeRow, ProbeRow};
 use agentrep_lake::{Dataset, Lake, Row};
 use agentrep_model::decision::assess_seller;
-use agentrep_model::live::{FastEvidence, fast_verdict, fold_fast};
+use agentrep_model::live::{FastEvidence, fast_verdict, fold_fast, origin};
 use agentrep_model::{FlagKey, PaidProbeStats};
 use agentrep_publish::layout;
 use agentrep_publish::live::{LiveBases, LiveSellerV1};
@@ -47,34 +47,36 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
     let day = NaiveDate::parse_from_str(&manifest.snapshot_date, "%Y-%m-%d")?;
     let day_end = (day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
     let evidence = FastLake::read(lake, day, day_end)?;
-    let mut seller_of: HashMap<&str, &str> = HashMap::new();
+    // A URL listed under several wallets is each one's listing: its probes reach every one, each
+    // judged for that wallet, and the fold keeps those at the wallet's counted origins only.
+    let mut sellers_of: HashMap<&str, Vec<&str>> = HashMap::new();
     for row in &agents {
         for r in &row.resources {
-            seller_of.insert(r.as_str(), row.address.as_str());
+            sellers_of.entry(r.as_str()).or_default().push(row.address.as_str());
         }
     }
-    let mut per_seller: BTreeMap<&str, FastEvidence> = BTreeMap::new();
+    let mut per_seller: BTreeMap<&str, SellerEvidence<'_>> = BTreeMap::new();
     for p in &evidence.probes {
-        if let Some(seller) = seller_of.get(p.resource.as_str()) {
-            let fast = per_seller.entry(seller).or_default();
-            fast.as_of = fast.as_of.max(p.probed_at.secs());
-            fast.probes.push(agentrep_server::live::probe(p));
+        for seller in sellers_of.get(p.resource.as_str()).into_iter().flatten() {
+            let e = per_seller.entry(seller).or_default();
+            e.fast.as_of = e.fast.as_of.max(p.probed_at.secs());
+            e.fast.probes.push(agentrep_server::live::probe(p, seller));
         }
     }
     let by_address: HashMap<&str, &AgentRowV1> = agents.iter().map(|a| (a.address.as_str(), a)).collect();
     for call in &evidence.paid_calls {
         let seller = call.pay_to.to_ascii_lowercase();
         let Some(row) = by_address.get(seller.as_str()) else { continue };
-        let fast = per_seller.entry(row.address.as_str()).or_default();
-        fast.as_of = fast.as_of.max(call.probed_at.secs());
-        count_paid_call(&mut fast.paid_probes, call);
+        let e = per_seller.entry(row.address.as_str()).or_default();
+        e.fast.as_of = e.fast.as_of.max(call.probed_at.secs());
+        e.paid_calls.push(call);
     }
     for entry in &evidence.denylist {
         let address = entry.address.to_ascii_lowercase();
         if let Some(row) = by_address.get(address.as_str()) {
-            let fast = per_seller.entry(row.address.as_str()).or_default();
-            fast.as_of = fast.as_of.max(entry.added_at.secs());
-            fast.denylisted = true;
+            let e = per_seller.entry(row.address.as_str()).or_default();
+            e.fast.as_of = e.fast.as_of.max(entry.added_at.secs());
+            e.fast.denylisted = true;
         }
     }
     // Every affected seller's basis at once (a row group decompressed once, not once per seller),
@@ -83,13 +85,14 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
     let sellers: BTreeMap<String, OverlaySellerV1> = lines
         .into_par_iter()
         .filter_map(|(address, line)| {
-            let verdict = verdict_of(by_address[address.as_str()], &line, &per_seller[address.as_str()]);
+            let fast = per_seller[address.as_str()].fast_for(&line);
+            let verdict = verdict_of(by_address[address.as_str()], &line, &fast);
             verdict.map(|v| (address, v))
         })
         .collect::<Vec<_>>()
         .into_iter()
         .collect();
-    let as_of = per_seller.values().map(|f| f.as_of).max().unwrap_or(day_end - 1).max(day_end - 1);
+    let as_of = per_seller.values().map(|e| e.fast.as_of).max().unwrap_or(day_end - 1).max(day_end - 1);
     let overlay = OverlayV1 {
         version: version("overlay"),
         snapshot_id: id,
@@ -101,6 +104,28 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
     };
     store.publish_overlay(&overlay)?;
     Ok(Some(overlay))
+}
+
+/// One seller's evidence newer than the snapshot, before the fold keeps what counts for it.
+#[derive(Debug, Default)]
+struct SellerEvidence<'a> {
+    fast: FastEvidence,
+    paid_calls: Vec<&'a PaidProbeRow>,
+}
+
+impl SellerEvidence<'_> {
+    /// The fast evidence for the fold: the probes (the fold keeps those of the basis's listings,
+    /// which are the seller's counted origins' own) and the paid calls made at the seller's
+    /// counted origins (SCORING.md § 1, "Origins": a call at an origin the seller's evidence does
+    /// not count from judges that origin, not the wallet).
+    fn fast_for(&self, line: &LiveSellerV1) -> FastEvidence {
+        let counted: BTreeSet<String> = line.basis.listings.iter().map(|l| origin(&l.resource)).collect();
+        let mut fast = self.fast.clone();
+        for call in self.paid_calls.iter().filter(|c| counted.contains(&origin(&c.resource))) {
+            count_paid_call(&mut fast.paid_probes, call);
+        }
+        fast
+    }
 }
 
 /// What the overlay says of one seller: its published answer (`row`), its features and live basis

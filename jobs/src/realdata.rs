@@ -366,6 +366,7 @@ pub fn import(lake: &Lake, args: &ImportArgs) -> anyhow::Result<RealDataSidecar>
                 error: None,
                 offer_version: Some(2),
                 offer_matches: Some(true),
+                offer_pay_tos: vec![l.pay_to.to_ascii_lowercase()],
             })
             .collect();
         lake.write_partition(date, &rows)?;

@@ -1,13 +1,15 @@
 //! The registrable domain of every current listing, by the Public Suffix List (computed here, in
 //! Rust, and handed to DuckDB as `listing_domains`), then `sql/domains.sql`: each seller's ranked
-//! domain and agentrep's paid calls.
+//! domain, and `sql/origins.sql`: the origins whose evidence counts for each seller, with the
+//! probe SLAs and agentrep's paid calls over them.
 
 use agentrep_lake::domain::registrable;
 
 use crate::PipelineError;
 use crate::engine::Engine;
 
-/// Fills `listing_domains(resource, domain)` from `cur` and runs `sql/domains.sql`.
+/// Fills `listing_domains(resource, domain)` from `cur` and runs `sql/domains.sql` and
+/// `sql/origins.sql`.
 pub(crate) fn prepare(db: &Engine) -> Result<(), PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "listing domains", source };
     let resources: Vec<String> = {
@@ -24,5 +26,6 @@ pub(crate) fn prepare(db: &Engine) -> Result<(), PipelineError> {
         }
         appender.flush().map_err(err)?;
     }
-    db.execute_file(&crate::sql_files::DOMAINS)
+    db.execute_file(&crate::sql_files::DOMAINS)?;
+    db.execute_file(&crate::sql_files::ORIGINS)
 }

@@ -94,9 +94,14 @@ fn ts(day: NaiveDate) -> String {
 }
 
 /// A table function reading exactly `files` (at least one), with their `date` partition column.
+/// Columns are matched by name, so partitions written before a column was added to their dataset
+/// read it as null (`offer_pay_tos` of `probes`, methodology 3.1).
 pub(crate) fn read_partitions(files: &[PartitionFile]) -> String {
     let list: Vec<String> = files.iter().map(|f| quote(&f.path.to_string_lossy())).collect();
-    format!("read_parquet([{}], hive_partitioning = true, hive_types = {{'date': DATE}})", list.join(", "))
+    format!(
+        "read_parquet([{}], hive_partitioning = true, hive_types = {{'date': DATE}}, union_by_name = true)",
+        list.join(", ")
+    )
 }
 
 impl Engine {
@@ -131,7 +136,21 @@ impl Engine {
                     .collect();
                 format!("CREATE TABLE {} ({})", dataset.name(), columns.join(", "))
             } else {
-                format!("CREATE VIEW {} AS SELECT * FROM {}", dataset.name(), read_partitions(&files))
+                let source = read_partitions(&files);
+                // A column added to the dataset after every one of these partitions was written
+                // reads as null.
+                let present: std::collections::HashSet<String> = {
+                    let mut stmt = conn.prepare(&format!("DESCRIBE SELECT * FROM {source}")).map_err(err)?;
+                    stmt.query_map([], |r| r.get("column_name")).map_err(err)?.collect::<Result<_, _>>().map_err(err)?
+                };
+                let added: String = dataset
+                    .schema()
+                    .fields()
+                    .iter()
+                    .filter(|f| !present.contains(f.name()))
+                    .map(|f| format!(", NULL::{} AS {}", sql_type(f.data_type()), f.name()))
+                    .collect();
+                format!("CREATE VIEW {} AS SELECT *{added} FROM {source}", dataset.name())
             };
             conn.execute_batch(&sql).map_err(err)?;
         }

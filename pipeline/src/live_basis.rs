@@ -15,16 +15,24 @@ use crate::engine::{Engine, query};
 const PAYERS_SQL: &str = "SELECT (pp.sid - 1)::UINTEGER AS seller, w.address FROM pp JOIN wallets w ON w.h = pp.payer_h \
      ORDER BY pp.sid, w.wid";
 const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER AS seller, day, n FROM seller_days ORDER BY 1, 2";
+/// The probes of the window at the seller's counted origins (`sql/origins.sql`), each offer judged
+/// for the seller as the SLA pass judges it.
 const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, p.resource, (epoch_us(p.probed_at) // 1000000)::BIGINT AS t, \
      p.status, p.latency_ms, p.offer_version, p.offer_matches \
-     FROM probes p JOIN cur c USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \
-     WHERE p.probed_at >= {d7} AND p.probed_at < {day_end} ORDER BY 1, 3, 2";
+     FROM listing_probes p JOIN counted_origins o USING (address, origin) JOIN seller_ids i USING (address) \
+     ORDER BY 1, 3, 2";
+/// The seller's current listings, each saying whether its origin counts for the seller
+/// (`sql/origins.sql`): every listing's price bounds a settlement, and the listings at counted
+/// origins are what a live re-score probes and whose probes its window keeps.
 const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource, c.pay_to, c.network, c.net, \
-     c.asset, c.price_atomic::UBIGINT AS price FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) ORDER BY 1, 2";
+     c.asset, c.price_atomic::UBIGINT AS price, o.origin IS NOT NULL AS counted \
+     FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) \
+     LEFT JOIN counted_origins o ON o.address = i.address AND o.origin = c.origin \
+     ORDER BY 1, 2, c.net, c.asset, c.price_atomic";
 const FACILITATORS_SQL: &str = "SELECT address FROM facilitators ORDER BY 1";
 /// The current resources served from each seller's ranked domain (`sql/domains.sql`).
-const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource FROM cur c \
-     JOIN listing_domains d USING (resource) JOIN seller_ids i ON i.address = lower(c.pay_to) \
+const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource FROM wallet_resources c \
+     JOIN listing_domains d USING (resource) JOIN seller_ids i USING (address) \
      JOIN seller_domain sd ON sd.address = i.address AND sd.domain = d.domain ORDER BY 1, 2";
 
 /// Each seller's rows (by 0-based seller index), filled from a query in seller order. A seller's
@@ -76,6 +84,8 @@ impl<T> PerSeller<T> {
 struct Listed {
     listing: LiveListing,
     net: String,
+    /// Its origin's evidence counts for the seller.
+    counted: bool,
 }
 
 /// What every seller's basis shares: the day it ends and where newer evidence starts.
@@ -160,6 +170,7 @@ impl LiveInputs {
                         price: r.get("price")?,
                     },
                     net: r.get("net")?,
+                    counted: r.get("counted")?,
                 },
             ))
         })?;
@@ -223,7 +234,7 @@ impl SellerLiveInputs {
         LiveBasis {
             day_end: window.day_end,
             evidence_from: window.evidence_from,
-            listings: self.listings.into_iter().map(|l| l.listing).collect(),
+            listings: self.listings.into_iter().filter(|l| l.counted).map(|l| l.listing).collect(),
             prices,
             payers,
             settled_days: self.days,

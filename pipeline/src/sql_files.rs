@@ -26,7 +26,7 @@ pub(crate) const LISTINGS: SqlFile = SqlFile {
     name: "listings.sql",
     text: include_str!("sql/listings.sql"),
     reads: &["entity_labels", "listings"],
-    leaves: &["cur", "seller_listing", "seller_tags", "seller_ids", "price_bounds", "facilitators"],
+    leaves: &["cur", "seller_listing", "seller_tags", "wallet_resources", "seller_ids", "price_bounds", "facilitators"],
 };
 
 /// The settlement pass's DuckDB text ([`SETTLEMENTS`] runs it, or its DataFusion form).
@@ -46,7 +46,6 @@ pub(crate) const SELLERS: SqlFile = SqlFile {
         "attestations",
         "carried_first_fundings",
         "cited",
-        "cur",
         "entity_labels",
         "erc8004_feedback",
         "erc8004_registrations",
@@ -56,16 +55,36 @@ pub(crate) const SELLERS: SqlFile = SqlFile {
         "receipts",
         "seller_ids",
         "token_launches",
+        "wallet_resources",
     ],
-    leaves: &["first_funder", "hubs", "reg", "fb", "rc", "proofs", "attested", "lists", "wallets", "sla"],
+    leaves: &["first_funder", "hubs", "reg", "fb", "rc", "proofs", "attested", "lists", "wallets", "listing_probes"],
 };
 
-/// Ranked domains and the operator's paid calls.
+/// Ranked domains.
 pub(crate) const DOMAINS: SqlFile = SqlFile {
     name: "domains.sql",
     text: include_str!("sql/domains.sql"),
-    reads: &["cur", "domain_ranks", "listing_domains", "paid_probes", "probes"],
-    leaves: &["ranks", "domain_offers", "seller_domain", "paid"],
+    reads: &["domain_ranks", "listing_domains", "listing_probes"],
+    leaves: &["ranks", "domain_offers", "seller_domain"],
+};
+
+/// The origins whose evidence counts for each seller, and the probe SLAs, paid calls and listing
+/// risks over them (methodology 3.1).
+pub(crate) const ORIGINS: SqlFile = SqlFile {
+    name: "origins.sql",
+    text: include_str!("sql/origins.sql"),
+    reads: &[
+        "agent_cards",
+        "cur",
+        "listing_domains",
+        "listing_probes",
+        "paid_probes",
+        "reg",
+        "seller_domain",
+        "seller_ids",
+        "wallet_resources",
+    ],
+    leaves: &["bound_origins", "listing_paid", "seller_origins", "counted_origins", "listing_risks", "sla", "paid"],
 };
 
 /// One row per seller, read by name into the model's features.
@@ -75,6 +94,7 @@ pub(crate) const SELLERS_SELECT: SqlFile = SqlFile {
     reads: &[
         "attested",
         "cadence",
+        "listing_risks",
         "lists",
         "nonq",
         "paid",
@@ -109,7 +129,7 @@ pub(crate) const DEPLOYERS: SqlFile = SqlFile {
 /// The files in the order the rebuild runs them.
 #[cfg(test)]
 pub(crate) const REBUILD_ORDER: &[&SqlFile] =
-    &[&LISTINGS, &SETTLEMENTS_DUCKDB, &SELLERS, &DOMAINS, &SELLERS_SELECT, &COUNTERPARTIES, &DEPLOYERS];
+    &[&LISTINGS, &SETTLEMENTS_DUCKDB, &SELLERS, &DOMAINS, &ORIGINS, &SELLERS_SELECT, &COUNTERPARTIES, &DEPLOYERS];
 
 /// What the files read that none of them makes: the carried state `carry::FIRST_FUNDINGS` leaves
 /// before them, and `listing_domains`, which `domains::prepare` fills from Rust (the lake's

@@ -90,11 +90,7 @@ fn economy(case: u64, strip: &dyn Fn(u32) -> bool) -> (LakeBuilder, u32, Vec<u32
 }
 
 fn decisions(b: &LakeBuilder) -> BTreeMap<String, (Decision, Vec<String>)> {
-    let dir = tempfile::tempdir().unwrap();
-    let lake = b.write(dir.path());
-    let (input, _) = agentrep_pipeline::rebuild(&lake, day(i64::from(LAST))).unwrap();
-    input
-        .sellers
+    b.rebuild_sellers()
         .into_iter()
         .map(|s| (s.address, (s.assessment.decision, s.assessment.flags.iter().map(|f| f.detail.clone()).collect())))
         .collect()

@@ -5,6 +5,13 @@
 //! payments from fresh puppets (one funder, or each withdrawn from an exchange), ERC-8004 reviews
 //! of 0 from wallets that never paid and from puppets that paid once, failed receipts from both,
 //! and a transfer to the seller from a denylisted address after it was listed.
+//!
+//! Listings are outsider evidence too (methodology 3.1): anyone can list any URL under any wallet
+//! and serve a 402 naming any wallet, and the oracle's paid calls at such a host settle to the
+//! wallet it names. Trap listings naming a seller's wallet on strangers' hosts (dead, answering a
+//! 402 for another wallet, or taking the oracle's paid calls and answering 500), a stranger's
+//! listing of the seller's own URL, and a secrets path listed under the seller's wallet move no
+//! decision, score or flag at all.
 
 mod support;
 
@@ -103,11 +110,73 @@ fn grief(b: &mut LakeBuilder, rng: &mut ChaCha8Rng, target: &str, tag: u32) {
     }
 }
 
+/// Trap listings against `target` on `tag`'s hosts, and its own URL listed under a stranger.
+fn trap_listings(b: &mut LakeBuilder, rng: &mut ChaCha8Rng, target: &str, own_url: &str, tag: u32) {
+    let stranger = addr(0x9100 + tag);
+    for k in 0..rng.random_range(1..=8u32) {
+        let url = format!("https://t{k}.griefer{tag}.example/{}", ["api", "v1/x", "admin", ".env"][k as usize % 4]);
+        let from = rng.random_range(0..=i64::from(LAST));
+        b.listing(&url, target, [1, 1_000, 50_000][rng.random_range(0..3)], from);
+        match rng.random_range(0..4) {
+            0 => {
+                b.probes(&url, from, None, None);
+            }
+            1 => {
+                b.probes_naming(&url, from, Some(402), Some(false), &[&stranger]);
+            }
+            2 => {
+                b.probes_naming(&url, from, Some([404, 500][rng.random_range(0..2)]), None, &[]);
+            }
+            _ => {
+                // A host that serves the target's own 402 and takes the oracle's paid calls.
+                b.probes_naming(&url, from, Some(402), Some(true), &[target]);
+                for d in from..=i64::from(LAST) {
+                    if rng.random_bool(0.5) {
+                        b.paid_probe(d, &url, target, true, false);
+                    }
+                }
+            }
+        }
+    }
+    if rng.random_bool(0.5) {
+        b.listing(own_url, &stranger, 1_000, rng.random_range(0..=i64::from(LAST)));
+    }
+}
+
+type Judgement = (Decision, Option<u8>, Vec<agentrep_model::FlagKey>);
+
+fn judgements(b: &LakeBuilder) -> BTreeMap<String, Judgement> {
+    b.rebuild_sellers()
+        .into_iter()
+        .map(|s| {
+            let flags = s.assessment.flags.iter().map(|f| f.key).collect();
+            (s.address, (s.assessment.decision, s.assessment.score, flags))
+        })
+        .collect()
+}
+
+#[test]
+fn listings_strangers_make_move_no_decision_score_or_flag() {
+    let mut judged = 0;
+    for case in 0..CASES {
+        let mut rng = ChaCha8Rng::seed_from_u64(1_000 + case);
+        let (base, sellers) = economy(&mut rng);
+        let before = judgements(&base);
+        let mut griefed = base.clone();
+        for i in 0..sellers {
+            trap_listings(&mut griefed, &mut rng, &seller(i), &format!("https://s{i}.example.com/api"), i);
+        }
+        let after = judgements(&griefed);
+        for (address, j0) in &before {
+            assert_eq!(&after[address], j0, "case {case}: trap listings moved {address}");
+        }
+        judged += before.len();
+    }
+    assert!(judged > 0, "the generated economies have sellers to judge");
+}
+
 fn decisions(b: &LakeBuilder) -> BTreeMap<String, Decision> {
-    let dir = tempfile::tempdir().unwrap();
-    let lake = b.write(dir.path());
-    let (input, _) = agentrep_pipeline::rebuild(&lake, day(i64::from(LAST))).unwrap();
-    input.sellers.into_iter().map(|s| (s.address, s.assessment.decision)).collect()
+    b.rebuild_sellers().into_iter().map(|s| (s.address, s.assessment.decision)).collect()
 }
 
 #[test]

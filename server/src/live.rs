@@ -73,15 +73,18 @@ pub fn transfer(r: SettlementRow) -> TransferSample {
     }
 }
 
-/// A probe row as the live merge reads it.
-pub fn probe(r: &ProbeRow) -> ProbeSample {
+/// A probe row as the live merge reads it for `wallet` (lowercase): its offer matches only when it
+/// matched a listing and asked `wallet` to be paid, as the rebuild judges it (`listing_probes` in
+/// `sql/sellers.sql`; a row that did not record the offer's wallets keeps its match).
+pub fn probe(r: &ProbeRow, wallet: &str) -> ProbeSample {
+    let names_wallet = r.offer_pay_tos.is_empty() || r.offer_pay_tos.iter().any(|w| w == wallet);
     ProbeSample {
         resource: r.resource.clone(),
         t: r.probed_at.secs(),
         status: r.status,
         latency_ms: r.latency_ms,
         offer_version: r.offer_version,
-        offer_matches: r.offer_matches,
+        offer_matches: r.offer_matches.map(|m| m && names_wallet),
     }
 }
 
@@ -165,7 +168,7 @@ impl LiveSources {
         let evidence = LiveEvidence {
             as_of,
             transfers: rows.into_iter().map(transfer).collect(),
-            probes: probes.iter().map(probe).collect(),
+            probes: probes.iter().map(|p| probe(p, &seller.to_ascii_lowercase())).collect(),
         };
         let facilitators: BTreeSet<String> = facilitators.iter().cloned().collect();
         let (features, merged) = merge(seller, &line.features, basis, &facilitators, &evidence);

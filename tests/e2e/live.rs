@@ -69,7 +69,7 @@ fn live_and_batch_agree_on_the_same_evidence() {
         let live_probes: Vec<ProbeSample> = late_probes
             .iter()
             .filter(|p| resources.contains(p.resource.as_str()))
-            .map(agentrep_server::live::probe)
+            .map(|p| agentrep_server::live::probe(p, &s.address))
             .collect();
         let evidence = LiveEvidence { as_of: day_end - 1, transfers, probes: live_probes };
         let (live, report) = merge(&s.address, &s.features, &s.live, &facilitators, &evidence);

@@ -128,6 +128,7 @@ fn operator_evidence(world: &BuiltWorld, snap: &Snapshot, seed: u64, targets: &[
                     error: (!alive).then(|| "timed out".to_owned()),
                     offer_version: alive.then_some(2),
                     offer_matches: alive.then_some(true),
+                    offer_pay_tos: if alive { vec![target.address.clone()] } else { Vec::new() },
                 });
             }
         }

@@ -440,6 +440,7 @@ async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
                 error: Some("connection refused".to_owned()),
                 offer_version: None,
                 offer_matches: None,
+                offer_pay_tos: Vec::new(),
             })
         })
         .collect();

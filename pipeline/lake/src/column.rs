@@ -40,6 +40,12 @@ pub trait Column: Sized {
     /// # Panics
     /// When the array is not of [`Column::data_type`]; callers check the schema first.
     fn read(array: &dyn Array) -> Vec<Self>;
+    /// The values of `rows` rows of a partition written before this column existed, for a column
+    /// that may be added to a dataset (an empty list reads as nothing observed); `None` for the
+    /// columns every partition has.
+    fn absent(_rows: usize) -> Option<Vec<Self>> {
+        None
+    }
 }
 
 macro_rules! primitive_column {
@@ -157,5 +163,8 @@ impl Column for Vec<String> {
             .iter()
             .map(|list| list.map(|items| <String as Column>::read(items.as_ref())).unwrap_or_default())
             .collect()
+    }
+    fn absent(rows: usize) -> Option<Vec<Self>> {
+        Some(vec![Vec::new(); rows])
     }
 }

@@ -107,15 +107,20 @@ macro_rules! datasets {
                 fn from_batch(batch: &RecordBatch) -> Result<Vec<Self>, SchemaMismatch> {
                     $(
                         let $field = {
-                            let column = batch
-                                .column_by_name(stringify!($field))
-                                .filter(|c| c.data_type() == &<$ty as Column>::data_type())
-                                .ok_or_else(|| SchemaMismatch {
-                                    dataset: $name,
-                                    column: stringify!($field),
-                                    expected: <$ty as Column>::data_type().to_string(),
-                                })?;
-                            <$ty as Column>::read(column.as_ref()).into_iter()
+                            let mismatch = || SchemaMismatch {
+                                dataset: $name,
+                                column: stringify!($field),
+                                expected: <$ty as Column>::data_type().to_string(),
+                            };
+                            match batch.column_by_name(stringify!($field)) {
+                                Some(column) if column.data_type() == &<$ty as Column>::data_type() => {
+                                    <$ty as Column>::read(column.as_ref())
+                                }
+                                Some(_) => return Err(mismatch()),
+                                // A column added to the dataset later: older partitions lack it.
+                                None => <$ty as Column>::absent(batch.num_rows()).ok_or_else(mismatch)?,
+                            }
+                            .into_iter()
                         };
                     )*
                     $( let mut $field = $field; )*
@@ -196,8 +201,13 @@ datasets! {
         /// x402 version of a well-formed 402 offer (1: `accepts[]` body, 2: `PAYMENT-REQUIRED`
         /// header); null when the answer carried no well-formed offer.
         offer_version: Option<u32>,
-        /// The offer's payTo, asset, network and price match the listing; null without an offer.
+        /// The offer's payTo, asset, network and price match a listing of the resource; null
+        /// without an offer.
         offer_matches: Option<bool>,
+        /// Every wallet the well-formed offer's terms ask to be paid, lowercase, sorted, without
+        /// duplicates: which payTo the URL takes, whoever listed it. Empty without an offer, and in
+        /// partitions written before methodology 3.1 (which read it as empty).
+        offer_pay_tos: Vec<String>,
     }
 
     /// ERC-8004 IdentityRegistry registrations, one partition per block day.

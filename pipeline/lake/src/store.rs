@@ -825,6 +825,7 @@ mod tests {
                 error: None,
                 offer_version: Some(2),
                 offer_matches: Some(false),
+                offer_pay_tos: vec!["0x0000000000000000000000000000000000000001".into()],
             },
             ProbeRow {
                 resource: "https://b.example/y".into(),
@@ -835,6 +836,7 @@ mod tests {
                 error: Some("timeout".into()),
                 offer_version: None,
                 offer_matches: None,
+                offer_pay_tos: Vec::new(),
             },
         ];
         lake.write_partition(day, &probes).unwrap();

@@ -62,6 +62,22 @@ pub struct KnownPayer {
     pub entity: Option<(u32, i64)>,
 }
 
+/// The origin of a URL: its scheme and authority, lowercase (`https://api.example.com:8443`), as
+/// `sql/listings.sql` computes `cur.origin`; empty when the text is no URL. A probe or a paid call
+/// is evidence about the origin it reached (SCORING.md § 1, "Origins").
+pub fn origin(url: &str) -> String {
+    let url = url.trim();
+    let Some((scheme, rest)) = url.split_once("://") else { return String::new() };
+    let mut chars = scheme.chars();
+    let well_formed = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'));
+    if !well_formed {
+        return String::new();
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    format!("{scheme}://{authority}").to_lowercase()
+}
+
 /// The prices a settlement on one network and asset qualifies at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PriceBound {
@@ -475,6 +491,15 @@ mod tests {
     const USDC: &str = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
     const FACILITATOR: &str = "0x00000000000000000000000000000000000000fa";
     const DAY_END: i64 = 20_000 * DAY;
+
+    #[test]
+    fn an_origin_is_the_scheme_and_authority_lowercased() {
+        assert_eq!(origin(" HTTPS://API.Example.com:8443/v1/x?q=1#f "), "https://api.example.com:8443");
+        assert_eq!(origin("https://a.example?x=/y"), "https://a.example");
+        assert_eq!(origin("http://user@a.example#frag"), "http://user@a.example");
+        assert_eq!(origin("not a url"), "");
+        assert_eq!(origin("1http://a.example/"), "");
+    }
 
     fn basis() -> LiveBasis {
         LiveBasis {

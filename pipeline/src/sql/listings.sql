@@ -3,40 +3,47 @@
 -- {admin_segments}. Every address is lowercased here; listings keep the case they were observed with.
 -- Wherever one row is picked among several, the order is total (determinism).
 
--- Current listings: the latest crawl of each resource, if seen in the last 30 days (so only the
--- crawls of those days are read: a resource's latest crawl is among them or it is not current).
--- Ties (two marketplaces listing one URL at one time) are broken by every column.
+-- Current listings: every claim (resource, wallet, network, asset, price) crawled in the last 30
+-- days (so only the crawls of those days are read), at its latest crawl. A listing is a claim
+-- anyone can make: a URL listed under several wallets, or at several prices, stays listed under
+-- each, and which wallet the URL really takes is what its 402s say (`origins.sql`); no claim
+-- replaces another because its crawl sorts first. Ties (two marketplaces listing one claim at one
+-- time) are broken by every column. `origin` is the URL's scheme and authority, lowercase: what a
+-- probe or a paid call reached.
 CREATE TEMP TABLE cur AS
 SELECT * EXCLUDE (rn) FROM (
     SELECT *,
            CASE network WHEN 'base' THEN 'eip155:8453' WHEN 'base-sepolia' THEN 'eip155:84532' ELSE network END AS net,
-           row_number() OVER (PARTITION BY resource
-                              ORDER BY last_seen DESC, pay_to, network, asset, price_atomic, ecosystem, first_seen,
+           lower(regexp_extract(trim(resource), '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*')) AS origin,
+           row_number() OVER (PARTITION BY resource, lower(pay_to), net, lower(asset), price_atomic
+                              ORDER BY last_seen DESC, pay_to, network, asset, ecosystem, first_seen,
                                        description NULLS LAST) AS rn
     FROM listings WHERE last_seen >= {listing_cutoff} AND last_seen < {day_end}
 ) WHERE rn = 1;
 
 CREATE TEMP TABLE seller_listing AS
 SELECT lower(pay_to) AS address,
-       count(*) AS listing_count,
+       count(DISTINCT resource) AS listing_count,
        count(DISTINCT pay_to) AS case_variants,
        epoch(min(first_seen))::BIGINT AS first_seen,
        min(price_atomic) AS price,
        count(DISTINCT price_atomic) AS price_points,
        arg_min(resource, (first_seen, resource)) AS resource,
-       string_agg(resource, ' ' ORDER BY first_seen, resource) AS resources,
+       string_agg(DISTINCT resource, ' ' ORDER BY resource) AS resources,
        arg_min(description, (first_seen, resource)) AS description,
        arg_min(ecosystem, (first_seen, resource)) AS ecosystem,
        arg_min(network, (first_seen, resource)) AS network,
-       arg_min(asset, (first_seen, resource)) AS asset,
-       bool_or(regexp_matches(lower(resource), '^https?://[^/:]+\.({suspicious_tlds})(:[0-9]+)?(/|$)')) AS suspicious_tld,
-       bool_or(regexp_matches(lower(resource), '/({admin_segments})(/|[?#]|$)')) AS admin_path
+       arg_min(asset, (first_seen, resource)) AS asset
 FROM cur GROUP BY 1;
 
 CREATE TEMP TABLE seller_tags AS
 SELECT address, string_agg(tag, ',' ORDER BY tag) AS tags, count(*) AS tag_count FROM (
     SELECT DISTINCT lower(pay_to) AS address, unnest(tags) AS tag FROM cur
 ) GROUP BY 1;
+
+-- Each wallet's listed resources, once each, with their origins: what probes and paid calls join.
+CREATE TEMP TABLE wallet_resources AS
+SELECT DISTINCT lower(pay_to) AS address, resource, origin FROM cur;
 
 CREATE TEMP TABLE seller_ids AS
 SELECT address, row_number() OVER (ORDER BY address)::UINTEGER AS sid FROM seller_listing;

@@ -70,22 +70,17 @@ SELECT address, hash(address) AS h, (row_number() OVER (ORDER BY address) - 1)::
     UNION SELECT lower(deployer) FROM token_launches WHERE launched_at < {day_end}
 );
 
--- Health probes of the seller's current endpoints in the probe window. Alive: 200/201/204, or a
--- 402 with a well-formed x402 offer.
-CREATE TEMP TABLE sla AS
-SELECT lower(c.pay_to) AS address,
-       count(*) AS samples,
-       count(*) FILTER (WHERE alive) AS ok,
-       quantile_cont(p.latency_ms, 0.5) FILTER (WHERE alive)::BIGINT AS p50,
-       quantile_cont(p.latency_ms, 0.95) FILTER (WHERE alive)::BIGINT AS p95,
-       (sum(p.latency_ms) FILTER (WHERE alive) // count(p.latency_ms) FILTER (WHERE alive))::BIGINT AS avg_latency,
-       arg_max(alive, (p.probed_at, p.resource)) AS last_ok,
-       count(*) FILTER (WHERE p.offer_version IS NOT NULL) AS offers,
-       count(*) FILTER (WHERE p.offer_matches = false) AS offer_mismatches
--- A probe without an answer (status null) is dead, not unknown: `alive` is never null, so the last
--- probe is the last probe even when nothing answered it.
+-- Health probes of the current listings in the probe window, judged for each listing's wallet:
+-- alive (200/201/204, or a 402 with a well-formed x402 offer) and whether the offer asked this
+-- wallet to be paid at the listed terms. A probe written before the offer's wallets were recorded
+-- (`offer_pay_tos` null or empty) keeps its `offer_matches` (a match with any listing of the URL).
+-- A probe without an answer (status null) is dead, not unknown: `alive` is never null.
+CREATE TEMP TABLE listing_probes AS
+SELECT c.address, c.origin, p.resource, p.probed_at, p.status, p.latency_ms, p.alive, p.offer_version,
+       CASE WHEN p.offer_version IS NULL THEN NULL
+            WHEN len(coalesce(p.offer_pay_tos, [])) = 0 THEN p.offer_matches
+            ELSE coalesce(p.offer_matches, false) AND list_contains(p.offer_pay_tos, c.address)
+       END AS offer_matches
 FROM (SELECT *, coalesce(status IN (200, 201, 204) OR (status = 402 AND offer_version IS NOT NULL), false) AS alive
-      FROM probes) p
-JOIN cur c USING (resource)
-WHERE p.probed_at >= {d7} AND p.probed_at < {day_end}
-GROUP BY 1;
+      FROM probes WHERE probed_at >= {d7} AND probed_at < {day_end}) p
+JOIN wallet_resources c USING (resource);

@@ -1,8 +1,8 @@
 -- One row per seller, read by column name in `sellers.rs` (`read_row`): every column carries the
 -- name Rust reads it by.
 SELECT l.address, l.listing_count::BIGINT AS listing_count, l.case_variants::BIGINT AS case_variants, l.first_seen,
-       l.price, l.resource, l.resources, l.description, l.ecosystem, l.network, l.asset, l.suspicious_tld,
-       l.admin_path, t.tags, coalesce(t.tag_count, 0)::BIGINT AS tag_count, l.price_points::BIGINT AS price_points,
+       l.price, l.resource, l.resources, l.description, l.ecosystem, l.network, l.asset,
+       coalesce(lr.suspicious_tld, false) AS suspicious_tld, coalesce(lr.admin_path, false) AS admin_path, t.tags, coalesce(t.tag_count, 0)::BIGINT AS tag_count, l.price_points::BIGINT AS price_points,
        coalesce(st.settlements, 0)::BIGINT AS settlements, coalesce(st.settlements_30d, 0)::BIGINT AS settlements_30d,
        coalesce(st.volume, 0)::UBIGINT AS volume, coalesce(st.exact_price_share, 0)::DOUBLE AS exact_price_share,
        c.interval_cv, coalesce(nq.unattributed, 0)::BIGINT AS unattributed,
@@ -30,4 +30,5 @@ LEFT JOIN lists li USING (address)
 LEFT JOIN attested att USING (address)
 LEFT JOIN seller_domain sd USING (address)
 LEFT JOIN paid pd USING (address)
+LEFT JOIN listing_risks lr USING (address)
 ORDER BY i.sid

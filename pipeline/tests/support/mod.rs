@@ -57,6 +57,7 @@ pub struct LakeBuilder {
     observations: Vec<(i64, LaunchObservationRow)>,
     ranks: Vec<(i64, DomainRankRow)>,
     paid: Vec<(i64, PaidProbeRow)>,
+    cards: Vec<(i64, AgentCardRow)>,
     tx: u32,
 }
 
@@ -149,6 +150,26 @@ impl LakeBuilder {
         self
     }
 
+    /// Agent `agent_id`'s registration file, fetched on day 0, naming `endpoints` as its services.
+    pub fn card(&mut self, agent_id: u64, endpoints: &[&str]) -> &mut Self {
+        self.cards.push((
+            0,
+            AgentCardRow {
+                agent_id,
+                uri: "ipfs://x".into(),
+                fetched_at: at(0, 60),
+                name: Some("agent".into()),
+                description: None,
+                endpoints: endpoints.iter().map(|e| (*e).to_owned()).collect(),
+                wallets: Vec::new(),
+                links_back: false,
+                digest: Some("00".repeat(32)),
+                error: None,
+            },
+        ));
+        self
+    }
+
     /// Feedback with a value in whole points.
     pub fn review(&mut self, d: i64, agent_id: u64, client: &str, value: i64) -> &mut Self {
         let index = self.feedback.len() as u64 + 1;
@@ -194,8 +215,25 @@ impl LakeBuilder {
         self
     }
 
-    /// One probe a day of `resource` on days `from..=LAST`.
+    /// One probe a day of `resource` on days `from..=LAST`, written as before methodology 3.1
+    /// (the offer's wallets not recorded: `offer` alone says whether it matched a listing).
     pub fn probes(&mut self, resource: &str, from: i64, status: Option<u32>, offer: Option<bool>) -> &mut Self {
+        self.probes_naming(resource, from, status, offer, &[])
+    }
+
+    /// One probe a day of `resource` on days `from..=LAST` whose 402 (when `offer` is some) asks
+    /// `pay_tos` to be paid.
+    pub fn probes_naming(
+        &mut self,
+        resource: &str,
+        from: i64,
+        status: Option<u32>,
+        offer: Option<bool>,
+        pay_tos: &[&str],
+    ) -> &mut Self {
+        let mut named: Vec<String> = pay_tos.iter().map(|a| a.to_ascii_lowercase()).collect();
+        named.sort();
+        named.dedup();
         for d in from..=i64::from(LAST) {
             self.probes.push((
                 d,
@@ -208,6 +246,7 @@ impl LakeBuilder {
                     error: status.is_none().then(|| "timeout".into()),
                     offer_version: offer.map(|_| 2),
                     offer_matches: offer,
+                    offer_pay_tos: if offer.is_some() { named.clone() } else { Vec::new() },
                 },
             ));
         }
@@ -316,6 +355,13 @@ impl LakeBuilder {
         self
     }
 
+    /// The sellers of the day LAST, rebuilt from this lake written into a temporary folder.
+    pub fn rebuild_sellers(&self) -> Vec<agentrep_model::SellerRecord> {
+        let dir = tempfile::tempdir().unwrap();
+        let lake = self.write(dir.path());
+        agentrep_pipeline::rebuild(&lake, day(i64::from(LAST))).unwrap().0.sellers
+    }
+
     /// Writes the lake; every source has a partition for every day 0..=LAST.
     pub fn write(&self, dir: &std::path::Path) -> Lake {
         let lake = Lake::new(dir);
@@ -353,6 +399,7 @@ impl LakeBuilder {
         write_all(&lake, &self.observations);
         write_all(&lake, &self.ranks);
         write_all(&lake, &self.paid);
+        write_all(&lake, &self.cards);
         lake
     }
 }

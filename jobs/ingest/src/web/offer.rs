@@ -27,6 +27,24 @@ pub struct Offer {
     pub accepts: Vec<Terms>,
 }
 
+impl Offer {
+    /// Every wallet the offer's terms ask to be paid: EVM addresses lowercase, other text as
+    /// offered; sorted, without duplicates.
+    pub fn pay_tos(&self) -> Vec<String> {
+        let mut wallets: Vec<String> = self
+            .accepts
+            .iter()
+            .map(|t| match parse_address(&t.pay_to) {
+                Some(a) => format!("{a:#x}"),
+                None => t.pay_to.trim().to_owned(),
+            })
+            .collect();
+        wallets.sort();
+        wallets.dedup();
+        wallets
+    }
+}
+
 /// One accepted way to pay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Terms {

@@ -12,6 +12,8 @@
 //!   `http-<status>` for any other status (`http-404`, `http-503`, `http-401`, …);
 //! - `offer_version` and `offer_matches`: from the 402's offer, null without one; the offer
 //!   matches when it matches any listing of that resource ([`offer_matches`]);
+//! - `offer_pay_tos`: every wallet the offer's terms ask to be paid ([`Offer::pay_tos`]), so the
+//!   rebuild can tell which of several wallets listing one URL the URL really takes;
 //! - `probed_at`: when the request started (after waiting for the host's rate limit).
 //!
 //! Rows are sorted by resource. Work is ordered round-robin across hosts, so one slow or
@@ -84,6 +86,7 @@ async fn probe_one(client: &SafeClient, resource: &str, listings: &[&ListingRow]
         error: None,
         offer_version: None,
         offer_matches: None,
+        offer_pay_tos: Vec::new(),
     };
     let head = match client.send(resource).await {
         Ok(head) => head,
@@ -107,6 +110,7 @@ async fn probe_one(client: &SafeClient, resource: &str, listings: &[&ListingRow]
                 row.ok = true;
                 row.offer_version = Some(offer.version);
                 row.offer_matches = Some(listings.iter().any(|l| offer_matches(&offer, l)));
+                row.offer_pay_tos = offer.pay_tos();
             }
             None => row.error = Some(body_error.unwrap_or("bad-offer").to_owned()),
         }

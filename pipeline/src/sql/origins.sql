@@ -1,0 +1,119 @@
+-- Which origins' evidence counts for each seller (methodology 3.1, SCORING.md § 1 "Origins"), then
+-- the probe SLAs and agentrep's paid calls over those origins alone. Run after `domains.sql`
+-- (`seller_domain`) and `sellers.sql` (`reg`, `listing_probes`). Placeholders: {day_end}, {d30},
+-- {suspicious_tlds}, {admin_segments}.
+--
+-- A probe or a paid call is evidence about the origin it reached. Anyone can list any URL under any
+-- wallet, and serve a 402 naming any wallet, so an origin's evidence counts for a wallet when the
+-- wallet's owner bound itself to that origin, or when the origin is the best the wallet has among
+-- those nobody binds: a stranger can add failing origins, never outvote the seller's own.
+
+-- Origins a wallet's owner bound itself to:
+-- - ERC-8004: a registration whose agentWallet is the wallet (set only with the wallet's own
+--   signature) and whose agent's newest card names an endpoint on the origin;
+-- - a ranked domain that stands for the wallet (`seller_domain`: its offers name the wallet and
+--   nobody else), for every listed origin on that domain.
+CREATE TEMP TABLE bound_origins AS
+SELECT DISTINCT address, origin FROM (
+    SELECT r.address, lower(regexp_extract(trim(e.endpoint), '^https?://[^/?#]+')) AS origin
+    FROM reg r
+    JOIN (SELECT agent_id, arg_max(endpoints, (fetched_at, uri)) AS endpoints
+          FROM agent_cards WHERE fetched_at < {day_end} AND error IS NULL GROUP BY 1) c USING (agent_id),
+         unnest(c.endpoints) AS e(endpoint)
+    UNION ALL
+    SELECT w.address, w.origin
+    FROM wallet_resources w
+    JOIN listing_domains d USING (resource)
+    JOIN seller_domain sd ON sd.address = w.address AND sd.domain = d.domain
+) WHERE origin <> '';
+
+-- agentrep's own paid calls of the last 30 days, with the origin each reached. A call whose run was
+-- interrupted after it was authorized (`interrupted`) lost its answer with the run: it is no
+-- evidence about the seller.
+CREATE TEMP TABLE listing_paid AS
+SELECT lower(pay_to) AS address, lower(regexp_extract(trim(resource), '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*')) AS origin,
+       settled, delivered
+FROM paid_probes WHERE probed_at >= {d30} AND probed_at < {day_end} AND error IS DISTINCT FROM 'interrupted';
+
+-- Every origin of every seller (its current listings' and those its paid calls reached), with its
+-- evidence: how its paid calls went (0 delivered and none failed, 1 none settled, 2 one settled and
+-- undelivered) and how its probes went (0 last probe alive and no offer for another wallet or
+-- terms, 1 no probe, 2 last probe alive with mismatching offers, 3 last probe dead).
+CREATE TEMP TABLE seller_origins AS
+WITH listed AS (
+    SELECT w.address, w.origin, epoch(min(c.first_seen))::BIGINT AS first_seen
+    FROM wallet_resources w JOIN cur c ON lower(c.pay_to) = w.address AND c.resource = w.resource
+    GROUP BY 1, 2
+), probed AS (
+    SELECT address, origin, count(*) AS samples, count(*) FILTER (WHERE alive) AS ok,
+           count(*) FILTER (WHERE offer_matches = false) AS mismatches,
+           arg_max(alive, (probed_at, resource)) AS last_ok
+    FROM listing_probes GROUP BY 1, 2
+), paid_calls AS (
+    SELECT address, origin, count(*) FILTER (WHERE settled AND delivered) AS delivered,
+           count(*) FILTER (WHERE settled AND NOT delivered) AS undelivered
+    FROM listing_paid GROUP BY 1, 2
+)
+SELECT address, origin, l.first_seen, coalesce(p.samples, 0) AS samples, coalesce(p.ok, 0) AS ok,
+       coalesce(p.mismatches, 0) AS mismatches, p.last_ok,
+       coalesce(pd.delivered, 0) AS delivered, coalesce(pd.undelivered, 0) AS undelivered,
+       CASE WHEN coalesce(pd.undelivered, 0) > 0 THEN 2 WHEN coalesce(pd.delivered, 0) > 0 THEN 0 ELSE 1 END AS paid_class,
+       CASE WHEN p.last_ok IS NULL THEN 1 WHEN NOT p.last_ok THEN 3 WHEN p.mismatches > 0 THEN 2 ELSE 0 END AS probe_class,
+       b.address IS NOT NULL AS bound
+FROM listed l
+FULL JOIN paid_calls pd USING (address, origin)
+LEFT JOIN probed p USING (address, origin)
+LEFT JOIN bound_origins b USING (address, origin)
+WHERE address IN (SELECT address FROM seller_ids);
+
+-- The origins whose evidence counts for each seller: every bound origin, and the best unbound one
+-- (by its paid calls, then its probes, then the earliest listed, then the origin's text). Beside a
+-- bound origin, the best unbound one counts only when its evidence is all good (what a stranger's
+-- host adds can then only help).
+CREATE TEMP TABLE counted_origins AS
+WITH best AS (
+    SELECT * EXCLUDE (rn) FROM (
+        SELECT *, row_number() OVER (PARTITION BY address
+                                     ORDER BY paid_class, probe_class, first_seen NULLS LAST, origin) AS rn
+        FROM seller_origins WHERE NOT bound
+    ) WHERE rn = 1
+)
+SELECT address, origin, true AS bound FROM seller_origins WHERE bound
+UNION ALL
+SELECT address, origin, false AS bound FROM best
+WHERE address NOT IN (SELECT address FROM seller_origins WHERE bound)
+   OR (paid_class < 2 AND probe_class = 0 AND ok = samples AND (samples > 0 OR delivered > 0));
+
+-- What the seller's listings say of it, over the listings at counted origins: a secrets path
+-- listed as a paid API, a suspicious top-level domain.
+CREATE TEMP TABLE listing_risks AS
+SELECT w.address,
+       bool_or(regexp_matches(lower(w.resource), '^https?://[^/:]+\.({suspicious_tlds})(:[0-9]+)?(/|$)')) AS suspicious_tld,
+       bool_or(regexp_matches(lower(w.resource), '/({admin_segments})(/|[?#]|$)')) AS admin_path
+FROM wallet_resources w JOIN counted_origins o USING (address, origin)
+GROUP BY 1;
+
+-- The probe SLA of each seller over its counted origins.
+CREATE TEMP TABLE sla AS
+SELECT p.address,
+       count(*) AS samples,
+       count(*) FILTER (WHERE alive) AS ok,
+       quantile_cont(p.latency_ms, 0.5) FILTER (WHERE alive)::BIGINT AS p50,
+       quantile_cont(p.latency_ms, 0.95) FILTER (WHERE alive)::BIGINT AS p95,
+       (sum(p.latency_ms) FILTER (WHERE alive) // count(p.latency_ms) FILTER (WHERE alive))::BIGINT AS avg_latency,
+       arg_max(alive, (p.probed_at, p.resource)) AS last_ok,
+       count(*) FILTER (WHERE p.offer_version IS NOT NULL) AS offers,
+       count(*) FILTER (WHERE p.offer_matches = false) AS offer_mismatches
+FROM listing_probes p JOIN counted_origins o USING (address, origin)
+GROUP BY 1;
+
+-- agentrep's paid calls of each seller at its counted origins: settled (the authorization was used
+-- on chain), and whether each delivered.
+CREATE TEMP TABLE paid AS
+SELECT p.address,
+       count(*) FILTER (WHERE settled) AS paid,
+       count(*) FILTER (WHERE settled AND delivered) AS delivered,
+       count(*) FILTER (WHERE settled AND NOT delivered) AS undelivered,
+       count(*) FILTER (WHERE settled = false AND NOT delivered) AS unpaid_failures
+FROM listing_paid p JOIN counted_origins o USING (address, origin)
+GROUP BY 1;

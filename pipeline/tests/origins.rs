@@ -1,0 +1,178 @@
+//! Evidence is about what it observed (methodology 3.1, SCORING.md § 1 "Origins"): listings
+//! anyone can write, 402s served from hosts nobody binds and paid calls made there never move an
+//! honest seller's decision, score or flags, and a URL listed under a stranger's wallet too stays
+//! the seller's. A seller that takes the oracle's money at its own origin and delivers nothing is
+//! still `BLOCK`.
+
+mod support;
+
+use agentrep_model::{Decision, FlagKey, SellerRecord};
+use support::*;
+
+const OWN_URL: &str = "https://api.honest.example/v1/quote";
+
+fn honest() -> String {
+    addr(0x5001)
+}
+
+fn stranger() -> String {
+    addr(0x9001)
+}
+
+/// The honest seller: 60 customers over the days, healthy probes and one delivered paid
+/// call at its own URL.
+fn honest_world() -> LakeBuilder {
+    let mut b = LakeBuilder::new();
+    let seller = honest();
+    b.listing(OWN_URL, &seller, 10_000, -20);
+    b.probes_naming(OWN_URL, 0, Some(402), Some(true), &[&seller]);
+    b.paid_probe(5, OWN_URL, &seller, true, true);
+    for p in 0..60u32 {
+        let payer = addr(0x100 + p);
+        b.fund(&payer, EXCHANGE, -30, 20_000_000);
+        b.pay(i64::from(p % (LAST + 1)), 100 + i64::from(p), &payer, &seller, 10_000, Via::X402);
+        if p % 3 == 0 {
+            b.pay(i64::from((p + 4) % (LAST + 1)), 5_000 + i64::from(p), &payer, &seller, 10_000, Via::X402);
+        }
+    }
+    b
+}
+
+/// `n` listings on strangers' hosts naming `victim`, whose probes are dead (even) or answer a 402
+/// asking another wallet to be paid (odd).
+fn dead_and_mismatching_traps(b: &mut LakeBuilder, victim: &str, n: u32) {
+    for k in 0..n {
+        let url = format!("https://trap{k}.attacker.example/api");
+        b.listing(&url, victim, 1_000, 3);
+        if k % 2 == 0 {
+            b.probes(&url, 3, None, None);
+        } else {
+            b.probes_naming(&url, 3, Some(402), Some(false), &[&stranger()]);
+        }
+    }
+}
+
+/// `n` listings on strangers' hosts naming `victim` that answer the victim's own 402, whose paid
+/// calls settled (the trap submits the authorization itself, so the money reaches the victim) and
+/// answered 500.
+fn paid_traps(b: &mut LakeBuilder, victim: &str, n: u32) {
+    for k in 0..n {
+        let url = format!("https://paid{k}.attacker.example/api");
+        b.listing(&url, victim, 100, 2);
+        b.probes_naming(&url, 2, Some(402), Some(true), &[victim]);
+        b.paid_probe(3 + i64::from(k), &url, victim, true, false);
+        b.paid_probe(6 + i64::from(k), &url, victim, true, false);
+    }
+}
+
+fn rebuild(b: &LakeBuilder) -> Vec<SellerRecord> {
+    b.rebuild_sellers()
+}
+
+fn of<'a>(sellers: &'a [SellerRecord], address: &str) -> &'a SellerRecord {
+    sellers.iter().find(|s| s.address == address).unwrap_or_else(|| panic!("{address} is not in the snapshot"))
+}
+
+fn flags(s: &SellerRecord) -> Vec<FlagKey> {
+    s.assessment.flags.iter().map(|f| f.key).collect()
+}
+
+fn same_judgement(before: &SellerRecord, after: &SellerRecord, what: &str) {
+    assert_eq!(after.assessment.decision, before.assessment.decision, "{what}: decision");
+    assert_eq!(after.assessment.score, before.assessment.score, "{what}: score");
+    assert_eq!(flags(after), flags(before), "{what}: flags");
+}
+
+#[test]
+fn the_honest_seller_alone_proceeds_at_low_value() {
+    let sellers = rebuild(&honest_world());
+    let s = of(&sellers, &honest());
+    assert_eq!(s.assessment.decision, Decision::ProceedLowValue, "{:?}", flags(s));
+    assert!(s.assessment.score.is_some_and(|x| x >= 45), "score {:?}", s.assessment.score);
+}
+
+#[test]
+fn dead_and_mismatching_trap_listings_move_nothing() {
+    let base = rebuild(&honest_world());
+    let mut b = honest_world();
+    dead_and_mismatching_traps(&mut b, &honest(), 12);
+    let after = rebuild(&b);
+    same_judgement(of(&base, &honest()), of(&after, &honest()), "12 trap listings");
+}
+
+#[test]
+fn paid_calls_made_at_trap_origins_move_nothing() {
+    let base = rebuild(&honest_world());
+    let mut b = honest_world();
+    paid_traps(&mut b, &honest(), 3);
+    let after = rebuild(&b);
+    let s = of(&after, &honest());
+    same_judgement(of(&base, &honest()), s, "3 paid traps");
+    assert!(!flags(s).contains(&FlagKey::PayThenFail));
+}
+
+#[test]
+fn a_stranger_listing_the_sellers_url_takes_nothing_from_it() {
+    let base = rebuild(&honest_world());
+    let mut b = honest_world();
+    // Listed under the stranger's wallet, crawled later than the seller's listing; the URL's 402s
+    // still ask the seller to be paid.
+    b.listing(OWN_URL, &stranger(), 10_000, 2);
+    let after = rebuild(&b);
+    same_judgement(of(&base, &honest()), of(&after, &honest()), "co-listed URL");
+    assert_eq!(of(&after, &honest()).features.sla, of(&base, &honest()).features.sla, "the seller keeps its probes");
+    let s = of(&after, &stranger());
+    assert_eq!(s.features.sla.offer_mismatches, s.features.sla.offers, "the URL's offers never name the stranger");
+}
+
+#[test]
+fn every_trap_at_once_moves_nothing() {
+    let base = rebuild(&honest_world());
+    let mut b = honest_world();
+    dead_and_mismatching_traps(&mut b, &honest(), 12);
+    paid_traps(&mut b, &honest(), 3);
+    b.listing(OWN_URL, &stranger(), 10_000, 2);
+    b.listing("https://trap.attacker.xyz/.env", &honest(), 1, 4);
+    b.probes_naming("https://trap.attacker.xyz/.env", 4, Some(402), Some(true), &[&honest()]);
+    let after = rebuild(&b);
+    same_judgement(of(&base, &honest()), of(&after, &honest()), "every trap");
+}
+
+#[test]
+fn a_honeypot_at_its_own_origin_is_still_blocked() {
+    let mut b = LakeBuilder::new();
+    let seller = addr(0x6001);
+    let url = "https://api.honeypot.example/v1/data";
+    b.listing(url, &seller, 10_000, -20);
+    b.probes_naming(url, 0, Some(402), Some(true), &[&seller]);
+    b.paid_probe(4, url, &seller, true, false);
+    b.paid_probe(7, url, &seller, true, false);
+    for p in 0..20u32 {
+        let payer = addr(0x300 + p);
+        b.fund(&payer, EXCHANGE, -30, 20_000_000);
+        b.pay(i64::from(p % (LAST + 1)), 100 + i64::from(p), &payer, &seller, 10_000, Via::X402);
+    }
+    let sellers = rebuild(&b);
+    let s = of(&sellers, &seller);
+    assert_eq!(s.assessment.decision, Decision::Block, "{:?}", flags(s));
+    assert!(flags(s).contains(&FlagKey::PayThenFail));
+}
+
+#[test]
+fn an_origin_the_seller_binds_counts_even_beside_a_delivering_one() {
+    // The seller's agent card names both origins: the failing one is its own, and counts.
+    let mut b = honest_world();
+    let seller = honest();
+    let second = "https://billing.honest.example/charge";
+    b.listing(second, &seller, 10_000, -10);
+    b.probes_naming(second, 0, Some(402), Some(true), &[&seller]);
+    b.paid_probe(4, second, &seller, true, false);
+    b.paid_probe(7, second, &seller, true, false);
+    let unbound = rebuild(&b);
+    assert_ne!(of(&unbound, &seller).assessment.decision, Decision::Block, "unbound: judged by its best origin");
+    b.register(7, &seller);
+    b.card(7, &[OWN_URL, second]);
+    let bound = rebuild(&b);
+    let s = of(&bound, &seller);
+    assert_eq!(s.assessment.decision, Decision::Block, "bound: {:?}", flags(s));
+}
