@@ -164,6 +164,25 @@ pub const PLACES_URL: EnvVar = EnvVar::plain(
     "the Places API's base URL (another host speaking its wire format, e.g. a regional proxy)",
 );
 
+/// `AGENTREP_HEADER_READ_TIMEOUT_SECS`.
+pub const HEADER_READ_TIMEOUT_SECS: EnvVar = EnvVar::plain(
+    "AGENTREP_HEADER_READ_TIMEOUT_SECS",
+    "10",
+    "the longest a client may take to send a request's headers, and an HTTP/1 connection may sit idle between requests, seconds",
+);
+/// `AGENTREP_REQUEST_TIMEOUT_SECS`.
+pub const REQUEST_TIMEOUT_SECS: EnvVar = EnvVar::plain(
+    "AGENTREP_REQUEST_TIMEOUT_SECS",
+    "60",
+    "the longest one request may take to be answered, seconds (then 503 `request_timeout`, nothing charged)",
+);
+/// `AGENTREP_MAX_CONNECTIONS`.
+pub const MAX_CONNECTIONS: EnvVar = EnvVar::plain(
+    "AGENTREP_MAX_CONNECTIONS",
+    "1024",
+    "the most connections open at once; past it new ones wait in the kernel's backlog",
+);
+
 /// Every variable the server reads (`serve`, `demo`, `schedule --serve`, `mcp`), in the order the
 /// README lists them.
 pub const SERVER_ENV: &[&EnvVar] = &[
@@ -195,4 +214,7 @@ pub const SERVER_ENV: &[&EnvVar] = &[
     &FARCASTER_NETWORK,
     &PLACES_API_KEY,
     &PLACES_URL,
+    &HEADER_READ_TIMEOUT_SECS,
+    &REQUEST_TIMEOUT_SECS,
+    &MAX_CONNECTIONS,
 ];

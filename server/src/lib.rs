@@ -7,6 +7,7 @@ mod app;
 pub mod attest;
 pub mod cast;
 pub mod check;
+pub mod conn_limits;
 pub mod endpoints;
 pub mod env;
 mod error;
@@ -38,7 +39,7 @@ use http_body_util::BodyExt;
 use hyper::Request;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
 use tracing::{info, warn};
@@ -125,6 +126,9 @@ pub struct ServerConfig {
     pub caster: Option<cast::Caster>,
     /// The business-review source (`AGENTREP_PLACES_*`) `/snapshot/{placeId}` sells.
     pub places: Option<places::PlacesSource>,
+    /// What a slow or idle client may hold (`AGENTREP_HEADER_READ_TIMEOUT_SECS`,
+    /// `AGENTREP_REQUEST_TIMEOUT_SECS`, `AGENTREP_MAX_CONNECTIONS`).
+    pub connections: conn_limits::ConnectionLimits,
 }
 
 /// The live sources `AGENTREP_LIVE_SOURCES` names (the jobs' `agentrep.toml`, with its
@@ -159,6 +163,10 @@ impl Default for ServerConfig {
             places: places::PlacesSource::from_env().unwrap_or_else(|why| {
                 warn!(%why, "Place snapshots stay off.");
                 None
+            }),
+            connections: conn_limits::ConnectionLimits::from_env().unwrap_or_else(|why| {
+                warn!(%why, "The default connection limits apply.");
+                conn_limits::ConnectionLimits::default()
             }),
         }
     }
@@ -195,6 +203,7 @@ pub struct Server {
     app: Arc<App>,
     reload_interval: Duration,
     reconcile_interval: Duration,
+    connections: conn_limits::ConnectionLimits,
 }
 
 impl Server {
@@ -237,6 +246,7 @@ impl Server {
             app,
             reload_interval: config.reload_interval,
             reconcile_interval: config.payments.reconcile_interval,
+            connections: config.connections,
         })
     }
 
@@ -321,29 +331,61 @@ impl Server {
             }
         });
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let limits = self.connections;
+        let open = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+        let mut builder = auto::Builder::new(TokioExecutor::new());
+        builder.http1().timer(TokioTimer::new()).header_read_timeout(limits.header_read_timeout);
+        builder.http2().timer(TokioTimer::new());
+        let mut accept_failures = 0u32;
         tokio::pin!(shutdown);
         loop {
+            // At the cap, wait for a connection to close before accepting another (newcomers
+            // wait in the kernel's backlog).
+            let permit = tokio::select! {
+                permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+                () = &mut shutdown => break,
+            };
             tokio::select! {
                 accepted = self.listener.accept() => {
                     let (stream, peer) = match accepted {
-                        Ok(conn) => conn,
+                        Ok(conn) => {
+                            accept_failures = 0;
+                            conn
+                        }
                         Err(err) => {
-                            warn!(target: "server::http", %err, "Accept failed.");
+                            // Out of descriptors, say: back off rather than spin.
+                            let pause = conn_limits::accept_backoff(accept_failures);
+                            accept_failures = accept_failures.saturating_add(1);
+                            warn!(target: "server::http", %err, pause_ms = pause.as_millis() as u64, "Accept failed.");
+                            tokio::time::sleep(pause).await;
                             continue;
                         }
                     };
                     let _ = stream.set_nodelay(true);
                     let app = self.app.clone();
+                    let request_timeout = limits.request_timeout;
                     let service = service_fn(move |mut req: Request<Incoming>| {
                         req.extensions_mut().insert(peer);
                         let req = req.map(|body| body.map_err(Into::into).boxed());
                         let app = app.clone();
-                        async move { Ok::<_, Infallible>(routes::dispatch(app, req).await) }
+                        async move {
+                            let answer = tokio::time::timeout(request_timeout, routes::dispatch(app, req)).await;
+                            Ok::<_, Infallible>(answer.unwrap_or_else(|_| {
+                                crate::http::respond::error(&crate::error::ApiError::SourceUnavailable {
+                                    code: "request_timeout",
+                                    message: format!(
+                                        "the answer took longer than {} s; nothing was charged",
+                                        request_timeout.as_secs()
+                                    ),
+                                })
+                            }))
+                        }
                     });
-                    let conn = auto::Builder::new(TokioExecutor::new()).serve_connection(TokioIo::new(stream), service).into_owned();
+                    let conn = builder.serve_connection(TokioIo::new(stream), service).into_owned();
                     let conn = graceful.watch(conn);
                     tokio::spawn(async move {
                         let _ = conn.await;
+                        drop(permit);
                     });
                 }
                 () = &mut shutdown => break,

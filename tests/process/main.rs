@@ -665,3 +665,62 @@ async fn faults_behind_every_family_of_routes_reach_clients_as_words_without_int
     assert_eq!(chain.balance(chain.pay_to).await.unwrap(), U256::ZERO, "nothing was charged");
     drop(server);
 }
+
+/// A client that trickles its headers, and two hundred that connect and send nothing, cannot hold
+/// the server: each is cut off after the header-read timeout, and a normal client is served within
+/// a second meanwhile (RELIABILITY.md, *Slow clients*). Every loop is bounded; loopback only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_cannot_hold_the_server() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::Instant;
+
+    let mut server = serve(&[("AGENTREP_HEADER_READ_TIMEOUT_SECS", "2".to_owned())]);
+    let base = server.serving();
+    let authority = base.trim_start_matches("http://").split('/').next().expect("host:port").to_owned();
+
+    // One header line every 300 ms, for at most 10 s: the server must close it at about 2 s.
+    let trickle_at = authority.clone();
+    let trickler = std::thread::spawn(move || {
+        let mut s = TcpStream::connect(&trickle_at).expect("connects");
+        s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+        let started = Instant::now();
+        s.write_all(b"GET /api/agent/status HTTP/1.1\r\nHost: x\r\n").unwrap();
+        let mut buf = [0u8; 512];
+        while started.elapsed() < Duration::from_secs(10) {
+            if s.write_all(b"X-Slow: 1\r\n").is_err() {
+                break;
+            }
+            // Any answer (a 408) or the end of the stream means the server let go.
+            match s.read(&mut buf) {
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+                _ => break,
+            }
+        }
+        started.elapsed()
+    });
+
+    // Two hundred idle connections.
+    let idle: Vec<TcpStream> = (0..200).map(|_| TcpStream::connect(&authority).expect("connects")).collect();
+    let started = Instant::now();
+    let (status, _) = get(&format!("{base}/status")).await;
+    let served_in = started.elapsed();
+    assert_eq!(status, 200);
+    assert!(served_in < Duration::from_secs(1), "a normal client waited {served_in:?} beside 200 idle connections");
+
+    let held = tokio::task::spawn_blocking(move || trickler.join().expect("trickler")).await.unwrap();
+    assert!(held < Duration::from_secs(5), "a trickling client held its connection for {held:?}");
+    assert!(held >= Duration::from_millis(1_500), "cut off before the header-read timeout: {held:?}");
+
+    // The idle ones are closed by the same timer: a read sees the end of the stream.
+    tokio::task::spawn_blocking(move || {
+        for mut s in idle.into_iter().take(20) {
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut buf = [0u8; 64];
+            let n = s.read(&mut buf).unwrap_or(0);
+            assert!(n == 0 || buf[..n].starts_with(b"HTTP/1.1 408"), "an idle connection stayed open");
+        }
+    })
+    .await
+    .unwrap();
+}

@@ -1,0 +1,84 @@
+//! What a slow or idle client may hold of the server: how long it may take to send a request's
+//! headers (also how long an HTTP/1 connection may sit idle between requests, since hyper runs the
+//! same timer while it waits for the next head), how long one request may take to be answered,
+//! and how many connections may be open at once. Past the cap the accept loop waits for a
+//! connection to close (the kernel's backlog holds the newcomers); when accepting fails (out of
+//! descriptors) it backs off instead of retrying at once. RELIABILITY.md gives the limits and
+//! what `tests/process` measured with them.
+
+use std::time::Duration;
+
+use crate::env;
+
+/// The server's connection limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// Longest wait for a request's whole header block, and for the next request on an idle
+    /// HTTP/1 connection.
+    pub header_read_timeout: Duration,
+    /// Longest time one request may take to be answered; past it the client gets 503
+    /// `request_timeout` (a paid call is settled only once its answer is produced, so nothing is
+    /// charged for it).
+    pub request_timeout: Duration,
+    /// Most connections open at once.
+    pub max_connections: usize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        Self {
+            header_read_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(60),
+            max_connections: 1_024,
+        }
+    }
+}
+
+/// The longest back-off after a failed accept.
+pub const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+/// The first back-off after a failed accept; it doubles up to [`MAX_ACCEPT_BACKOFF`].
+pub const FIRST_ACCEPT_BACKOFF: Duration = Duration::from_millis(5);
+
+impl ConnectionLimits {
+    /// The limits from the environment, the defaults for what is unset.
+    ///
+    /// # Errors
+    /// A value that is not a positive whole number, with the variable named.
+    pub fn from_env() -> Result<Self, String> {
+        let defaults = Self::default();
+        let read = |var: &env::EnvVar| -> Result<Option<u64>, String> {
+            match var.get() {
+                None => Ok(None),
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n) if n > 0 => Ok(Some(n)),
+                    _ => Err(format!("{} must be a positive whole number, not {v:?}", var.name)),
+                },
+            }
+        };
+        Ok(Self {
+            header_read_timeout: read(&env::HEADER_READ_TIMEOUT_SECS)?
+                .map_or(defaults.header_read_timeout, Duration::from_secs),
+            request_timeout: read(&env::REQUEST_TIMEOUT_SECS)?.map_or(defaults.request_timeout, Duration::from_secs),
+            max_connections: read(&env::MAX_CONNECTIONS)?
+                .map_or(defaults.max_connections, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+        })
+    }
+}
+
+/// The back-off after `failures` accept failures in a row.
+pub fn accept_backoff(failures: u32) -> Duration {
+    FIRST_ACCEPT_BACKOFF.saturating_mul(1 << failures.min(16)).min(MAX_ACCEPT_BACKOFF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_accept_backoff_doubles_up_to_its_cap() {
+        assert_eq!(accept_backoff(0), Duration::from_millis(5));
+        assert_eq!(accept_backoff(1), Duration::from_millis(10));
+        assert_eq!(accept_backoff(3), Duration::from_millis(40));
+        assert_eq!(accept_backoff(40), MAX_ACCEPT_BACKOFF);
+    }
+}
