@@ -19,6 +19,7 @@ mod deployer;
 mod discovery;
 mod history;
 mod index;
+pub mod integer;
 mod leaderboard;
 mod lists;
 mod mcp;

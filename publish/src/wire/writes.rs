@@ -32,10 +32,10 @@ pub struct ReceiptRequestV1 {
     #[schemars(length(max = 100))]
     pub tx_hash: Option<String>,
     /// Latency, milliseconds.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::integer::option")]
     pub latency_ms: Option<u64>,
     /// Rating 0–100.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::integer::option")]
     #[schemars(range(max = 100))]
     pub rating: Option<u8>,
     /// Comment, at most 500 characters (the message carries its first 280).
@@ -216,7 +216,7 @@ pub struct WatchRequestV1 {
     #[schemars(length(max = 100))]
     pub label: Option<String>,
     /// The move that counts, 1–100, default 5 (must be in the message).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::integer::option")]
     #[schemars(range(min = 1, max = 100))]
     pub threshold_delta: Option<u8>,
 }
@@ -287,7 +287,7 @@ pub struct WebhookSubscribeRequestV1 {
     )]
     pub webhook_url: String,
     /// The move that fires, 1–100, default 5.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::integer::option")]
     #[schemars(range(min = 1, max = 100))]
     pub threshold_delta: Option<u8>,
 }
