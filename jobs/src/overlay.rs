@@ -15,7 +15,7 @@ use agentrep_lake::datasets::{ListEntryRow, PaidProbeRow, ProbeRow};
 use agentrep_lake::{Dataset, Lake, Row};
 use agentrep_model::decision::assess_seller;
 use agentrep_model::live::{FastEvidence, fast_verdict, fold_fast, origin};
-use agentrep_model::{FlagKey, PaidProbeStats};
+use agentrep_model::{FlagKey, PaidCallOutcome, PaidProbeStats};
 use agentrep_publish::layout;
 use agentrep_publish::live::{LiveBases, LiveSellerV1};
 use agentrep_publish::payloads::{self, iso};
@@ -121,9 +121,13 @@ impl SellerEvidence<'_> {
     fn fast_for(&self, line: &LiveSellerV1) -> FastEvidence {
         let counted: BTreeSet<String> = line.basis.listings.iter().map(|l| origin(&l.resource)).collect();
         let mut fast = self.fast.clone();
+        let mut undelivered_days = BTreeSet::new();
         for call in self.paid_calls.iter().filter(|c| counted.contains(&origin(&c.resource))) {
-            count_paid_call(&mut fast.paid_probes, call);
+            if count_paid_call(&mut fast.paid_probes, call) == Some(PaidCallOutcome::NotDelivered) {
+                undelivered_days.insert(call.probed_at.secs().div_euclid(agentrep_model::live::DAY));
+            }
         }
+        fast.paid_probes.undelivered_days = undelivered_days.len() as u32;
         fast
     }
 }
@@ -143,19 +147,24 @@ fn verdict_of(row: &AgentRowV1, line: &LiveSellerV1, fast: &FastEvidence) -> Opt
     Some(OverlaySellerV1 { decision: v.decision, published_decision: row.decision, color: v.color, flags, reason })
 }
 
-/// A settled paid call counted as the rebuild's SQL counts it (`sql/domains.sql`).
-fn count_paid_call(stats: &mut PaidProbeStats, call: &PaidProbeRow) {
+/// A paid call counted as the rebuild's SQL counts it (`sql/origins.sql`); a settled call's outcome.
+fn count_paid_call(stats: &mut PaidProbeStats, call: &PaidProbeRow) -> Option<PaidCallOutcome> {
     match call.settled {
         Some(true) => {
             stats.paid += 1;
-            if call.delivered {
-                stats.delivered += 1;
-            } else {
-                stats.undelivered += 1;
+            let outcome = PaidCallOutcome::of(call.status, call.body_bytes);
+            match outcome {
+                PaidCallOutcome::Delivered => stats.delivered += 1,
+                PaidCallOutcome::NotDelivered => stats.undelivered += 1,
+                PaidCallOutcome::Inconclusive => stats.inconclusive += 1,
             }
+            Some(outcome)
         }
-        Some(false) if !call.delivered => stats.unpaid_failures += 1,
-        _ => {}
+        Some(false) if !call.delivered => {
+            stats.unpaid_failures += 1;
+            None
+        }
+        _ => None,
     }
 }
 

@@ -105,6 +105,8 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
             delivered: count(row, "delivered")?,
             undelivered: count(row, "undelivered")?,
             unpaid_failures: count(row, "unpaid_failures")?,
+            inconclusive: count(row, "inconclusive")?,
+            undelivered_days: count(row, "undelivered_days")?,
         },
         ..SellerFeatures::default()
     };

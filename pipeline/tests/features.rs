@@ -221,3 +221,47 @@ fn ranked_domains_and_paid_calls_reach_the_features() {
     assert_eq!(of(&shared_a).assessment.decision, Decision::Block);
     assert_eq!(of(&own).features.paid_probes.delivered, 1);
 }
+
+/// `sql/origins.sql` classes every paid call's answer as the model's `PaidCallOutcome::of` does:
+/// one seller per answer shape, one settled call each.
+#[test]
+fn every_paid_call_answer_is_classed_as_the_model_classes_it() {
+    use agentrep_model::PaidCallOutcome;
+    let shapes: [(Option<u32>, u64); 14] = [
+        (Some(200), 10),
+        (Some(201), 1),
+        (Some(200), 0),
+        (Some(202), 0),
+        (Some(204), 0),
+        (Some(301), 0),
+        (Some(400), 9),
+        (Some(402), 120),
+        (Some(404), 9),
+        (Some(405), 9),
+        (Some(429), 9),
+        (Some(500), 9),
+        (Some(503), 0),
+        (None, 0),
+    ];
+    let mut b = LakeBuilder::new();
+    for (i, (status, body)) in shapes.iter().enumerate() {
+        let seller = addr(0x7000 + i as u32);
+        let url = format!("https://s{i}.example.com/x");
+        b.listing(&url, &seller, 1_000, -5);
+        b.probes(&url, 0, Some(402), Some(true));
+        b.paid_answer(i64::from(LAST), &url, &seller, *status, *body);
+    }
+    let sellers = b.rebuild_sellers();
+    for (i, (status, body)) in shapes.iter().enumerate() {
+        let seller = addr(0x7000 + i as u32);
+        let pp = sellers.iter().find(|s| s.address == seller).expect("seller").features.paid_probes;
+        let counted = match (pp.delivered, pp.undelivered, pp.inconclusive) {
+            (1, 0, 0) => PaidCallOutcome::Delivered,
+            (0, 1, 0) => PaidCallOutcome::NotDelivered,
+            (0, 0, 1) => PaidCallOutcome::Inconclusive,
+            other => panic!("{status:?} with {body} bytes counted as {other:?}"),
+        };
+        assert_eq!(counted, PaidCallOutcome::of(*status, *body), "{status:?} with {body} bytes");
+        assert_eq!(pp.undelivered_days, pp.undelivered, "one call, on one day");
+    }
+}

@@ -176,3 +176,56 @@ fn an_origin_the_seller_binds_counts_even_beside_a_delivering_one() {
     let s = of(&bound, &seller);
     assert_eq!(s.assessment.decision, Decision::Block, "bound: {:?}", flags(s));
 }
+
+#[test]
+fn answers_that_show_nothing_are_never_non_delivery_and_one_bad_day_is_no_pattern() {
+    let base = rebuild(&honest_world());
+    let seller = honest();
+    // At the seller's own URL: a timeout, a 204, a redirect, a 405 (a method the listing did not
+    // name), a 429, each on its own day, all after the money moved.
+    let mut b = honest_world();
+    for (d, status) in [(1, None), (2, Some(204)), (3, Some(302)), (4, Some(405)), (6, Some(429))] {
+        b.paid_answer(d, OWN_URL, &seller, status, 0);
+    }
+    let after = rebuild(&b);
+    same_judgement(of(&base, &seller), of(&after, &seller), "answers that show nothing");
+    assert_eq!(of(&after, &seller).features.paid_probes.inconclusive, 5);
+
+    // Two 500s on one day: one bad day, no flag.
+    let mut b = honest_world();
+    b.paid_answer(7, OWN_URL, &seller, Some(500), 0).paid_answer(7, OWN_URL, &seller, Some(500), 0);
+    let one_day = rebuild(&b);
+    assert!(
+        flags(of(&one_day, &seller)).iter().all(|f| !matches!(f, FlagKey::PayThenFail | FlagKey::PaidCallUndelivered))
+    );
+
+    // On two days, and more than half of the calls: pay-then-fail.
+    b.paid_answer(8, OWN_URL, &seller, Some(402), 0);
+    let two_days = rebuild(&b);
+    assert_eq!(of(&two_days, &seller).assessment.decision, Decision::Block, "{:?}", flags(of(&two_days, &seller)));
+}
+
+#[test]
+fn a_seller_that_moved_to_an_origin_nothing_probed_yet_keeps_its_listings_there() {
+    let mut b = LakeBuilder::new();
+    let seller = addr(0x6101);
+    b.register(9, &seller);
+    b.card(9, &["https://old.seller.example/api"]);
+    b.listing("http://127.0.0.1:4000/r0", &seller, 1_000, -5);
+    let sellers = rebuild(&b);
+    let s = of(&sellers, &seller);
+    let listed: Vec<&str> = s.live.listings.iter().map(|l| l.resource.as_str()).collect();
+    assert_eq!(listed, ["http://127.0.0.1:4000/r0"]);
+}
+
+#[test]
+fn an_origin_the_seller_no_longer_lists_does_not_push_out_the_one_it_lists() {
+    // Delivered paid calls at the origin the seller left; its listing is now elsewhere.
+    let mut b = LakeBuilder::new();
+    let seller = addr(0x6201);
+    b.listing("http://127.0.0.1:4000/r0", &seller, 1_000, -5);
+    b.paid_probe(3, "https://old.seller.example/api", &seller, true, true);
+    let sellers = rebuild(&b);
+    let listed: Vec<&str> = of(&sellers, &seller).live.listings.iter().map(|l| l.resource.as_str()).collect();
+    assert_eq!(listed, ["http://127.0.0.1:4000/r0"]);
+}

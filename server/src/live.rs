@@ -135,10 +135,18 @@ impl LiveSources {
         let address: alloy::primitives::Address =
             seller.parse().map_err(|e| LiveError::Chain(format!("seller address: {e}")))?;
         let basis = &line.basis;
+        // The first MAX_LIVE_PROBES endpoints, with every listing of each (a URL may be listed at
+        // several prices or networks, and the prober compares its offer with all of them).
+        let mut endpoints: Vec<&str> = Vec::new();
+        for l in &basis.listings {
+            if !endpoints.contains(&l.resource.as_str()) && endpoints.len() < MAX_LIVE_PROBES {
+                endpoints.push(&l.resource);
+            }
+        }
         let listings: Vec<ListingRow> = basis
             .listings
             .iter()
-            .take(MAX_LIVE_PROBES)
+            .filter(|l| endpoints.contains(&l.resource.as_str()))
             .map(|l| ListingRow {
                 resource: l.resource.clone(),
                 pay_to: l.pay_to.clone(),

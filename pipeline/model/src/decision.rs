@@ -547,19 +547,52 @@ mod tests {
     }
 
     #[test]
-    fn an_undelivered_paid_call_cautions_and_two_block() {
+    fn paid_calls_that_delivered_nothing_on_two_days_caution_and_mostly_block() {
         let mut f = healthy();
-        f.paid_probes = crate::PaidProbeStats { paid: 3, delivered: 2, undelivered: 1, unpaid_failures: 0 };
+        let stats = |paid, delivered, undelivered, undelivered_days| crate::PaidProbeStats {
+            paid,
+            delivered,
+            undelivered,
+            undelivered_days,
+            ..crate::PaidProbeStats::default()
+        };
+        f.paid_probes = stats(3, 2, 1, 1);
         assert_eq!(assess_seller(&f).decision, Decision::Proceed, "one failed call among good ones is an accident");
-        f.paid_probes = crate::PaidProbeStats { paid: 1, delivered: 0, undelivered: 1, unpaid_failures: 0 };
+        f.paid_probes = stats(1, 0, 1, 1);
+        assert_eq!(assess_seller(&f).decision, Decision::Proceed, "one day proves no pattern");
+        f.paid_probes = stats(2, 0, 2, 1);
+        assert_eq!(assess_seller(&f).decision, Decision::Proceed, "two failures on one day are one bad day");
+        f.paid_probes = stats(5, 3, 2, 2);
         assert_eq!(assess_seller(&f).decision, Decision::Caution);
-        f.paid_probes = crate::PaidProbeStats { paid: 5, delivered: 3, undelivered: 2, unpaid_failures: 0 };
-        assert_eq!(assess_seller(&f).decision, Decision::Caution);
-        f.paid_probes = crate::PaidProbeStats { paid: 3, delivered: 1, undelivered: 2, unpaid_failures: 0 };
+        f.paid_probes = stats(3, 1, 2, 2);
         assert_eq!(assess_seller(&f).decision, Decision::Block);
-        // A call that failed without the money moving harms nobody.
-        f.paid_probes = crate::PaidProbeStats { paid: 2, delivered: 2, undelivered: 0, unpaid_failures: 3 };
+        // A call that failed without the money moving harms nobody, nor one that showed nothing.
+        f.paid_probes =
+            crate::PaidProbeStats { paid: 6, delivered: 2, unpaid_failures: 3, inconclusive: 4, ..stats(0, 0, 0, 0) };
         assert_eq!(assess_seller(&f).decision, Decision::Proceed);
+    }
+
+    #[test]
+    fn only_answers_that_show_non_delivery_are_non_delivery() {
+        use crate::PaidCallOutcome::{Delivered, Inconclusive, NotDelivered};
+        let cases = [
+            (Some(200), 10, Delivered),
+            (Some(201), 1, Delivered),
+            (Some(200), 0, NotDelivered),
+            (Some(402), 0, NotDelivered),
+            (Some(500), 20, NotDelivered),
+            (Some(503), 0, NotDelivered),
+            (Some(204), 0, Inconclusive),
+            (Some(302), 0, Inconclusive),
+            (Some(400), 5, Inconclusive),
+            (Some(404), 5, Inconclusive),
+            (Some(405), 5, Inconclusive),
+            (Some(429), 5, Inconclusive),
+            (None, 0, Inconclusive),
+        ];
+        for (status, body, outcome) in cases {
+            assert_eq!(crate::PaidCallOutcome::of(status, body), outcome, "{status:?} with {body} bytes");
+        }
     }
 
     /// A deterministic generator of seller features, for the absence property.

@@ -157,8 +157,38 @@ pub struct DomainStanding {
     pub matching_offers: u32,
 }
 
-/// agentrep's own paid calls to the seller (the `paid_probes` dataset): only the operator can
-/// create them, so they may lower a decision.
+/// What the answer to a settled paid call shows (SCORING.md § 1, *The paid probe*). Only an answer
+/// that shows non-delivery counts against a seller; ordinary network conditions and answers that
+/// say nothing either way are recorded and tried again on another day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PaidCallOutcome {
+    /// A 2xx with a body: the resource came.
+    Delivered,
+    /// Non-delivery: asked to pay again (402) after paying, a server error (5xx), or a 2xx with an
+    /// empty body where a resource was paid for.
+    NotDelivered,
+    /// Nothing shown either way: no answer (a timeout, a reset, a body over the cap or cut
+    /// short), a redirect, a 204, or a 4xx other than 402 (a method or input the listing did not
+    /// name, a rate limit).
+    Inconclusive,
+}
+
+impl PaidCallOutcome {
+    /// The outcome of a settled call from its final status (`None` when nothing answered) and
+    /// the size of its body. `sql/origins.sql` (`listing_paid.outcome`) states the same rule, and
+    /// `pipeline/tests/features.rs` holds the two together.
+    pub fn of(status: Option<u32>, body_bytes: u64) -> Self {
+        match status {
+            Some(204) => Self::Inconclusive,
+            Some(200..=299) if body_bytes > 0 => Self::Delivered,
+            Some(200..=299) | Some(402) | Some(500..=599) => Self::NotDelivered,
+            _ => Self::Inconclusive,
+        }
+    }
+}
+
+/// agentrep's own paid calls to the seller (the `paid_probes` dataset), at the origins its
+/// evidence counts from: only the operator can create them, so they may lower a decision.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PaidProbeStats {
     /// Paid calls whose authorization was used on chain (the seller took the money), in the last
@@ -166,10 +196,18 @@ pub struct PaidProbeStats {
     pub paid: u32,
     /// Of those, the calls answered with a 2xx and a body.
     pub delivered: u32,
-    /// Of those, the calls answered with nothing (an error status, or an empty body).
+    /// Of those, the calls whose answer showed non-delivery ([`PaidCallOutcome::NotDelivered`]).
     pub undelivered: u32,
     /// Calls that failed without the money moving (the authorization expired unused): no harm.
     pub unpaid_failures: u32,
+    /// Settled calls whose answer showed nothing either way ([`PaidCallOutcome::Inconclusive`]):
+    /// recorded, never a flag.
+    #[serde(default)]
+    pub inconclusive: u32,
+    /// Distinct days (UTC) with a settled call that showed non-delivery: flags from paid calls need
+    /// two.
+    #[serde(default)]
+    pub undelivered_days: u32,
 }
 
 /// Reviews and receipts that count: from an entity that paid the seller at least the price before

@@ -215,6 +215,9 @@ pub mod thresholds {
     pub const PAY_THEN_FAIL_PROBE_SHARE: f64 = 0.5;
     /// `pay-then-fail`: agentrep's settled paid calls that delivered nothing.
     pub const PAY_THEN_FAIL_PAID_PROBES: u32 = 2;
+    /// `pay-then-fail` and `paid-call-undelivered`: distinct days with a settled paid call that
+    /// delivered nothing (one bad day of the seller's, or of the network between, is no pattern).
+    pub const PAID_CALL_FLAG_DAYS: u32 = 2;
     /// `offer-mismatch`: mismatching offers needed to judge.
     pub const OFFER_MISMATCH_MIN: u32 = 2;
     /// `offer-mismatch`: share of offers that mismatch.
@@ -294,11 +297,12 @@ pub const FLAGS: &[FlagDef] = &[
         severity: Severity::Critical,
         penalty: 60,
         origin: Origin::TrustedPayers,
-        condition: "agentrep's own settled paid calls that delivered nothing >= PAY_THEN_FAIL_PAID_PROBES (2) and >= PAY_THEN_FAIL_PROBE_SHARE (50%) of them; or trusted paying entities reporting failed paid calls >= PAY_THEN_FAIL_ENTITIES (2) and the trust-weighted failed share of matched receipts >= PAY_THEN_FAIL_SHARE (75%)",
+        condition: "agentrep's own settled paid calls that showed non-delivery (402 after payment, 5xx, an empty 2xx) >= PAY_THEN_FAIL_PAID_PROBES (2), on >= PAID_CALL_FLAG_DAYS (2) days, and >= PAY_THEN_FAIL_PROBE_SHARE (50%) of them; or trusted paying entities reporting failed paid calls >= PAY_THEN_FAIL_ENTITIES (2) and the trust-weighted failed share of matched receipts >= PAY_THEN_FAIL_SHARE (75%)",
         explainer: "Buyers who paid, or agentrep paying with its own funds, got nothing back: payments are taken without delivery.",
         check: Check::Seller(|f| {
             let pp = &f.paid_probes;
             if pp.undelivered >= t::PAY_THEN_FAIL_PAID_PROBES
+                && pp.undelivered_days >= t::PAID_CALL_FLAG_DAYS
                 && f64::from(pp.undelivered) >= t::PAY_THEN_FAIL_PROBE_SHARE * f64::from(pp.paid)
             {
                 return Some(format!(
@@ -326,12 +330,16 @@ pub const FLAGS: &[FlagDef] = &[
         severity: Severity::High,
         penalty: 30,
         origin: Origin::Oracle,
-        condition: "agentrep paid for calls with its own funds (the authorization was used on chain) in the last 30 days and got an error or an empty answer on every one, or on two or more",
+        condition: "agentrep paid for calls with its own funds (the authorization was used on chain) in the last 30 days and their answers showed non-delivery (402 after payment, 5xx, an empty 2xx) on >= PAID_CALL_FLAG_DAYS (2) days; a timeout, reset, redirect, 204 or other 4xx shows nothing",
         explainer: "agentrep paid this seller and got nothing back: the money was taken without delivery.",
         check: Check::Seller(|f| {
             let pp = &f.paid_probes;
-            (pp.undelivered >= 2 || (pp.undelivered >= 1 && pp.delivered == 0))
-                .then(|| format!("{} of agentrep's {} settled paid calls delivered nothing", pp.undelivered, pp.paid))
+            (pp.undelivered_days >= t::PAID_CALL_FLAG_DAYS).then(|| {
+                format!(
+                    "{} of agentrep's {} settled paid calls delivered nothing, on {} days",
+                    pp.undelivered, pp.paid, pp.undelivered_days
+                )
+            })
         }),
     },
     FlagDef {

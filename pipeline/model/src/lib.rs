@@ -30,7 +30,9 @@ pub use deployer::{
     DeployerAssessment, DeployerBasis, DeployerFeatures, DeployerVerdict, LaunchObservation, LaunchOutcome,
     LaunchSummary, OutcomeCounts, assess_deployer, classify_launch, risk_verdict,
 };
-pub use features::{DemandStats, DomainStanding, PaidProbeStats, ProofType, ReputationStats, SellerFeatures, SlaStats};
+pub use features::{
+    DemandStats, DomainStanding, PaidCallOutcome, PaidProbeStats, ProofType, ReputationStats, SellerFeatures, SlaStats,
+};
 pub use flags::{Check, FLAGS, FlagDef, FlagHit, FlagKey, Origin, Severity, evaluate_deployer_flags, evaluate_flags};
 pub use records::{
     AgentIdentity, Counterparty, CrawlerRecord, DeployerRecord, FundingRecord, HistoryPoint, ListedAddress,

@@ -351,6 +351,9 @@ pub fn fold_fast(features: &SellerFeatures, basis: &LiveBasis, fast: &FastEviden
     pp.delivered += fast.paid_probes.delivered;
     pp.undelivered += fast.paid_probes.undelivered;
     pp.unpaid_failures += fast.paid_probes.unpaid_failures;
+    pp.inconclusive += fast.paid_probes.inconclusive;
+    // The fast evidence's days are after the snapshot's, so the two sets of days are disjoint.
+    pp.undelivered_days += fast.paid_probes.undelivered_days;
     f.denylisted |= fast.denylisted;
     f
 }

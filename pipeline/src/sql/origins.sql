@@ -27,12 +27,18 @@ SELECT DISTINCT address, origin FROM (
     JOIN seller_domain sd ON sd.address = w.address AND sd.domain = d.domain
 ) WHERE origin <> '';
 
--- agentrep's own paid calls of the last 30 days, with the origin each reached. A call whose run was
--- interrupted after it was authorized (`interrupted`) lost its answer with the run: it is no
--- evidence about the seller.
+-- agentrep's own paid calls of the last 30 days, with the origin each reached and what the answer
+-- showed (`agentrep_model::PaidCallOutcome::of`, the same rule): non-delivery is a 402 after
+-- payment, a 5xx or a 2xx with an empty body; no answer, a redirect, a 204 or another 4xx shows
+-- nothing either way. A call whose run was interrupted after it was authorized (`interrupted`)
+-- lost its answer with the run: it is no evidence about the seller.
 CREATE TEMP TABLE listing_paid AS
 SELECT lower(pay_to) AS address, lower(regexp_extract(trim(resource), '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*')) AS origin,
-       settled, delivered
+       settled, delivered, probed_at::DATE AS day,
+       CASE WHEN status = 204 THEN 'inconclusive'
+            WHEN status BETWEEN 200 AND 299 AND body_bytes > 0 THEN 'delivered'
+            WHEN status BETWEEN 200 AND 299 OR status = 402 OR status BETWEEN 500 AND 599 THEN 'not-delivered'
+            ELSE 'inconclusive' END AS outcome
 FROM paid_probes WHERE probed_at >= {d30} AND probed_at < {day_end} AND error IS DISTINCT FROM 'interrupted';
 
 -- Every origin of every seller (its current listings' and those its paid calls reached), with its
@@ -50,8 +56,8 @@ WITH listed AS (
            arg_max(alive, (probed_at, resource)) AS last_ok
     FROM listing_probes GROUP BY 1, 2
 ), paid_calls AS (
-    SELECT address, origin, count(*) FILTER (WHERE settled AND delivered) AS delivered,
-           count(*) FILTER (WHERE settled AND NOT delivered) AS undelivered
+    SELECT address, origin, count(*) FILTER (WHERE settled AND outcome = 'delivered') AS delivered,
+           count(*) FILTER (WHERE settled AND outcome = 'not-delivered') AS undelivered
     FROM listing_paid GROUP BY 1, 2
 )
 SELECT address, origin, l.first_seen, coalesce(p.samples, 0) AS samples, coalesce(p.ok, 0) AS ok,
@@ -67,22 +73,24 @@ LEFT JOIN bound_origins b USING (address, origin)
 WHERE address IN (SELECT address FROM seller_ids);
 
 -- The origins whose evidence counts for each seller: every bound origin, and the best unbound one
--- (by its paid calls, then its probes, then the earliest listed, then the origin's text). Beside a
--- bound origin, the best unbound one counts only when its evidence is all good (what a stranger's
--- host adds can then only help).
+-- among those it currently lists (by its paid calls, then its probes, then the earliest listed,
+-- then the origin's text; an origin it no longer lists counts only when bound). Beside a
+-- bound origin, the best unbound one counts only when none of its evidence is bad (what a
+-- stranger's host adds can then only help, and a seller that moved to an origin nothing has
+-- probed yet keeps its listings there).
 CREATE TEMP TABLE counted_origins AS
 WITH best AS (
     SELECT * EXCLUDE (rn) FROM (
         SELECT *, row_number() OVER (PARTITION BY address
                                      ORDER BY paid_class, probe_class, first_seen NULLS LAST, origin) AS rn
-        FROM seller_origins WHERE NOT bound
+        FROM seller_origins WHERE NOT bound AND first_seen IS NOT NULL
     ) WHERE rn = 1
 )
 SELECT address, origin, true AS bound FROM seller_origins WHERE bound
 UNION ALL
 SELECT address, origin, false AS bound FROM best
 WHERE address NOT IN (SELECT address FROM seller_origins WHERE bound)
-   OR (paid_class < 2 AND probe_class = 0 AND ok = samples AND (samples > 0 OR delivered > 0));
+   OR (paid_class < 2 AND ok = samples AND mismatches = 0);
 
 -- What the seller's listings say of it, over the listings at counted origins: a secrets path
 -- listed as a paid API, a suspicious top-level domain.
@@ -108,12 +116,14 @@ FROM listing_probes p JOIN counted_origins o USING (address, origin)
 GROUP BY 1;
 
 -- agentrep's paid calls of each seller at its counted origins: settled (the authorization was used
--- on chain), and whether each delivered.
+-- on chain), what each answer showed, and on how many days one showed non-delivery.
 CREATE TEMP TABLE paid AS
 SELECT p.address,
        count(*) FILTER (WHERE settled) AS paid,
-       count(*) FILTER (WHERE settled AND delivered) AS delivered,
-       count(*) FILTER (WHERE settled AND NOT delivered) AS undelivered,
+       count(*) FILTER (WHERE settled AND outcome = 'delivered') AS delivered,
+       count(*) FILTER (WHERE settled AND outcome = 'not-delivered') AS undelivered,
+       count(*) FILTER (WHERE settled AND outcome = 'inconclusive') AS inconclusive,
+       count(DISTINCT day) FILTER (WHERE settled AND outcome = 'not-delivered') AS undelivered_days,
        count(*) FILTER (WHERE settled = false AND NOT delivered) AS unpaid_failures
 FROM listing_paid p JOIN counted_origins o USING (address, origin)
 GROUP BY 1;

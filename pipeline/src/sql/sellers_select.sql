@@ -16,7 +16,8 @@ SELECT l.address, l.listing_count::BIGINT AS listing_count, l.case_variants::BIG
        sd.domain, sd.rank::BIGINT AS domain_rank, sd.list AS domain_list,
        coalesce(sd.matching_offers, 0)::BIGINT AS matching_offers,
        coalesce(pd.paid, 0)::BIGINT AS paid, coalesce(pd.delivered, 0)::BIGINT AS delivered,
-       coalesce(pd.undelivered, 0)::BIGINT AS undelivered, coalesce(pd.unpaid_failures, 0)::BIGINT AS unpaid_failures
+       coalesce(pd.undelivered, 0)::BIGINT AS undelivered, coalesce(pd.unpaid_failures, 0)::BIGINT AS unpaid_failures,
+       coalesce(pd.inconclusive, 0)::BIGINT AS inconclusive, coalesce(pd.undelivered_days, 0)::BIGINT AS undelivered_days
 FROM seller_listing l
 JOIN seller_ids i USING (address)
 LEFT JOIN seller_tags t USING (address)

@@ -295,6 +295,25 @@ impl LakeBuilder {
         self
     }
 
+    /// agentrep's settled paid call to `resource` of `pay_to` on day `d`, answered with `status`
+    /// (`None`: nothing answered) and a body of `body_bytes`.
+    pub fn paid_answer(
+        &mut self,
+        d: i64,
+        resource: &str,
+        pay_to: &str,
+        status: Option<u32>,
+        body_bytes: u64,
+    ) -> &mut Self {
+        self.paid_probe(d, resource, pay_to, true, false);
+        let row = &mut self.paid.last_mut().expect("pushed").1;
+        row.status = status;
+        row.body_bytes = body_bytes;
+        row.delivered = status.is_some_and(|s| (200..300).contains(&s)) && body_bytes > 0;
+        row.error = (!row.delivered).then(|| status.map_or("timeout".to_owned(), |s| format!("http-{s}")));
+        self
+    }
+
     pub fn deny(&mut self, address: &str) -> &mut Self {
         self.lists.push((
             -1,
