@@ -167,3 +167,46 @@ async fn the_originals_live_forms_are_served() {
     let (_, me) = get(&format!("{}/me", s.base)).await;
     assert!(me["operator"].as_object().unwrap().contains_key("signedBy"), "{me}");
 }
+
+/// Every offer a client could pay is judged, and the answer is the lowest of them: an offer of an
+/// unknown scheme naming a top seller lends it no standing (issue 52: a 402 that carried one beside
+/// an `exact` offer paying a stranger 5 USDC was answered with the top seller's `PROCEED`).
+#[tokio::test]
+async fn every_offer_a_client_could_pay_is_judged_and_an_unreadable_one_lends_nothing() {
+    let s = RunningServer::start(&shared_world().snapshots());
+    let (_, board) = get(&format!("{}/leaderboard?limit=1", s.base)).await;
+    let top = board["results"][0]["payTo"].as_str().expect("a ranked seller").to_owned();
+    let (_, top_preflight) = get(&format!("{}/preflight/{top}", s.base)).await;
+    assert_eq!(top_preflight["decision"], "PROCEED", "the test needs a seller with something to lend");
+    let l = listings().into_iter().next().unwrap();
+    let host = reqwest::Url::parse(&l.resource).unwrap();
+    let unlisted = format!("{}://{}/never-listed", host.scheme(), host.host_str().unwrap());
+    let stranger = "0x00000000000000000000000000000000005a1e57";
+    let payment = json!({"x402Version": 2, "resource": {"url": unlisted},
+        "accepts": [
+            {"scheme": "deferred-magic", "network": "eip155:8453", "amount": "1", "asset": &l.asset, "payTo": top},
+            {"scheme": "exact", "network": "eip155:8453", "amount": "5000000", "asset": &l.asset, "payTo": stranger,
+             "maxTimeoutSeconds": 60}]});
+    let (status, doc) =
+        post(&format!("{}/preflight", s.base), &json!({"url": unlisted, "paymentRequired": payment})).await;
+    assert_eq!(status, StatusCode::OK, "{doc}");
+    assert_eq!(doc["decision"], "CAUTION", "the stranger is what a client would pay: {doc}");
+    assert_eq!(doc["payTo"], stranger, "{doc}");
+    assert_eq!(doc["offers"][0]["payable"], false);
+    assert_eq!(doc["offers"][0]["decision"], Value::Null);
+    assert_eq!(doc["offers"][1]["payable"], true);
+    assert_eq!(doc["offers"][1]["decision"], "CAUTION");
+    assert!(codes(&doc).contains(&"unreadable_offer"), "{doc}");
+    assert_eq!(doc["maxAmount"], Value::Null, "an unlisted URL carries no maximum");
+
+    // The top seller's own URL with its listed offer and a second, payable offer to the stranger:
+    // the lowest decision of the two.
+    let (_, top_doc) = get(&format!("{}/score/{top}", s.base)).await;
+    let own = listings().into_iter().find(|r| r.seller == top).expect("the top seller's listing");
+    let two = json!({"x402Version": 2, "accepts": [
+        {"scheme": "exact", "network": &own.network, "amount": &own.price, "asset": &own.asset, "payTo": &own.pay_to},
+        {"scheme": "exact", "network": &own.network, "amount": &own.price, "asset": &own.asset, "payTo": stranger}]});
+    let (_, doc) = post(&format!("{}/preflight", s.base), &json!({"url": own.resource, "paymentRequired": two})).await;
+    assert_eq!(doc["decision"], "BLOCK", "the second offer is a decoy: {doc} ({top_doc})");
+    assert_eq!(doc["payTo"], stranger);
+}

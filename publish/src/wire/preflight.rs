@@ -166,6 +166,10 @@ pub enum WarningCode {
     Overlay,
     /// The 402 names another resource URL than the one asked about (the URL asked is judged).
     ResourceMismatch,
+    /// An offer of a scheme or on a network the x402 EVM clients cannot pay (`exact` and `upto`
+    /// on an `eip155` network are the ones they pay): judged by nobody, and lending its payee's
+    /// standing to no other offer.
+    UnreadableOffer,
 }
 
 /// One warning of a URL preflight.
@@ -226,6 +230,12 @@ pub struct OfferCheckV1 {
     pub listed_price: Option<String>,
     /// True when a listing names its payTo, network and asset at no lower price.
     pub acceptable: bool,
+    /// True when a client can pay it: the `exact` or `upto` scheme on an `eip155` network. Only
+    /// payable offers are judged, and the answer's decision is the lowest of theirs.
+    pub payable: bool,
+    /// This offer's own decision: its payee's, lowered by the warnings about it (null for an
+    /// offer nobody can pay).
+    pub decision: Option<Decision>,
 }
 
 /// `GET /preflight?url=` and `POST /preflight`: whether to pay a resource URL.

@@ -4,9 +4,13 @@
 //! above the listed one (a price trap), a network or asset the listings do not name, a URL
 //! nobody lists.
 //!
-//! The judged wallet is always the one the 402 asks to be paid: that is where the buyer's money
-//! goes. A URL listed under several payTos (anyone can list a URL with their own payTo) therefore
-//! costs its real seller nothing: the 402 names one of the listed wallets and is judged by it.
+//! The judged wallets are always those the 402 asks to be paid: that is where the buyer's money
+//! goes. Every offer a client could pay (`exact` or `upto` on an `eip155` network) is judged by its
+//! own payee and warnings, and the answer is the lowest of those decisions, since the client may
+//! pick any of them; an offer nobody can pay is a warning, judged by nobody, and lends its payee's
+//! standing to no other offer. A URL listed under several payTos (anyone can list a URL with their
+//! own payTo) therefore costs its real seller nothing: the 402 names one of the listed wallets and
+//! is judged by it.
 
 use agentrep_ingest::web::offer::{Offer, Terms, normalise_network, offer_from_header, offer_from_json, same_address};
 use agentrep_model::decision::{Decision, ScoreBasis, unindexed};
@@ -163,10 +167,23 @@ pub fn url_preflight(
         .unwrap_or_default();
     let listings: Vec<&ListingRowV1> = ids.iter().map(|&i| &rows[i as usize]).collect();
     let mut warnings: Vec<PreflightWarningV1> = resource_mismatch(url, claimed).into_iter().collect();
-    let offers: Vec<OfferCheckV1> = offer
+    let mut offers: Vec<OfferCheckV1> = offer
         .flatten()
         .map(|o| o.accepts.iter().map(|t| check_offer(t, &listings, &mut warnings)).collect())
         .unwrap_or_default();
+    let any_payable = offers.iter().any(|o| o.payable);
+    for o in offers.iter().filter(|o| !o.payable) {
+        let severity = if any_payable { WarningSeverity::Info } else { WarningSeverity::Caution };
+        warnings.push(warning(
+            WarningCode::UnreadableOffer,
+            severity,
+            Some(o.index),
+            format!(
+                "offer {} asks for scheme {} on {}, which the x402 EVM clients cannot pay: it is judged by nobody",
+                o.index, o.scheme, o.network
+            ),
+        ));
+    }
     // An offer on a network or asset the listings do not name is only context while another
     // offer is the listed one (the model's `offer-mismatch` reads offers the same way: one
     // matching term suffices); with none, nothing the 402 asks is what the listing says.
@@ -186,26 +203,37 @@ pub fn url_preflight(
         ));
     }
     let sellers = distinct_sellers(&listings);
-    let pay_to = match offers.iter().find(|o| o.acceptable).or_else(|| offers.first()) {
+    if sellers.len() > 1 {
+        let judged = if offers.is_empty() {
+            "the earliest listing's is judged: send the 402 (POST /preflight) to judge the wallets it asks to be paid"
+        } else {
+            "the wallets the 402 asks to be paid are judged"
+        };
+        warnings.push(warning(
+            WarningCode::ListingConflict,
+            WarningSeverity::Info,
+            None,
+            format!("the URL is listed with {} payTos ({}); {judged}", sellers.len(), sellers.join(", ")),
+        ));
+    }
+    // Each payable offer's own decision: its payee's, lowered by the warnings about that offer.
+    for o in offers.iter_mut().filter(|o| o.payable) {
+        let own = warnings
+            .iter()
+            .filter(|w| w.offer == Some(o.index))
+            .fold(payee(snap, base, &o.pay_to.to_ascii_lowercase()).decision, |d, w| d.min(severity_cap(w.severity)));
+        o.decision = Some(own);
+    }
+    // The offer judged: the payable one with the lowest decision (the client may pick any), the
+    // first acceptable one among equals; with no offer, the URL's earliest listing's seller.
+    let judged = offers.iter().filter(|o| o.payable).min_by_key(|o| (o.decision, !o.acceptable, o.index));
+    let pay_to = match judged {
         Some(o) => Some(o.pay_to.to_ascii_lowercase()),
-        None => {
-            if sellers.len() > 1 {
-                warnings.push(warning(
-                    WarningCode::ListingConflict,
-                    WarningSeverity::Info,
-                    None,
-                    format!(
-                        "the URL is listed with {} payTos ({}); the earliest listing's is judged: send the 402 (POST /preflight) to judge the wallet it asks to be paid",
-                        sellers.len(),
-                        sellers.join(", ")
-                    ),
-                ));
-            }
-            listings
-                .iter()
-                .min_by(|a, b| (&a.first_seen, &a.seller).cmp(&(&b.first_seen, &b.seller)))
-                .map(|l| l.seller.clone())
-        }
+        None if !offers.is_empty() => None,
+        None => listings
+            .iter()
+            .min_by(|a, b| (&a.first_seen, &a.seller).cmp(&(&b.first_seen, &b.seller)))
+            .map(|l| l.seller.clone()),
     };
     let host_listings = if listings.is_empty() {
         // Not evidence of harm (a new endpoint is listed at its first settlement): the payee's
@@ -234,7 +262,7 @@ pub fn url_preflight(
         ));
     }
     let max_amount = pay_to.as_deref().and_then(|a| {
-        let chosen = offers.iter().find(|o| o.acceptable).and_then(|o| o.listed_price.clone());
+        let chosen = judged.filter(|o| o.acceptable).and_then(|o| o.listed_price.clone());
         chosen.or_else(|| {
             listings
                 .iter()
@@ -247,11 +275,7 @@ pub fn url_preflight(
     warnings.sort_by_key(|w| std::cmp::Reverse(w.severity));
     let mut decision = seller.as_ref().map_or(unindexed(false).0, |s| s.decision);
     for w in &warnings {
-        decision = decision.min(match w.severity {
-            WarningSeverity::Block => Decision::Block,
-            WarningSeverity::Caution => Decision::Caution,
-            WarningSeverity::Info => Decision::Proceed,
-        });
+        decision = decision.min(severity_cap(w.severity));
     }
     Ok(UrlPreflightV1 {
         version: version("url-preflight"),
@@ -268,6 +292,21 @@ pub fn url_preflight(
         snapshot_date: snap.date().to_owned(),
         methodology: METHODOLOGY_VERSION.to_owned(),
     })
+}
+
+/// The highest decision a warning of `severity` leaves.
+fn severity_cap(severity: WarningSeverity) -> Decision {
+    match severity {
+        WarningSeverity::Block => Decision::Block,
+        WarningSeverity::Caution => Decision::Caution,
+        WarningSeverity::Info => Decision::Proceed,
+    }
+}
+
+/// An offer a client can pay: the `exact` or `upto` scheme on an `eip155` network.
+fn payable(t: &Terms) -> bool {
+    let scheme = t.scheme.to_ascii_lowercase();
+    matches!(scheme.as_str(), "exact" | "upto") && normalise_network(&t.network).starts_with("eip155:")
 }
 
 fn warning(code: WarningCode, severity: WarningSeverity, offer: Option<u32>, message: String) -> PreflightWarningV1 {
@@ -339,6 +378,8 @@ fn check_offer(t: &Terms, listings: &[&ListingRowV1], warnings: &mut Vec<Preflig
         amount: t.amount.to_string(),
         listed_price: listed_price.map(|p| p.to_string()),
         acceptable: listed_price.is_some_and(|p| t.amount <= p),
+        payable: payable(t),
+        decision: None,
     }
 }
 
