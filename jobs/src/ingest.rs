@@ -227,7 +227,9 @@ async fn now(clock: Clock, chain: Option<&Chain>) -> anyhow::Result<DateTime<Utc
 
 /// `agentrep ingest`: the selected sources once, in the table's order (`all`: every source that is
 /// on; the others are named with why they are off); every failure is reported, and the command
-/// fails if any source failed.
+/// fails if any source failed. A run that can pay (the paid probe, on) takes the lake's scheduler
+/// lease first, so it is refused beside a scheduler or another such run: the day's budget, the
+/// journal and the day's partition have one writer.
 pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: Clock) -> anyhow::Result<()> {
     let plan = Plan::new(args)?;
     let config = &plan.config;
@@ -242,6 +244,11 @@ pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: 
             deployment.sources_on()
         }
         SourceArg::One(s) => vec![s],
+    };
+    let pays = config.paid_probes.enabled && selected.contains(&SourceName::PaidProbes);
+    let _lease = match pays {
+        true => Some(args.lake.lease("scheduler").context("a run that can pay takes the lake's lease")?),
+        false => None,
     };
     let chain_needed = selected.iter().any(|s| s.reads_chain()) || clock == Clock::Chain;
     let clients = connect(config, chain_needed).await?;

@@ -443,6 +443,20 @@ async fn schedule_runs_every_source_and_their_evidence_reaches_the_answers() {
         .expect("a second scheduler runs");
     let refused = String::from_utf8_lossy(&second.stderr);
     assert!(!second.status.success() && refused.contains("holds this lake's scheduler lease"), "{refused}");
+    // So is a manual run of the paid probe beside it: it would spend the day's budget again, pay
+    // the same sellers twice and write the journal and the day's partition over the scheduler's.
+    let manual = Command::new(agentrep_binary())
+        .args(["ingest", "--source", "paid-probes", "--clock", "chain", "--lake"])
+        .arg(lake.root())
+        .arg("--snapshots")
+        .arg(dir.path().join("snapshots-manual"))
+        .arg("--config")
+        .arg(&config)
+        .env("AGENTREP_PROBE_KEY", &key)
+        .output()
+        .expect("a manual paid run runs");
+    let refused = String::from_utf8_lossy(&manual.stderr);
+    assert!(!manual.status.success() && refused.contains("holds this lake's scheduler lease"), "{refused}");
     assert!(child.0.try_wait().expect("status").is_none(), "still running until stopped");
     // Stopped (the third day's paid calls may be under way), what the lake says is read whole.
     child.0.kill().expect("killed");

@@ -10,6 +10,9 @@
 //! redirect, and every request goes through the SSRF-safe client.
 //!
 //! **Money an operator can trust it with.**
+//! - *The budget holds across processes.* Every run that can pay holds the lake's scheduler lease
+//!   (`agentrep schedule` for its life, `agentrep ingest` with the paid probe on for its run), so
+//!   the day's budget, the journal and the day's partition have one writer.
 //! - *The budget holds across crashes.* Every authorization is written to a journal in the lake
 //!   (`paid-probes.journal`) before the paid retry is sent, and leaves it once the call's row is in
 //!   the day's partition (written as soon as the answer came, `settled` unknown until the
@@ -21,7 +24,10 @@
 //!   has passed its `validBefore`, by the run or the next one.
 //! - *Who is called first.* New listings (first seen in the last week), then sellers never called
 //!   in the last 30 days, then by demand (settlements in the last 7 days), ties in an order that
-//!   rotates daily. A seller called within `every_days` waits; one whose cheapest resource costs
+//!   rotates daily. A seller called within `every_days` waits, unless its last call's answer did not
+//!   deliver (non-delivery, or nothing shown either way): it is called again the next day, since a
+//!   flag from paid calls needs calls on two days (`agentrep_model::PaidCallOutcome`); one whose
+//!   cheapest resource costs
 //!   more than `max_price` is never called and stays unverified (`/status` counts them).
 //! - *Wallets a seller cannot tell from a customer's.* The calls pay from a pool of `wallets`
 //!   wallets derived from the key (`AGENTREP_PROBE_KEY` is wallet 0), one picked per seller and
@@ -168,6 +174,37 @@ pub struct Target {
     pub wallet: Option<Address>,
 }
 
+/// A seller's last paid call in the history window: its day, and whether it is called again the
+/// next day (its answer, once settled, did not deliver).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LastCall {
+    day: NaiveDate,
+    again_tomorrow: bool,
+}
+
+impl LastCall {
+    /// The later of two calls (on one day, the one that asks for another call wins).
+    fn later(self, other: Self) -> Self {
+        match self.day.cmp(&other.day) {
+            std::cmp::Ordering::Less => other,
+            std::cmp::Ordering::Greater => self,
+            std::cmp::Ordering::Equal => {
+                Self { day: self.day, again_tomorrow: self.again_tomorrow || other.again_tomorrow }
+            }
+        }
+    }
+
+    /// Whether a call of a row asks for another call the next day: it settled and its answer was
+    /// no delivery, or nothing answered yet whether it settled.
+    fn of(row: &PaidProbeRow, day: NaiveDate) -> Self {
+        let undelivered = row.settled != Some(false)
+            && !row.nonce.is_empty()
+            && agentrep_model::PaidCallOutcome::of(row.status, row.body_bytes)
+                != agentrep_model::PaidCallOutcome::Delivered;
+        Self { day, again_tomorrow: undelivered }
+    }
+}
+
 /// Who is due a call today, in order, and who is left out.
 #[derive(Debug, Clone, Default)]
 struct Due {
@@ -178,12 +215,13 @@ struct Due {
 /// The sellers due a paid call, cheapest resource each: new listings first, then sellers never
 /// called in the history window, then by demand, ties by a hash of seller and day (so a small
 /// budget reaches every seller over the days). `called` maps each seller called in the window to
-/// its last call's day; a seller called within `every_days` waits.
+/// its last call; a seller called within `every_days` waits, but one whose last call did not
+/// deliver is due again the next day.
 fn due(
     listings: &[ListingRow],
     network: &PaymentNetwork,
     cfg: &crate::config::PaidProbeConfig,
-    called: &BTreeMap<String, NaiveDate>,
+    called: &BTreeMap<String, LastCall>,
     demand: &BTreeMap<String, u64>,
     now: DateTime<Utc>,
 ) -> Due {
@@ -215,7 +253,10 @@ fn due(
     for target in cheapest.into_values() {
         if target.price > cfg.max_price {
             out.over_cap += 1;
-        } else if called.get(&target.pay_to).is_none_or(|last| (today - *last).num_days() >= every) {
+        } else if called.get(&target.pay_to).is_none_or(|last| {
+            let wait = if last.again_tomorrow { 1 } else { every };
+            (today - last.day).num_days() >= wait
+        }) {
             out.targets.push(target);
         }
     }
@@ -273,7 +314,7 @@ async fn prepare(ctx: &RunContext<'_>) -> anyhow::Result<Prepared> {
         Some(part) => ctx.lake.read_partition(part.date)?,
         None => Vec::new(),
     };
-    let mut called: BTreeMap<String, NaiveDate> = BTreeMap::new();
+    let mut called: BTreeMap<String, LastCall> = BTreeMap::new();
     let mut spent_today = 0u64;
     let since = today - chrono::Duration::days(HISTORY_DAYS);
     for part in ctx.lake.partitions_up_to(Dataset::PaidProbes, today)?.into_iter().filter(|p| p.date >= since) {
@@ -282,8 +323,9 @@ async fn prepare(ctx: &RunContext<'_>) -> anyhow::Result<Prepared> {
             if part.date == today && r.settled != Some(false) {
                 spent_today += r.amount;
             }
-            let last = called.entry(r.pay_to).or_insert(part.date);
-            *last = (*last).max(part.date);
+            let call = LastCall::of(&r, part.date);
+            let last = called.entry(r.pay_to).or_insert(call);
+            *last = last.later(call);
         }
     }
     let mut demand: BTreeMap<String, u64> = BTreeMap::new();
@@ -507,8 +549,6 @@ async fn call(
     at: DateTime<Utc>,
 ) -> anyhow::Result<PaidProbeRow> {
     let cfg = &ctx.config.paid_probes;
-    // Valid for `authorization_secs` of the run's clock from the call on, whatever came before.
-    let valid_before = u64::try_from(at.timestamp()).unwrap_or(0) + cfg.authorization_secs;
     let signer = &p.pool[wallet];
     let mut row = blank_row(target, signer.address(), &p.network, at);
     let first = match ctx.safe_http.get(&target.resource).await {
@@ -532,7 +572,11 @@ async fn call(
         }
         Ok(picked) => picked,
     };
-    let signed = pay::sign(signer, &p.network, &picked, pay_to, valid_before)
+    // Valid as the official clients make it, from the call on by the run's clock (never longer
+    // than `authorization_secs`, which bounds the wait for whether the money moved).
+    let validity = picked.validity(u64::try_from(at.timestamp()).unwrap_or(0), cfg.authorization_secs);
+    let valid_before = validity.1;
+    let signed = pay::sign(signer, &p.network, &picked, pay_to, validity)
         .map_err(|e| anyhow::anyhow!("signing the paid probe: {e}"))?;
     // Durable before it is sent: a kill from here on is recovered by the next run, which counts
     // it against the day's budget and never pays this seller again that day.
@@ -707,9 +751,10 @@ mod tests {
             // Its cheaper resource is the one called.
             listing("0xold-busy", "https://a/0", 500, 60, now),
         ];
+        let call = |days: i64, again_tomorrow| LastCall { day: today - chrono::Duration::days(days), again_tomorrow };
         let called = BTreeMap::from([
-            ("0xcalled-long-ago".to_owned(), today - chrono::Duration::days(20)),
-            ("0xcalled-yesterday".to_owned(), today - chrono::Duration::days(1)),
+            ("0xcalled-long-ago".to_owned(), call(20, false)),
+            ("0xcalled-yesterday".to_owned(), call(1, false)),
         ]);
         let demand = BTreeMap::from([("0xold-busy".to_owned(), 40), ("0xcalled-long-ago".to_owned(), 900)]);
         let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &demand, now);
@@ -717,6 +762,58 @@ mod tests {
         assert_eq!(order, ["0xnew", "0xold-busy", "0xold-quiet", "0xcalled-long-ago"]);
         assert_eq!(due.targets[1].resource, "https://a/0");
         assert_eq!(due.over_cap, 1);
+    }
+
+    #[test]
+    fn a_seller_whose_last_call_did_not_deliver_is_called_again_the_next_day() {
+        let now = DateTime::parse_from_rfc3339("2026-11-28T12:00:00Z").unwrap().with_timezone(&Utc);
+        let today = now.date_naive();
+        let cfg = crate::config::PaidProbeConfig::default();
+        assert!(cfg.every_days > 1, "the default waits more than a day after a delivered call");
+        let listings = vec![
+            listing("0xfailed", "https://a/1", 1_000, 60, now),
+            listing("0xserved", "https://b/1", 1_000, 60, now),
+        ];
+        let yesterday = today - chrono::Duration::days(1);
+        let called = BTreeMap::from([
+            ("0xfailed".to_owned(), LastCall { day: yesterday, again_tomorrow: true }),
+            ("0xserved".to_owned(), LastCall { day: yesterday, again_tomorrow: false }),
+        ]);
+        let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &BTreeMap::new(), now);
+        let order: Vec<&str> = due.targets.iter().map(|t| t.pay_to.as_str()).collect();
+        assert_eq!(order, ["0xfailed"]);
+    }
+
+    #[test]
+    fn which_calls_ask_for_another_the_next_day() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 28).unwrap();
+        let row = |status: Option<u32>, body_bytes: u64, settled: Option<bool>| PaidProbeRow {
+            resource: "https://a/1".into(),
+            pay_to: "0xa".into(),
+            probed_at: Timestamp::from_secs(0),
+            payer: "0xb".into(),
+            network: "eip155:8453".into(),
+            asset: agentrep_model::chain::USDC_BASE.into(),
+            amount: 1_000,
+            nonce: "0x01".into(),
+            status,
+            body_bytes,
+            delivered: status.is_some_and(|s| (200..300).contains(&s)) && body_bytes > 0,
+            settled,
+            tx_hash: None,
+            error: None,
+        };
+        assert!(!LastCall::of(&row(Some(200), 10, Some(true)), day).again_tomorrow);
+        assert!(LastCall::of(&row(Some(500), 0, Some(true)), day).again_tomorrow);
+        assert!(LastCall::of(&row(None, 0, None), day).again_tomorrow, "a timeout, settlement not known yet");
+        assert!(!LastCall::of(&row(None, 0, Some(false)), day).again_tomorrow, "the money never moved");
+        let failed = LastCall { day, again_tomorrow: true };
+        let served = LastCall { day, again_tomorrow: false };
+        assert_eq!(served.later(failed), failed);
+        assert!(
+            !failed.later(LastCall { day: day.succ_opt().unwrap(), again_tomorrow: false }).again_tomorrow,
+            "a later delivered call waits its turn"
+        );
     }
 
     #[test]

@@ -36,6 +36,12 @@ pub struct Picked {
     pub network: String,
     /// The amount to authorize.
     pub amount: u64,
+    /// The offer's `maxTimeoutSeconds`, when it states one.
+    pub max_timeout_secs: Option<u64>,
+    /// A v2 offer's `resource`, echoed in the payload as the official clients echo it.
+    pub resource: Option<Value>,
+    /// A v2 offer's `extensions`, echoed likewise.
+    pub extensions: Option<Value>,
 }
 
 /// Why a 402 is not paid.
@@ -112,7 +118,15 @@ pub fn pick(
                 too_expensive = true;
                 continue;
             }
-            return Ok(Picked { version, accepted: accept.clone(), network: net.to_owned(), amount });
+            return Ok(Picked {
+                version,
+                accepted: accept.clone(),
+                network: net.to_owned(),
+                amount,
+                max_timeout_secs: accept.get("maxTimeoutSeconds").and_then(Value::as_u64),
+                resource: (version == 2).then(|| doc.get("resource").cloned()).flatten(),
+                extensions: (version == 2).then(|| doc.get("extensions").cloned()).flatten(),
+            });
         }
     }
     Err(if too_expensive {
@@ -137,7 +151,26 @@ pub struct Signed {
     pub valid_before: u64,
 }
 
-/// Signs `picked` from `payer`, valid until `valid_before`, with a fresh random nonce.
+/// How long before the signing time a v1 authorization is valid from, as the official v1 clients
+/// sign it (v2 clients sign `validAfter = 0`; `x402.md`, "Values the clients actually sign").
+const V1_VALID_AFTER_LEAD_SECS: u64 = 600;
+
+impl Picked {
+    /// The authorization's validity, signed at `now` (Unix seconds), as the official clients sign
+    /// it: from 0 (v2) or ten minutes before `now` (v1), until `now` plus the offer's
+    /// `maxTimeoutSeconds`; never longer than `cap` seconds (the paid probe's
+    /// `authorization_secs`, which bounds how long it waits to know whether the money moved), and
+    /// `cap` when the offer states no timeout.
+    pub fn validity(&self, now: u64, cap: u64) -> (u64, u64) {
+        let after = if self.version == 2 { 0 } else { now.saturating_sub(V1_VALID_AFTER_LEAD_SECS) };
+        let before = now + self.max_timeout_secs.map_or(cap, |t| t.clamp(1, cap.max(1)));
+        (after, before)
+    }
+}
+
+/// Signs `picked` from `payer`, valid over `validity` (`(validAfter, validBefore)`, Unix
+/// seconds: [`Picked::validity`]), with a fresh random nonce; the payload carries what the official
+/// clients send (a v2 payload echoes the offer's `accepted`, `resource` and `extensions`).
 ///
 /// # Errors
 /// When the key cannot sign.
@@ -146,15 +179,16 @@ pub fn sign(
     network: &PaymentNetwork,
     picked: &Picked,
     to: Address,
-    valid_before: u64,
+    validity: (u64, u64),
 ) -> Result<Signed, String> {
+    let (valid_after, valid_before) = validity;
     // 32 random bytes (a fresh key's, from the OS's generator): a nonce no other payment uses.
     let nonce = B256::from(PrivateKeySigner::random().to_bytes());
     let message = TransferWithAuthorization {
         from: payer.address(),
         to,
         value: U256::from(picked.amount),
-        validAfter: U256::ZERO,
+        validAfter: U256::from(valid_after),
         validBefore: U256::from(valid_before),
         nonce,
     };
@@ -163,14 +197,21 @@ pub fn sign(
         "from": format!("{:#x}", payer.address()),
         "to": format!("{to:#x}"),
         "value": picked.amount.to_string(),
-        "validAfter": "0",
+        "validAfter": valid_after.to_string(),
         "validBefore": valid_before.to_string(),
         "nonce": format!("{nonce:#x}"),
     });
     let payload =
         json!({"signature": alloy::hex::encode_prefixed(signature.as_bytes()), "authorization": authorization});
     let (header, body) = if picked.version == 2 {
-        ("payment-signature", json!({"x402Version": 2, "payload": payload, "accepted": picked.accepted}))
+        let mut body = json!({"x402Version": 2, "payload": payload, "accepted": picked.accepted});
+        if let Some(resource) = &picked.resource {
+            body["resource"] = resource.clone();
+        }
+        if let Some(extensions) = &picked.extensions {
+            body["extensions"] = extensions.clone();
+        }
+        ("payment-signature", body)
     } else {
         ("x-payment", json!({"x402Version": 1, "scheme": "exact", "network": picked.network, "payload": payload}))
     };
@@ -215,10 +256,41 @@ mod tests {
         assert_eq!(pick(&headers(json!([accept(ours, "60000")])), b"", &base, &want), Err(Refusal::TooExpensive));
         assert_eq!(pick(&HeaderMap::new(), b"not json", &base, &want), Err(Refusal::NoOffer));
         let signer = PrivateKeySigner::random();
-        let signed = sign(&signer, &base, &picked, pay_to, 1_900_000_000).unwrap();
+        let signed = sign(&signer, &base, &picked, pay_to, (0, 1_900_000_000)).unwrap();
         assert_eq!(signed.header, "payment-signature");
         let decoded: Value = serde_json::from_slice(&decode_base64(&signed.value).unwrap()).unwrap();
         assert_eq!(decoded["accepted"], picked.accepted);
         assert_eq!(decoded["payload"]["authorization"]["value"], "10000");
+    }
+
+    /// What the paid probe signs is what the official clients sign (`x402.md`, "Values the clients
+    /// actually sign"): nothing in the authorization or the payload tells the oracle's call apart.
+    #[test]
+    fn the_authorization_and_payload_are_the_official_clients() {
+        let base = PaymentNetwork::base();
+        let pay_to: Address = "0x00000000000000000000000000000000000000aa".parse().unwrap();
+        let want = Expected { pay_to, asset: base.asset, max_amount: 50_000 };
+        let accept = json!({"scheme": "exact", "network": "eip155:8453", "amount": "10000",
+            "asset": format!("{:#x}", base.asset), "payTo": format!("{pay_to:#x}"), "maxTimeoutSeconds": 60,
+            "extra": {"name": "USD Coin", "version": "2"}});
+        let picked = pick(&headers(json!([accept])), b"", &base, &want).unwrap();
+        let now = 1_800_000_000;
+        assert_eq!(picked.validity(now, 120), (0, now + 60), "v2: from 0, for the offer's maxTimeoutSeconds");
+        assert_eq!(picked.validity(now, 30), (0, now + 30), "never longer than the probe's cap");
+        let signed = sign(&PrivateKeySigner::random(), &base, &picked, pay_to, picked.validity(now, 120)).unwrap();
+        let decoded: Value = serde_json::from_slice(&decode_base64(&signed.value).unwrap()).unwrap();
+        assert_eq!(decoded["resource"], json!({"url": "https://x"}), "the v2 payload echoes the resource");
+        assert_eq!(decoded["payload"]["authorization"]["validAfter"], "0");
+        assert_eq!(decoded["payload"]["authorization"]["validBefore"], (now + 60).to_string());
+
+        let v1_body = json!({"x402Version": 1, "accepts": [{"scheme": "exact", "network": "base",
+            "maxAmountRequired": "10000", "asset": format!("{:#x}", base.asset), "payTo": format!("{pay_to:#x}"),
+            "resource": "https://x", "maxTimeoutSeconds": 300}]});
+        let v1 = pick(&HeaderMap::new(), v1_body.to_string().as_bytes(), &base, &want).unwrap();
+        assert_eq!(v1.validity(now, 600), (now - 600, now + 300), "v1: from ten minutes before");
+        let signed = sign(&PrivateKeySigner::random(), &base, &v1, pay_to, v1.validity(now, 600)).unwrap();
+        let decoded: Value = serde_json::from_slice(&decode_base64(&signed.value).unwrap()).unwrap();
+        assert_eq!(decoded["payload"]["authorization"]["validAfter"], (now - 600).to_string());
+        assert!(decoded.get("resource").is_none(), "a v1 payload has no resource");
     }
 }
