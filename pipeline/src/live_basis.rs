@@ -19,15 +19,18 @@ const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER AS seller, day, n FROM seller
 /// for the seller as the SLA pass judges it.
 const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, p.resource, (epoch_us(p.probed_at) // 1000000)::BIGINT AS t, \
      p.status, p.latency_ms, p.offer_version, p.offer_matches \
-     FROM listing_probes p JOIN counted_origins o USING (address, origin) JOIN seller_ids i USING (address) \
+     FROM counted_probes p JOIN counted_origins o USING (address, origin) JOIN seller_ids i USING (address) \
      ORDER BY 1, 3, 2";
-/// The seller's current listings, each saying whether its origin counts for the seller
-/// (`sql/origins.sql`): every listing's price bounds a settlement, and the listings at counted
-/// origins are what a live re-score probes and whose probes its window keeps.
+/// The seller's current listings, each saying whether its probes count for the seller
+/// (`sql/origins.sql`: a counted origin, and a resource that took the wallet or a wallet none of
+/// whose resources did): every listing's price bounds a settlement, and the counted listings are
+/// what a live re-score probes and whose probes its window keeps.
 const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource, c.pay_to, c.network, c.net, \
-     c.asset, c.price_atomic::UBIGINT AS price, o.origin IS NOT NULL AS counted \
+     c.asset, c.price_atomic::UBIGINT AS price, \
+     o.origin IS NOT NULL AND (t.resource IS NOT NULL OR i.address NOT IN (SELECT address FROM taken_resources)) AS counted \
      FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) \
      LEFT JOIN counted_origins o ON o.address = i.address AND o.origin = c.origin \
+     LEFT JOIN taken_resources t ON t.address = i.address AND t.resource = c.resource \
      ORDER BY 1, 2, c.net, c.asset, c.price_atomic";
 const FACILITATORS_SQL: &str = "SELECT address FROM facilitators ORDER BY 1";
 /// The current resources served from each seller's ranked domain (`sql/domains.sql`).

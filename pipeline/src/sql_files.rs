@@ -84,7 +84,17 @@ pub(crate) const ORIGINS: SqlFile = SqlFile {
         "seller_ids",
         "wallet_resources",
     ],
-    leaves: &["bound_origins", "listing_paid", "seller_origins", "counted_origins", "listing_risks", "sla", "paid"],
+    leaves: &[
+        "bound_origins",
+        "taken_resources",
+        "counted_probes",
+        "listing_paid",
+        "seller_origins",
+        "counted_origins",
+        "listing_risks",
+        "sla",
+        "paid",
+    ],
 };
 
 /// One row per seller, read by name into the model's features.

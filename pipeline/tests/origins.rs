@@ -229,3 +229,19 @@ fn an_origin_the_seller_no_longer_lists_does_not_push_out_the_one_it_lists() {
     let listed: Vec<&str> = of(&sellers, &seller).live.listings.iter().map(|l| l.resource.as_str()).collect();
     assert_eq!(listed, ["http://127.0.0.1:4000/r0"]);
 }
+
+#[test]
+fn a_made_up_path_of_the_sellers_own_host_listed_under_its_wallet_moves_nothing() {
+    let base = rebuild(&honest_world());
+    let mut b = honest_world();
+    for path in ["nonexistent", "admin", "v1/down"] {
+        let url = format!("https://api.honest.example/{path}");
+        b.listing(&url, &honest(), 10_000, 3);
+        b.probes(&url, 3, Some(404), None);
+    }
+    let after = rebuild(&b);
+    same_judgement(of(&base, &honest()), of(&after, &honest()), "made-up paths on the seller's host");
+    assert_eq!(of(&after, &honest()).features.sla, of(&base, &honest()).features.sla);
+    let listed: Vec<&str> = of(&after, &honest()).live.listings.iter().map(|l| l.resource.as_str()).collect();
+    assert_eq!(listed, [OWN_URL], "the live re-score and the overlay probe the URL that takes the wallet");
+}

@@ -428,7 +428,8 @@ async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
     let (dead, unpaid, untouched) = (proceeding[0], proceeding[1], proceeding[2]);
 
     // What the prober writes after three rounds against endpoints that stopped answering, and
-    // what the paid probe writes after a call that took the money and delivered nothing.
+    // what the paid probe writes after calls on two days that took the money and delivered
+    // nothing (flags from paid calls need two days).
     let probes: Vec<ProbeRow> = (1..=3)
         .flat_map(|round| {
             dead.resources.iter().map(move |resource| ProbeRow {
@@ -462,7 +463,14 @@ async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
         tx_hash: Some(format!("0x{}", "ab".repeat(32))),
         error: None,
     };
+    let again = PaidProbeRow {
+        probed_at: Timestamp::from_secs(day_end + 86_400 + 1_200),
+        nonce: "0x02".to_owned(),
+        tx_hash: Some(format!("0x{}", "cd".repeat(32))),
+        ..paid.clone()
+    };
     lake_handle.write_partition(next, &[paid]).unwrap();
+    lake_handle.write_partition(next.succ_opt().unwrap(), &[again]).unwrap();
 
     let before_untouched = get(&format!("{base}/preflight/{}", untouched.address)).await.1;
     let published = std::time::Instant::now();
@@ -484,12 +492,13 @@ async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
     assert!(lowered["signals"].to_string().contains("since the snapshot"), "{lowered}");
     let (_, score) = get(&format!("{base}/score/{}", dead.address)).await;
     assert_eq!(score["decision"], lowered["decision"], "{score}");
-    // The unpaid call raises the oracle's flag on every read of that seller.
+    // The unpaid calls raise the oracle's flag on every read of that seller.
+    let oracle_flag = |key: &Value| key == "paid-call-undelivered" || key == "pay-then-fail";
     let (_, shield) = get(&format!("{base}/trust-shield/{}", unpaid.address)).await;
-    assert_eq!(shield["flags"][0]["key"], "paid-call-undelivered", "{shield}");
+    assert!(shield["flags"].as_array().unwrap().iter().any(|f| oracle_flag(&f["key"])), "{shield}");
     let (_, pre) = get(&format!("{base}/preflight/{}", unpaid.address)).await;
     assert!(matches!(pre["decision"].as_str(), Some("CAUTION" | "BLOCK")), "{pre}");
-    assert!(pre["flags"].as_array().unwrap().iter().any(|f| f == "paid-call-undelivered"), "{pre}");
+    assert!(pre["flags"].as_array().unwrap().iter().any(oracle_flag), "{pre}");
     let (_, by_url) = get(&format!("{base}/preflight?url={}", unpaid.resources[0])).await;
     assert_eq!(by_url["decision"], pre["decision"], "{by_url}");
     assert!(by_url["warnings"].as_array().unwrap().iter().any(|w| w["code"] == "overlay"), "{by_url}");

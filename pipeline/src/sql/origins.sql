@@ -27,6 +27,19 @@ SELECT DISTINCT address, origin FROM (
     JOIN seller_domain sd ON sd.address = w.address AND sd.domain = d.domain
 ) WHERE origin <> '';
 
+-- Which URL a listing names is a claim too, even on the seller's own host: a probe counts for the
+-- wallet at the resources whose 402 asked the wallet to be paid at its listed terms in the window
+-- (the URL takes the wallet), or at every resource of a wallet none of whose resources did (a dead
+-- seller is dead everywhere). So a stranger who lists a made-up path of the seller's host under
+-- the seller's payTo adds nothing but 404s nobody counts.
+CREATE TEMP TABLE taken_resources AS
+SELECT address, resource FROM listing_probes GROUP BY 1, 2 HAVING bool_or(coalesce(offer_matches, false));
+
+CREATE TEMP TABLE counted_probes AS
+SELECT p.* FROM listing_probes p
+WHERE EXISTS (SELECT 1 FROM taken_resources t WHERE t.address = p.address AND t.resource = p.resource)
+   OR p.address NOT IN (SELECT address FROM taken_resources);
+
 -- agentrep's own paid calls of the last 30 days, with the origin each reached and what the answer
 -- showed (`agentrep_model::PaidCallOutcome::of`, the same rule): non-delivery is a 402 after
 -- payment, a 5xx or a 2xx with an empty body; no answer, a redirect, a 204 or another 4xx shows
@@ -54,7 +67,7 @@ WITH listed AS (
     SELECT address, origin, count(*) AS samples, count(*) FILTER (WHERE alive) AS ok,
            count(*) FILTER (WHERE offer_matches = false) AS mismatches,
            arg_max(alive, (probed_at, resource)) AS last_ok
-    FROM listing_probes GROUP BY 1, 2
+    FROM counted_probes GROUP BY 1, 2
 ), paid_calls AS (
     SELECT address, origin, count(*) FILTER (WHERE settled AND outcome = 'delivered') AS delivered,
            count(*) FILTER (WHERE settled AND outcome = 'not-delivered') AS undelivered
@@ -92,13 +105,16 @@ SELECT address, origin, false AS bound FROM best
 WHERE address NOT IN (SELECT address FROM seller_origins WHERE bound)
    OR (paid_class < 2 AND ok = samples AND mismatches = 0);
 
--- What the seller's listings say of it, over the listings at counted origins: a secrets path
+-- What the seller's listings say of it, over the listings whose probes count (a counted origin,
+-- and a resource that took the wallet or a wallet none of whose resources did): a secrets path
 -- listed as a paid API, a suspicious top-level domain.
 CREATE TEMP TABLE listing_risks AS
 SELECT w.address,
        bool_or(regexp_matches(lower(w.resource), '^https?://[^/:]+\.({suspicious_tlds})(:[0-9]+)?(/|$)')) AS suspicious_tld,
        bool_or(regexp_matches(lower(w.resource), '/({admin_segments})(/|[?#]|$)')) AS admin_path
 FROM wallet_resources w JOIN counted_origins o USING (address, origin)
+WHERE EXISTS (SELECT 1 FROM taken_resources t WHERE t.address = w.address AND t.resource = w.resource)
+   OR w.address NOT IN (SELECT address FROM taken_resources)
 GROUP BY 1;
 
 -- The probe SLA of each seller over its counted origins.
@@ -112,7 +128,7 @@ SELECT p.address,
        arg_max(alive, (p.probed_at, p.resource)) AS last_ok,
        count(*) FILTER (WHERE p.offer_version IS NOT NULL) AS offers,
        count(*) FILTER (WHERE p.offer_matches = false) AS offer_mismatches
-FROM listing_probes p JOIN counted_origins o USING (address, origin)
+FROM counted_probes p JOIN counted_origins o USING (address, origin)
 GROUP BY 1;
 
 -- agentrep's paid calls of each seller at its counted origins: settled (the authorization was used
