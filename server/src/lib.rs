@@ -381,10 +381,18 @@ impl Server {
                             }))
                         }
                     });
-                    let conn = builder.serve_connection(TokioIo::new(stream), service).into_owned();
-                    let conn = graceful.watch(conn);
+                    let builder = builder.clone();
+                    let watcher = graceful.watcher();
+                    let header_read_timeout = limits.header_read_timeout;
                     tokio::spawn(async move {
-                        let _ = conn.await;
+                        // The protocol is told apart by the first bytes, before hyper's header-read
+                        // timer runs: a client that sends nothing is let go after the same timeout.
+                        let mut first = [0u8; 1];
+                        let first_bytes = tokio::time::timeout(header_read_timeout, stream.peek(&mut first)).await;
+                        if matches!(first_bytes, Ok(Ok(n)) if n > 0) {
+                            let conn = builder.serve_connection(TokioIo::new(stream), service).into_owned();
+                            let _ = watcher.watch(conn).await;
+                        }
                         drop(permit);
                     });
                 }

@@ -721,15 +721,46 @@ async fn slow_clients_cannot_hold_the_server() {
     assert!(held < Duration::from_secs(5), "a trickling client held its connection for {held:?}");
     assert!(held >= Duration::from_millis(1_500), "cut off before the header-read timeout: {held:?}");
 
-    // The idle ones are closed by the same timer: a read sees the end of the stream.
+    // The idle ones are closed by the same timeout: a read sees the end of the stream (or a 408,
+    // or a reset), never a read that times out on a connection still open.
     tokio::task::spawn_blocking(move || {
         for mut s in idle.into_iter().take(20) {
             s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
             let mut buf = [0u8; 64];
-            let n = s.read(&mut buf).unwrap_or(0);
-            assert!(n == 0 || buf[..n].starts_with(b"HTTP/1.1 408"), "an idle connection stayed open");
+            match s.read(&mut buf) {
+                Ok(n) => assert!(n == 0 || buf[..n].starts_with(b"HTTP/1.1 408"), "an idle connection got an answer"),
+                Err(e) => assert!(
+                    !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
+                    "an idle connection stayed open: {e}"
+                ),
+            }
         }
     })
     .await
     .unwrap();
+}
+
+/// The connection cap holds: with `AGENTREP_MAX_CONNECTIONS=4`, four clients that connect and send
+/// nothing hold every slot, a fifth waits in the kernel's backlog and is served once the
+/// header-read timeout (2 s) has closed the idle four. Bounded, loopback only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_cap_makes_newcomers_wait_for_a_free_slot() {
+    use std::net::TcpStream;
+    use std::time::Instant;
+
+    let mut server =
+        serve(&[("AGENTREP_HEADER_READ_TIMEOUT_SECS", "2".to_owned()), ("AGENTREP_MAX_CONNECTIONS", "4".to_owned())]);
+    let base = server.serving();
+    let authority = base.trim_start_matches("http://").split('/').next().expect("host:port").to_owned();
+    let idle: Vec<TcpStream> = (0..4).map(|_| TcpStream::connect(&authority).expect("connects")).collect();
+    // Let the server accept all four before the newcomer arrives.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap();
+    let status = client.get(format!("{base}/status")).send().await.expect("served once a slot frees").status();
+    let waited = started.elapsed();
+    assert_eq!(status, 200);
+    assert!(waited >= Duration::from_millis(1_000), "served at once with every slot held: {waited:?}");
+    assert!(waited < Duration::from_secs(6), "a slot never freed: {waited:?}");
+    drop(idle);
 }
