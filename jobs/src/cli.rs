@@ -253,6 +253,11 @@ pub enum Command {
         /// Snapshots folder.
         #[arg(long, env = "AGENTREP_SNAPSHOTS")]
         snapshots: PathBuf,
+        /// The snapshot bucket (`s3://bucket/prefix`; `AWS_*` as for a bucket lake): every snapshot and
+        /// overlay published is pushed there too, and the bucket's `current` pointed at the
+        /// snapshot: what `serve --snapshots-from` replicas and a CDN in front of the bucket serve.
+        #[arg(long, env = "AGENTREP_PUBLISH_TO")]
+        publish_to: Option<BucketUrl>,
     },
     /// Rebuild one day from the lake into a new snapshot and make it current.
     Rebuild {
@@ -276,9 +281,9 @@ pub enum Command {
         /// The operator's deployed ScoreVerifier, named in every score payload.
         #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
         verifier_contract: Option<String>,
-        /// Also push each published snapshot to this bucket (`s3://bucket/prefix`; `AWS_*` as for a
-        /// bucket lake), then point the bucket's `current` at it: what `serve --snapshots-from`
-        /// replicas and a CDN in front of the bucket serve.
+        /// The snapshot bucket (`s3://bucket/prefix`; `AWS_*` as for a bucket lake): every snapshot and
+        /// overlay published is pushed there too, and the bucket's `current` pointed at the
+        /// snapshot: what `serve --snapshots-from` replicas and a CDN in front of the bucket serve.
         #[arg(long, env = "AGENTREP_PUBLISH_TO")]
         publish_to: Option<BucketUrl>,
         /// Fold the carried state (first fundings, token deployers, token buys) from every
@@ -430,7 +435,7 @@ pub enum Command {
         /// The operator's deployed ScoreVerifier, named in every score payload.
         #[arg(long, env = "AGENTREP_VERIFIER_CONTRACT", value_parser = parse_address)]
         verifier_contract: Option<String>,
-        /// Also push each published snapshot to this bucket (as `rebuild --publish-to`).
+        /// Also push each published snapshot and overlay to this bucket (as `rebuild --publish-to`).
         #[arg(long, env = "AGENTREP_PUBLISH_TO")]
         publish_to: Option<BucketUrl>,
         #[command(flatten)]

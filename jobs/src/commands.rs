@@ -39,9 +39,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             };
             world(&lake.open()?, config)
         }
-        Command::Overlay { lake, snapshots } => {
+        Command::Overlay { lake, snapshots, publish_to } => {
             let store = SnapshotStore::new(snapshots);
-            match crate::overlay::publish_overlay(&lake.open()?, &store)? {
+            let mirror = publish_to.as_ref().map(open_bucket).transpose()?;
+            match crate::overlay::publish_overlay(&lake.open()?, &store, mirror.as_deref())? {
                 Some(o) => println!(
                     "overlay of {}: {} probes, {} paid calls, {} denylist entries newer than the snapshot; {} sellers lowered",
                     o.snapshot_id,

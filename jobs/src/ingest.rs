@@ -506,7 +506,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
         }
         // Fast evidence (probes, the operator's paid calls, its denylist) reaches answers between
         // rebuilds: the overlay of the current snapshot is published after every round.
-        if let Err(e) = crate::overlay::publish_overlay(lake, &store) {
+        if let Err(e) = crate::overlay::publish_overlay(lake, &store, args.mirror.as_deref()) {
             warn!("overlay not published: {e:#}");
         }
         let mut next = Utc::now() + chrono::Duration::hours(1);

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 
-use agentrep_lake::datasets::{ListEntryRow, PaidProbeRow, ProbeRow};
+use agentrep_lake::datasets::{ListEntryRow, ListingRow, PaidProbeRow, ProbeRow};
 use agentrep_lake::{Dataset, Lake, Row};
 use agentrep_model::decision::assess_seller;
 use agentrep_model::live::{FastEvidence, fast_verdict, fold_fast, origin};
@@ -20,7 +20,7 @@ use agentrep_publish::layout;
 use agentrep_publish::live::{LiveBases, LiveSellerV1};
 use agentrep_publish::payloads::{self, iso};
 use agentrep_publish::store::SnapshotStore;
-use agentrep_publish::wire::{AgentRowV1, ManifestV1, OverlaySellerV1, OverlayV1, version};
+use agentrep_publish::wire::{AgentRowV1, ListingRowV1, ManifestV1, OverlaySellerV1, OverlayV1, version};
 use anyhow::Context;
 use chrono::NaiveDate;
 use rayon::prelude::*;
@@ -28,15 +28,21 @@ use rayon::prelude::*;
 /// Paid calls that were interrupted prove nothing (as in the rebuild's SQL).
 const INTERRUPTED: &str = "interrupted";
 
-/// Publishes the overlay of the current snapshot; `None` when there is no current snapshot or it
-/// predates the live basis (an overlay needs each seller's features and probe window).
+/// Publishes the overlay of the current snapshot (and pushes it to `mirror`, the snapshot bucket,
+/// when there is one); `None` when there is no current snapshot or it predates the live basis (an
+/// overlay needs each seller's features and probe window).
 ///
 /// # Errors
 /// When the snapshot or the lake cannot be read, or the overlay cannot be written.
-pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Option<OverlayV1>> {
+pub fn publish_overlay(
+    lake: &Lake,
+    store: &SnapshotStore,
+    mirror: Option<&agentrep_lake::Bucket>,
+) -> anyhow::Result<Option<OverlayV1>> {
     let Some(id) = store.current_id() else { return Ok(None) };
     let dir = store.root().join(&id);
-    let manifest: ManifestV1 = serde_json::from_slice(&fs::read(dir.join(layout::MANIFEST))?)?;
+    let manifest_bytes = fs::read(dir.join(layout::MANIFEST))?;
+    let manifest: ManifestV1 = serde_json::from_slice(&manifest_bytes)?;
     let Ok(basis_file) = fs::read(dir.join(layout::LIVE_BASIS)) else { return Ok(None) };
     let bases = LiveBases::read(basis_file.into()).context("reading the snapshot's live basis")?;
     let agents: Vec<AgentRowV1> = fs::read_to_string(dir.join(layout::AGENTS_INDEX))?
@@ -93,17 +99,56 @@ pub fn publish_overlay(lake: &Lake, store: &SnapshotStore) -> anyhow::Result<Opt
         .into_iter()
         .collect();
     let as_of = per_seller.values().map(|e| e.fast.as_of).max().unwrap_or(day_end - 1).max(day_end - 1);
+    let listings = new_claims(&dir, &evidence.listings)?;
     let overlay = OverlayV1 {
         version: version("overlay"),
         snapshot_id: id,
+        snapshot_digest: Some(layout::snapshot_digest(&manifest_bytes)),
         as_of: iso(as_of),
         probes: evidence.probes.len() as u32,
         paid_calls: evidence.paid_calls.len() as u32,
         denylist_entries: evidence.denylist.len() as u32,
         sellers,
+        listings,
     };
     store.publish_overlay(&overlay)?;
+    if let Some(bucket) = mirror {
+        agentrep_publish::mirror::push_overlay(bucket, &overlay).context("pushing the overlay to the bucket")?;
+    }
     Ok(Some(overlay))
+}
+
+/// The claims crawled since the snapshot (`crawled`) that the snapshot's listings index does not
+/// hold, each at its latest crawl: what the URL preflight must know before the next rebuild.
+fn new_claims(dir: &std::path::Path, crawled: &[ListingRow]) -> anyhow::Result<Vec<ListingRowV1>> {
+    type Claim = (String, String, String, String, u64);
+    let claim = |resource: &str, pay_to: &str, network: &str, asset: &str, price: u64| -> Claim {
+        (resource.to_owned(), pay_to.to_ascii_lowercase(), payloads::caip2(network), asset.to_ascii_lowercase(), price)
+    };
+    let held: BTreeSet<Claim> = match fs::read_to_string(dir.join(layout::LISTINGS_INDEX)) {
+        Ok(text) => text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(serde_json::from_str::<ListingRowV1>)
+            .collect::<Result<Vec<_>, _>>()?
+            .iter()
+            .map(|l| claim(&l.resource, &l.pay_to, &l.network, &l.asset, l.price.parse().unwrap_or(u64::MAX)))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeSet::new(),
+        Err(e) => return Err(e.into()),
+    };
+    let mut latest: BTreeMap<Claim, &ListingRow> = BTreeMap::new();
+    for row in crawled {
+        let key = claim(&row.resource, &row.pay_to, &row.network, &row.asset, row.price_atomic);
+        if held.contains(&key) {
+            continue;
+        }
+        let newer = latest.get(&key).is_none_or(|seen| row.last_seen > seen.last_seen);
+        if newer {
+            latest.insert(key, row);
+        }
+    }
+    Ok(latest.into_values().map(|row| payloads::listing_row(&listing_of(row))).collect())
 }
 
 /// One seller's evidence newer than the snapshot, before the fold keeps what counts for it.
@@ -177,6 +222,8 @@ struct FastLake {
     probes: Vec<ProbeRow>,
     paid_calls: Vec<PaidProbeRow>,
     denylist: Vec<ListEntryRow>,
+    /// Marketplace crawls since the snapshot.
+    listings: Vec<ListingRow>,
 }
 
 impl FastLake {
@@ -186,7 +233,8 @@ impl FastLake {
             r.probed_at.secs() >= day_end && r.error.as_deref() != Some(INTERRUPTED)
         })?;
         let denylist = newer(lake, day, |r: &ListEntryRow| r.list == "deny" && r.added_at.secs() >= day_end)?;
-        Ok(Self { probes, paid_calls, denylist })
+        let listings = newer(lake, day, |r: &ListingRow| r.last_seen.secs() >= day_end)?;
+        Ok(Self { probes, paid_calls, denylist, listings })
     }
 }
 
@@ -198,4 +246,19 @@ fn newer<R: Row>(lake: &Lake, day: NaiveDate, keep: impl Fn(&R) -> bool) -> anyh
         rows.extend(lake.read_partition::<R>(date)?.into_iter().filter(|r| keep(r)));
     }
     Ok(rows)
+}
+
+/// A crawled claim as the rebuild's listings index holds one (network in CAIP-2 form, asset
+/// lowercase).
+fn listing_of(row: &ListingRow) -> agentrep_model::ResourceListing {
+    agentrep_model::ResourceListing {
+        resource: row.resource.clone(),
+        pay_to: row.pay_to.clone(),
+        network: payloads::caip2(&row.network),
+        asset: row.asset.to_ascii_lowercase(),
+        price: row.price_atomic,
+        ecosystem: row.ecosystem.clone(),
+        first_seen: row.first_seen.secs(),
+        last_seen: row.last_seen.secs(),
+    }
 }

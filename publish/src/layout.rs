@@ -25,6 +25,13 @@ pub const LIVE_BASIS: &str = "live-basis.parquet";
 pub const LIVE_CONTEXT: &str = "live-context.json";
 /// The manifest.
 pub const MANIFEST: &str = "manifest.json";
+
+/// A snapshot's digest: the SHA-256 (hex) of its `manifest.json`, which lists every other file
+/// with its hash, so two snapshots with the same digest hold the same bytes.
+pub fn snapshot_digest(manifest_bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(manifest_bytes))
+}
 /// Default leaderboard view.
 pub const LEADERBOARD: &str = "leaderboard.json";
 /// Every ranked entry with sparklines.

@@ -3,7 +3,9 @@
 //!
 //! Bucket layout under the prefix: `<snapshot-id>/…` (the snapshot folder's files, as on disk),
 //! `current` (a text object holding the current id), `runs.jsonl` and `sources.json` (copies of
-//! the publisher's, for the replicas' `/status`).
+//! the publisher's, for the replicas' `/status`), and `current-overlay.json` (the newest overlay,
+//! the fast evidence between rebuilds, which a replica publishes into its own store so its server
+//! applies it as the publisher's does).
 //!
 //! Order is what makes it safe. A push uploads every file of the snapshot, the manifest last,
 //! and only then replaces `current` (one PUT: readers see the old id or the new one). S3 is
@@ -21,7 +23,7 @@ use agentrep_lake::{Bucket, BucketError};
 
 use crate::layout::MANIFEST;
 use crate::store::{CURRENT, RUNS, SOURCES, SnapshotStore};
-use crate::wire::ManifestV1;
+use crate::wire::{ManifestV1, OverlayV1};
 use crate::{LoadedSnapshot, PublishError};
 
 /// Files transferred at once.
@@ -29,6 +31,9 @@ const CONCURRENCY: usize = 16;
 
 /// The work folder a replica downloads a snapshot into before renaming it to its id.
 const FETCH_DIR: &str = ".fetching";
+
+/// The bucket object holding the newest overlay.
+pub const CURRENT_OVERLAY_OBJECT: &str = "current-overlay.json";
 
 impl From<BucketError> for PublishError {
     fn from(e: BucketError) -> Self {
@@ -95,6 +100,24 @@ pub fn push(
     Ok(())
 }
 
+/// Pushes the newest overlay to `bucket` (one PUT: replicas read the old one or the new one).
+pub fn push_overlay(bucket: &Bucket, overlay: &OverlayV1) -> Result<(), PublishError> {
+    bucket.put(CURRENT_OVERLAY_OBJECT, serde_json::to_vec_pretty(overlay).map_err(PublishError::Encode)?)?;
+    Ok(())
+}
+
+/// The bucket's newest overlay into `store` when it is not the one `store` holds; whether it was.
+/// An overlay that does not parse is an error and changes nothing.
+pub fn pull_overlay(store: &SnapshotStore, bucket: &Bucket) -> Result<bool, PublishError> {
+    let Some(bytes) = bucket.get(CURRENT_OVERLAY_OBJECT)? else { return Ok(false) };
+    let overlay: OverlayV1 = serde_json::from_slice(&bytes).map_err(PublishError::Encode)?;
+    if store.current_overlay().as_ref() == Some(&overlay) {
+        return Ok(false);
+    }
+    store.publish_overlay(&overlay)?;
+    Ok(true)
+}
+
 /// The id the bucket's `current` names, if any.
 pub fn current_in(bucket: &Bucket) -> Result<Option<String>, PublishError> {
     Ok(bucket.get(CURRENT)?.map(|bytes| String::from_utf8_lossy(&bytes).trim().to_owned()).filter(|id| !id.is_empty()))
@@ -102,9 +125,16 @@ pub fn current_in(bucket: &Bucket) -> Result<Option<String>, PublishError> {
 
 /// One look at the bucket: when its `current` names a snapshot `store` does not point at, fetches
 /// it (unless the folder is already there and whole), checks it against its manifest, and points
-/// `store`'s `current` at it; snapshots beyond `retain` are removed locally. The new id, if
-/// `current` moved.
+/// `store`'s `current` at it; snapshots beyond `retain` are removed locally; then the bucket's
+/// newest overlay. The new id, if `current` moved.
 pub fn pull(store: &SnapshotStore, bucket: &Bucket, retain: usize) -> Result<Option<String>, PublishError> {
+    let moved = pull_snapshot(store, bucket, retain)?;
+    pull_overlay(store, bucket)?;
+    Ok(moved)
+}
+
+/// [`pull`]'s snapshot half.
+fn pull_snapshot(store: &SnapshotStore, bucket: &Bucket, retain: usize) -> Result<Option<String>, PublishError> {
     let Some(id) = current_in(bucket)? else { return Ok(None) };
     let invalid = id.is_empty() || id.starts_with('.') || id.contains(['/', '\\']) || id == CURRENT;
     if invalid {

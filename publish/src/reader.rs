@@ -16,7 +16,7 @@ use crate::wire::{
 };
 
 /// The snapshot's directory indexes.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct DirectoryRows {
     /// Identity proofs.
     pub proofs: Vec<ProofRowV1>,

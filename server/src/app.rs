@@ -28,7 +28,12 @@ const RECENT_RUNS: usize = 20;
 pub struct App {
     pub(crate) base_path: String,
     store: SnapshotStore,
+    /// The snapshot as published (what an overlay amends).
+    published: ArcSwapOption<ServedSnapshot>,
+    /// The snapshot served: the published one, or the published one lowered by its overlay.
     current: ArcSwapOption<ServedSnapshot>,
+    /// The (overlay, snapshot digest) pair last considered.
+    overlay_checked: Mutex<Option<(String, String)>>,
     loaded_dir: Mutex<Option<(PathBuf, u64)>>,
     /// The last folder that failed to load; not retried until `current` moves again.
     failed_dir: Mutex<Option<(PathBuf, u64)>>,
@@ -79,7 +84,9 @@ impl App {
         Self {
             base_path: config.base_path.trim_end_matches('/').to_owned(),
             store: SnapshotStore::new(&config.snapshots),
+            published: ArcSwapOption::empty(),
             current: ArcSwapOption::empty(),
+            overlay_checked: Mutex::new(None),
             loaded_dir: Mutex::new(None),
             failed_dir: Mutex::new(None),
             runs: ArcSwap::from_pointee(Vec::new()),
@@ -296,8 +303,23 @@ impl App {
     /// swapped in.
     pub fn reload(&self) -> bool {
         let swapped = self.reload_snapshot();
-        if let Some(snap) = self.snapshot() {
-            crate::overlay::refresh(&snap, &self.store);
+        let Some(published) = self.published.load_full() else { return swapped };
+        // A new snapshot is served with its overlay from its first request (an overlay of the
+        // snapshot it replaced amends nothing).
+        let served = if swapped { published.clone() } else { self.snapshot().unwrap_or_else(|| published.clone()) };
+        let mut checked = self.overlay_checked.lock().expect("overlay_checked lock");
+        if swapped {
+            *checked = None;
+        }
+        let next = crate::overlay::refresh(&published, &served, &self.store, &mut checked);
+        drop(checked);
+        match next {
+            Some(next) => self.current.store(Some(next)),
+            None if swapped => self.current.store(Some(published)),
+            None => {}
+        }
+        if swapped {
+            self.snapshot_changed.notify_one();
         }
         swapped
     }
@@ -320,10 +342,10 @@ impl App {
         match LoadedSnapshot::load(&dir) {
             Ok(loaded) => {
                 let retained = self.store.list().unwrap_or_default();
-                let served = ServedSnapshot::build(loaded, retained);
+                let served = Arc::new(ServedSnapshot::build(loaded, retained));
                 info!(target: "server::reload", snapshot = %served.id, sellers = served.index.rows.len(), "Snapshot loaded.");
-                self.current.store(Some(Arc::new(served)));
-                self.snapshot_changed.notify_one();
+                // `reload` serves it, with its overlay if one amends it.
+                self.published.store(Some(served));
                 *self.loaded_dir.lock().expect("loaded_dir lock") = Some(key);
                 *self.loaded_at.lock().expect("loaded_at lock") =
                     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);

@@ -50,7 +50,7 @@ impl Blob {
 }
 
 /// One leaderboard entry, pre-serialised both ways.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct EntryJson {
     /// CAIP-2 network.
     pub network: String,
@@ -60,6 +60,20 @@ pub struct EntryJson {
     pub plain: Box<RawValue>,
     /// JSON with `sparkline7d`.
     pub with_sparkline: Box<RawValue>,
+}
+
+impl EntryJson {
+    /// The entry serialised with and without its sparkline.
+    pub fn of(e: &agentrep_publish::wire::LeaderboardEntryV1) -> Self {
+        let mut plain = e.clone();
+        plain.sparkline_7d = None;
+        Self {
+            network: caip2(&e.network),
+            ecosystem: e.ecosystem.clone(),
+            plain: serde_json::value::to_raw_value(&plain).expect("entry serialises"),
+            with_sparkline: serde_json::value::to_raw_value(e).expect("entry serialises"),
+        }
+    }
 }
 
 /// Query key of a leaderboard view.
@@ -103,25 +117,32 @@ impl<K: std::hash::Hash + Eq + Clone> ViewCache<K> {
     }
 }
 
-/// The snapshot as the server serves it.
+/// The snapshot as the server serves it: the published one, or the published one lowered by an
+/// overlay ([`crate::overlay`]). The parts an overlay never changes are shared between the two
+/// (`Arc`), and every cache is the served snapshot's own, so no view built before an overlay is
+/// served after it.
 #[derive(Debug)]
 pub struct ServedSnapshot {
     /// Snapshot id.
     pub id: String,
+    /// The snapshot's digest ([`agentrep_publish::layout::snapshot_digest`]).
+    pub digest: String,
     /// Manifest.
-    pub manifest: ManifestV1,
-    /// Per-wallet documents: kind → address → blob.
-    pub wallet_docs: HashMap<WalletDoc, HashMap<String, Blob>>,
+    pub manifest: Arc<ManifestV1>,
+    /// Per-wallet documents as published: kind → address → blob.
+    wallet_docs: Arc<HashMap<WalletDoc, HashMap<String, Blob>>>,
+    /// The documents the overlay rewrote, served instead of the published ones.
+    lowered_docs: HashMap<(WalletDoc, String), Blob>,
     /// Whole-snapshot documents.
-    pub whole: HashMap<WholeDoc, Blob>,
+    pub whole: Arc<HashMap<WholeDoc, Blob>>,
     /// Ranked entries in order.
-    pub entries: Vec<EntryJson>,
+    pub entries: Arc<Vec<EntryJson>>,
     /// Snapshot-wide counts.
     pub stats: LeaderboardStats,
     /// Generation time.
     pub generated_at: String,
     /// Known non-seller wallets.
-    pub counterparties: HashMap<String, CounterpartyCsvRowV1>,
+    pub counterparties: Arc<HashMap<String, CounterpartyCsvRowV1>>,
     /// Snapshots retained on disk.
     pub retained: Vec<String>,
     /// What every live re-score of this snapshot shares; `None` for a snapshot published before
@@ -129,19 +150,19 @@ pub struct ServedSnapshot {
     pub live_context: Option<agentrep_publish::live::LiveContextV1>,
     /// Every seller's live basis, compressed, decoded one seller at a time by a paid re-score;
     /// `None` for a snapshot published before its columns.
-    pub live_bases: Option<agentrep_publish::live::LiveBases>,
+    pub live_bases: Option<Arc<agentrep_publish::live::LiveBases>>,
     /// Every seller and deployer with the lookups the queries read.
-    pub index: AgentIndex,
+    pub index: Arc<AgentIndex>,
     /// Proofs, lists, identities, crawl sources, funding chains and top buyers.
-    pub directory: crate::query::directory_index::DirectoryIndex,
+    pub directory: Arc<crate::query::directory_index::DirectoryIndex>,
     /// Filtered leaderboard views.
     pub leaderboard_views: ViewCache<LeaderboardKey>,
     /// History views shorter than the published series: (address, days).
     pub history_views: ViewCache<(String, u32)>,
     /// Rendered pages by path and query.
     pub page_views: ViewCache<String>,
-    /// The newest overlay of this snapshot (fast evidence between rebuilds), once one is loaded.
-    pub overlay: arc_swap::ArcSwapOption<crate::overlay::AppliedOverlay>,
+    /// The overlay this snapshot is served with, when one lowers it.
+    pub overlay: Option<Arc<crate::overlay::AppliedOverlay>>,
 }
 
 impl ServedSnapshot {
@@ -150,6 +171,7 @@ impl ServedSnapshot {
         let LoadedSnapshot {
             id,
             manifest,
+            manifest_bytes,
             leaderboard,
             counterparties,
             agents,
@@ -183,20 +205,8 @@ impl ServedSnapshot {
                 FileKind::Data => {}
             }
         }
-        let entries = leaderboard
-            .entries
-            .iter()
-            .map(|e| {
-                let mut plain = e.clone();
-                plain.sparkline_7d = None;
-                EntryJson {
-                    network: caip2(&e.network),
-                    ecosystem: e.ecosystem.clone(),
-                    plain: serde_json::value::to_raw_value(&plain).expect("entry serialises"),
-                    with_sparkline: serde_json::value::to_raw_value(e).expect("entry serialises"),
-                }
-            })
-            .collect();
+        drop(sha);
+        let entries = leaderboard.entries.iter().map(EntryJson::of).collect();
         // Whole-snapshot files can be megabytes: compress them here, on the loading thread, so no
         // request ever compresses a large body on a server worker.
         for blob in whole.values() {
@@ -208,33 +218,79 @@ impl ServedSnapshot {
         };
         Self {
             id,
-            manifest,
-            directory,
-            wallet_docs,
-            whole,
-            entries,
+            digest: agentrep_publish::layout::snapshot_digest(&manifest_bytes),
+            manifest: Arc::new(manifest),
+            directory: Arc::new(directory),
+            wallet_docs: Arc::new(wallet_docs),
+            lowered_docs: HashMap::new(),
+            whole: Arc::new(whole),
+            entries: Arc::new(entries),
             stats: leaderboard.stats,
             generated_at: leaderboard.generated_at,
-            counterparties: counterparties.into_iter().map(|c| (c.address.clone(), c)).collect(),
+            counterparties: Arc::new(counterparties.into_iter().map(|c| (c.address.clone(), c)).collect()),
             retained,
             live_context,
-            live_bases,
-            index: AgentIndex::build(agents, deployers),
+            live_bases: live_bases.map(Arc::new),
+            index: Arc::new(AgentIndex::build(agents, deployers)),
             leaderboard_views: ViewCache::new(512),
             history_views: ViewCache::new(16_384),
             page_views: ViewCache::new(4_096),
-            overlay: arc_swap::ArcSwapOption::empty(),
+            overlay: None,
         }
     }
 
-    /// A seller's document as the overlay rewrote it, when the overlay lowers that seller.
-    pub fn overlaid(&self, doc: WalletDoc, address: &str) -> Option<Blob> {
-        self.overlay.load().as_ref().and_then(|o| o.doc(doc, address))
+    /// This snapshot served with `overlay`: the rows, entries and documents it rewrote in place of
+    /// the published ones, everything else shared, every cache empty.
+    pub(crate) fn lowered(
+        &self,
+        overlay: Arc<crate::overlay::AppliedOverlay>,
+        index: AgentIndex,
+        entries: Vec<EntryJson>,
+        lowered_docs: HashMap<(WalletDoc, String), Blob>,
+        directory: Option<crate::query::directory_index::DirectoryIndex>,
+    ) -> Self {
+        Self {
+            id: self.id.clone(),
+            digest: self.digest.clone(),
+            manifest: self.manifest.clone(),
+            wallet_docs: self.wallet_docs.clone(),
+            lowered_docs,
+            whole: self.whole.clone(),
+            entries: Arc::new(entries),
+            stats: self.stats.clone(),
+            generated_at: self.generated_at.clone(),
+            counterparties: self.counterparties.clone(),
+            retained: self.retained.clone(),
+            live_context: self.live_context.clone(),
+            live_bases: self.live_bases.clone(),
+            index: Arc::new(index),
+            directory: directory.map_or_else(|| self.directory.clone(), Arc::new),
+            leaderboard_views: ViewCache::new(512),
+            history_views: ViewCache::new(16_384),
+            page_views: ViewCache::new(4_096),
+            overlay: Some(overlay),
+        }
     }
 
-    /// A per-wallet document.
+    /// A per-wallet document as served: the overlay's rewrite when it lowers that wallet, else
+    /// the published one. The only way to a wallet's document, so no read can skip the overlay.
     pub fn wallet(&self, doc: WalletDoc, address: &str) -> Option<&Blob> {
+        if !self.lowered_docs.is_empty()
+            && let Some(lowered) = self.lowered_docs.get(&(doc, address.to_owned()))
+        {
+            return Some(lowered);
+        }
+        self.published(doc, address)
+    }
+
+    /// A per-wallet document as the snapshot published it (what an overlay rewrites).
+    pub(crate) fn published(&self, doc: WalletDoc, address: &str) -> Option<&Blob> {
         self.wallet_docs.get(&doc)?.get(address)
+    }
+
+    /// What the overlay this snapshot is served with says of `address`, when it lowers it.
+    pub fn lowering(&self, address: &str) -> Option<&agentrep_publish::wire::OverlaySellerV1> {
+        self.overlay.as_ref()?.seller(address)
     }
 
     /// A whole-snapshot document.

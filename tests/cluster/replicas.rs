@@ -1,7 +1,7 @@
 //! Snapshots on a bucket: `agentrep rebuild --publish-to s3://…` pushes each snapshot and then the
 //! bucket's `current`; two `agentrep serve --snapshots-from s3://…` replicas, each with an empty
 //! folder of its own, serve what the publisher published, byte for byte, and move to the next
-//! day on their own. A `current` that names nothing whole is refused and the replicas keep
+//! day on their own, and apply the overlay the publisher pushes beside them. A `current` that names nothing whole is refused and the replicas keep
 //! serving. Real binary, real processes, only the README's flags and variables.
 
 use std::path::Path;
@@ -96,6 +96,35 @@ async fn replicas_serve_what_the_publisher_pushes_to_the_bucket() {
         reqwest::get(format!("{base}/leaderboard?limit=5")).await.unwrap().text().await.unwrap()
     };
     assert_eq!(leaderboard(base_a.clone()).await, leaderboard(base_b.clone()).await);
+
+    // Fast evidence between rebuilds: `agentrep overlay --publish-to` pushes the overlay beside
+    // the snapshots, and both replicas apply it (a seller whose endpoints all died since the
+    // snapshot is answered lower by each).
+    let published_dir = dir.path().join("published").join(&second);
+    let seller: agentrep_publish::wire::AgentRowV1 = std::fs::read_to_string(published_dir.join("index/agents.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<agentrep_publish::wire::AgentRowV1>(l).unwrap())
+        .find(|r| r.decision == agentrep_publish::wire::Decision::Proceed && !r.resources.is_empty())
+        .expect("a PROCEED seller with endpoints");
+    let next = chrono::NaiveDate::parse_from_str(&today, "%Y-%m-%d").unwrap().succ_opt().unwrap();
+    let day_end = next.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp();
+    let probes = agentrep_tests::dead_probes(&seller.resources, day_end, 3);
+    agentrep_lake::Lake::new(dir.path().join("lake")).write_partition(next, &probes).unwrap();
+    agentrep(&["overlay", "--lake", &path("lake"), "--snapshots", &path("published"), "--publish-to", bucket]);
+    for base in [&base_a, &base_b] {
+        let started = Instant::now();
+        loop {
+            let doc: Value =
+                reqwest::get(format!("{base}/preflight/{}", seller.address)).await.unwrap().json().await.unwrap();
+            if doc["decision"] != "PROCEED" {
+                assert_eq!(doc["overlay"]["publishedDecision"], "PROCEED", "{doc}");
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "{base} never applied the bucket's overlay: {doc}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
 
     // A bucket whose `current` names a snapshot with a damaged file: the replicas check every
     // file against the manifest, refuse it, say so, and keep serving the last good one.

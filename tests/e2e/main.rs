@@ -10,6 +10,7 @@ mod discovery;
 mod docs;
 mod eval_floors;
 mod live;
+mod lowered_everywhere;
 mod overlay;
 mod pages;
 mod robustness;

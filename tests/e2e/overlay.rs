@@ -168,7 +168,7 @@ fn operator_evidence(world: &BuiltWorld, snap: &Snapshot, seed: u64, targets: &[
 
 fn overlay(world: &BuiltWorld) -> BTreeMap<String, OverlaySellerV1> {
     let store = SnapshotStore::new(world.snapshots());
-    publish_overlay(&world.lake(), &store).unwrap().expect("the snapshot has a live basis").sellers
+    publish_overlay(&world.lake(), &store, None).unwrap().expect("the snapshot has a live basis").sellers
 }
 
 #[test]
@@ -199,4 +199,66 @@ fn outsider_evidence_never_reaches_the_overlay_and_the_operators_only_lowers() {
         }
     }
     assert!(lowered > 0, "the operator's evidence must lower someone, or the property is vacuous");
+}
+
+/// A seller's own change between rebuilds (a URL now paying a new wallet of its, a raised price),
+/// crawled after the snapshot, reaches the URL preflight through the overlay: the 402 naming the
+/// new payTo or price is judged against the claim and is no decoy or price trap; a payTo no crawl
+/// names is still a decoy. No seller's decision moves for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listings_crawled_since_the_snapshot_reach_the_url_preflight() {
+    use agentrep_lake::datasets::ListingRow;
+    use agentrep_publish::wire::ListingRowV1;
+    use serde_json::{Value, json};
+
+    let world = build_world(3, 3);
+    let snap = snapshot_of(&world);
+    let current = world.snapshots().join("current");
+    let listings: Vec<ListingRowV1> = std::fs::read_to_string(current.join("index/listings.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let listed = listings.iter().find(|l| l.price.parse::<u64>().unwrap() > 0).expect("a priced listing").clone();
+    let (rotated, raised) = (wallet(0x5e11_0001), listed.price.parse::<u64>().unwrap() * 2);
+    let crawl = |pay_to: &str, price: u64| ListingRow {
+        resource: listed.resource.clone(),
+        pay_to: pay_to.to_owned(),
+        network: listed.network.clone(),
+        asset: listed.asset.clone(),
+        price_atomic: price,
+        description: None,
+        tags: Vec::new(),
+        ecosystem: listed.ecosystem.clone(),
+        first_seen: Timestamp::from_secs(snap.day_end + 600),
+        last_seen: Timestamp::from_secs(snap.day_end + 600),
+    };
+    world.lake().write_partition(snap.next, &[crawl(&rotated, 1_000), crawl(&listed.pay_to, raised)]).unwrap();
+    let store = SnapshotStore::new(world.snapshots());
+    let overlay = publish_overlay(&world.lake(), &store, None).unwrap().unwrap();
+    assert_eq!(overlay.listings.len(), 2, "only the claims the snapshot does not hold: {:?}", overlay.listings);
+    assert!(overlay.sellers.is_empty(), "a crawl lowers nobody: {:?}", overlay.sellers);
+
+    let server = agentrep_tests::RunningServer::start(&world.snapshots());
+    let ask = |pay_to: String, amount: u64| {
+        let body = json!({"url": listed.resource, "paymentRequired": {"x402Version": 2,
+            "resource": {"url": listed.resource},
+            "accepts": [{"scheme": "exact", "network": listed.network, "amount": amount.to_string(),
+                "asset": listed.asset, "payTo": pay_to, "maxTimeoutSeconds": 60}]}});
+        let url = format!("{}/preflight", server.base);
+        async move {
+            let resp = reqwest::Client::new().post(url).json(&body).send().await.unwrap();
+            let doc: Value = resp.json().await.unwrap();
+            let codes: Vec<String> =
+                doc["warnings"].as_array().unwrap().iter().map(|w| w["code"].as_str().unwrap().to_owned()).collect();
+            (doc, codes)
+        }
+    };
+    let (doc, codes) = ask(rotated.clone(), 1_000).await;
+    assert!(!codes.iter().any(|c| c == "decoy"), "the seller's rotation is called a decoy: {doc}");
+    assert!(codes.iter().any(|c| c == "listing_conflict"), "{doc}");
+    let (doc, codes) = ask(listed.pay_to.clone(), raised).await;
+    assert!(!codes.iter().any(|c| c == "price_trap"), "the seller's new price is called a price trap: {doc}");
+    let (doc, codes) = ask(wallet(0xbad), 1_000).await;
+    assert!(codes.iter().any(|c| c == "decoy"), "a payTo no crawl names is no decoy: {doc}");
 }

@@ -398,7 +398,7 @@ fn run_agentrep(args: &[&str]) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
     use agentrep_lake::Timestamp;
-    use agentrep_lake::datasets::{PaidProbeRow, ProbeRow};
+    use agentrep_lake::datasets::PaidProbeRow;
     use agentrep_publish::wire::AgentRowV1;
 
     let dir = tempfile::tempdir().unwrap();
@@ -430,21 +430,7 @@ async fn fast_evidence_lowers_answers_within_a_probe_cycle() {
     // What the prober writes after three rounds against endpoints that stopped answering, and
     // what the paid probe writes after calls on two days that took the money and delivered
     // nothing (flags from paid calls need two days).
-    let probes: Vec<ProbeRow> = (1..=3)
-        .flat_map(|round| {
-            dead.resources.iter().map(move |resource| ProbeRow {
-                resource: resource.clone(),
-                probed_at: Timestamp::from_secs(day_end + round * 900),
-                status: None,
-                ok: false,
-                latency_ms: None,
-                error: Some("connection refused".to_owned()),
-                offer_version: None,
-                offer_matches: None,
-                offer_pay_tos: Vec::new(),
-            })
-        })
-        .collect();
+    let probes = agentrep_tests::dead_probes(&dead.resources, day_end, 3);
     let lake_handle = agentrep_lake::Lake::new(&lake);
     lake_handle.write_partition(next, &probes).unwrap();
     let paid = PaidProbeRow {

@@ -299,6 +299,26 @@ pub fn test_clients() -> PathBuf {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// What the prober writes after `rounds` rounds of 15 minutes from `from` (Unix seconds) against
+/// `resources` that stopped answering: every probe refused.
+pub fn dead_probes(resources: &[String], from: i64, rounds: i64) -> Vec<agentrep_lake::datasets::ProbeRow> {
+    (1..=rounds)
+        .flat_map(|round| {
+            resources.iter().map(move |resource| agentrep_lake::datasets::ProbeRow {
+                resource: resource.clone(),
+                probed_at: agentrep_lake::Timestamp::from_secs(from + round * 900),
+                status: None,
+                ok: false,
+                latency_ms: None,
+                error: Some("connection refused".to_owned()),
+                offer_version: None,
+                offer_matches: None,
+                offer_pay_tos: Vec::new(),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::MetadataExt;

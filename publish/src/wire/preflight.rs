@@ -310,6 +310,11 @@ pub struct OverlayV1 {
     pub version: String,
     /// The snapshot it amends; a server applies it to that snapshot only.
     pub snapshot_id: String,
+    /// SHA-256 of that snapshot's `manifest.json` ([`crate::layout::snapshot_digest`]): a
+    /// snapshot republished under the same id has another, and is amended by no overlay of the
+    /// one it replaced. An overlay without it (published before it) amends nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot_digest: Option<String>,
     /// ISO 8601 time of the newest evidence read.
     pub as_of: String,
     /// Evidence read: probes, settled paid calls, denylist entries newer than the snapshot.
@@ -320,4 +325,10 @@ pub struct OverlayV1 {
     pub denylist_entries: u32,
     /// Sellers whose answer it lowers, by lowercase address.
     pub sellers: std::collections::BTreeMap<String, OverlaySellerV1>,
+    /// Marketplace claims crawled since the snapshot that it does not hold (a URL listed under a
+    /// new payTo, at a new price, network or asset): the URL preflight compares a 402 with these
+    /// as well, so a seller's own rotation or price change is no decoy or price trap until the
+    /// next rebuild. They judge offers only; no decision of any wallet is read from them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listings: Vec<ListingRowV1>,
 }

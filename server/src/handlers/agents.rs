@@ -71,7 +71,11 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
             generated_at: rescore.report.as_of.clone(),
             verifier_contract: published.verify.verifier_contract.clone(),
         };
-        Ok(respond::json(StatusCode::OK, &payloads::rescored(&published, &ctx, &record, rescore.report)))
+        let mut rescored = payloads::rescored(&published, &ctx, &record, rescore.report);
+        // The live evidence re-scores; the operator's own fast evidence (its paid calls, its
+        // denylist) still lowers what it says, as on every other read.
+        crate::overlay::lower_score_in(&snap, a.as_str(), &mut rescored);
+        Ok(respond::json(StatusCode::OK, &rescored))
     })
     .await
 }

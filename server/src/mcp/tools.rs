@@ -236,7 +236,6 @@ fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
     };
     let (score, decision, health, resource) = match aq::score(snap, ctx.base(), &addr) {
         WalletRead::Published(blob) => published(blob),
-        WalletRead::Overlaid(blob) => published(&blob),
         WalletRead::Computed(doc) => (None, doc.decision, None, None),
     };
     let mut failures = Vec::new();

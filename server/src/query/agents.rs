@@ -53,19 +53,14 @@ pub fn history(snap: &ServedSnapshot, a: &Address, q: &HistoryQuery) -> Result<A
 /// A per-wallet read: the published document of an indexed wallet, or one computed for any other.
 #[derive(Debug)]
 pub enum WalletRead<'a, T> {
-    /// The bytes as published (served with their ETag).
+    /// The bytes as served (the overlay's rewrite when it lowers the seller), with their ETag.
     Published(&'a Blob),
-    /// The published document as the overlay rewrote it (fast evidence lowered the seller).
-    Overlaid(Blob),
     /// Computed now.
     Computed(T),
 }
 
 /// The score of an address: published for an indexed seller, preliminary signals otherwise.
 pub fn score<'a>(snap: &'a ServedSnapshot, base: &str, a: &Address) -> WalletRead<'a, UnindexedScoreV1> {
-    if let Some(blob) = snap.overlaid(WalletDoc::Score, a.as_str()) {
-        return WalletRead::Overlaid(blob);
-    }
     match snap.wallet(WalletDoc::Score, a.as_str()) {
         Some(blob) => WalletRead::Published(blob),
         None => WalletRead::Computed(unindexed_score(snap, base, a)),
@@ -74,9 +69,6 @@ pub fn score<'a>(snap: &'a ServedSnapshot, base: &str, a: &Address) -> WalletRea
 
 /// The preflight of an address: published for an indexed seller, computed otherwise.
 pub fn preflight<'a>(snap: &'a ServedSnapshot, a: &Address) -> WalletRead<'a, UnindexedPreflightV1> {
-    if let Some(blob) = snap.overlaid(WalletDoc::Preflight, a.as_str()) {
-        return WalletRead::Overlaid(blob);
-    }
     match snap.wallet(WalletDoc::Preflight, a.as_str()) {
         Some(blob) => WalletRead::Published(blob),
         None => WalletRead::Computed(unindexed_preflight(snap, a)),
@@ -88,9 +80,6 @@ pub fn trust_shield<'a>(
     snap: &'a ServedSnapshot,
     a: &Address,
 ) -> Result<WalletRead<'a, std::convert::Infallible>, ApiError> {
-    if let Some(blob) = snap.overlaid(WalletDoc::Shield, a.as_str()) {
-        return Ok(WalletRead::Overlaid(blob));
-    }
     snap.wallet(WalletDoc::Shield, a.as_str())
         .map(WalletRead::Published)
         .ok_or_else(|| ApiError::NotIndexed(a.to_string()))

@@ -12,7 +12,7 @@ use agentrep_publish::wire::{BuyerV1, CounterpartyCsvRowV1, IdentityRowV1};
 pub const TOP_BUYERS: usize = 100;
 
 /// The directory rows with their lookups, built once per snapshot.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct DirectoryIndex {
     /// Rows as published.
     pub rows: DirectoryRows,
@@ -92,6 +92,21 @@ impl DirectoryIndex {
             listings_by_host,
             top_buyers,
         }
+    }
+
+    /// This index with `listings` added (the claims an overlay carries, crawled since the
+    /// snapshot): what the URL preflight reads in a lowered snapshot.
+    pub fn with_listings(&self, listings: &[agentrep_publish::wire::ListingRowV1]) -> Self {
+        let mut index = self.clone();
+        for l in listings {
+            let i = index.rows.listings.len() as u32;
+            index.rows.listings.push(l.clone());
+            if let Some(key) = super::resource::ResourceKey::parse(&l.resource) {
+                index.listings_by_host.entry(key.host.clone()).or_default().push(i);
+                index.listings_by_url.entry(key.url).or_default().push(i);
+            }
+        }
+        index
     }
 
     /// The ERC-8004 agent whose agentWallet is `address`.

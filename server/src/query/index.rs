@@ -33,7 +33,7 @@ pub struct MatchKey {
 }
 
 /// Every indexed seller and scored deployer, with lookups.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct AgentIndex {
     /// Seller rows in address order.
     pub rows: Vec<AgentRowV1>,
@@ -157,6 +157,14 @@ impl AgentIndex {
             deployers,
             deployer_by_address,
             token_launch,
+        }
+    }
+
+    /// Rewrites rows in place where an overlay lowers them: what a row says of its decision and
+    /// shield only (nothing the lookups are built on moves).
+    pub(crate) fn lower_rows(&mut self, mut lower: impl FnMut(&mut AgentRowV1)) {
+        for row in &mut self.rows {
+            lower(row);
         }
     }
 

@@ -331,7 +331,10 @@ fn check_offer(t: &Terms, listings: &[&ListingRowV1], warnings: &mut Vec<Preflig
     let on_network: Vec<&&ListingRowV1> =
         listings.iter().filter(|l| normalise_network(&l.network) == network).collect();
     let of_payee: Vec<&&&ListingRowV1> = on_network.iter().filter(|l| same_address(&l.pay_to, &t.pay_to)).collect();
-    let exact = of_payee.iter().find(|l| same_address(&l.asset, &t.asset));
+    // The newest claim of this payee and asset: a price changed since an earlier crawl is the
+    // price now (an overlay's claims are newer than the snapshot's).
+    let exact =
+        of_payee.iter().filter(|l| same_address(&l.asset, &t.asset)).max_by(|a, b| a.last_seen.cmp(&b.last_seen));
     let listed_price = exact.and_then(|l| l.price.parse::<u64>().ok());
     let mut warn = |code, severity, message| warnings.push(warning(code, severity, Some(t.index), message));
     if !listings.is_empty() {
@@ -395,28 +398,20 @@ struct Payee {
 /// or the policy for an address it does not index.
 fn payee(snap: &ServedSnapshot, base: &str, address: &str) -> Payee {
     let profile = format!("{base}/score/{address}");
+    // The row as served: lowered already when the overlay lowers this seller.
     if let Some(row) = snap.index.agent(address) {
-        let applied = snap.overlay.load_full();
-        let lowered = applied.as_ref().and_then(|o| o.seller(address)).map(|(_, s)| s);
-        let decision = lowered.map_or(row.decision, |s| s.decision);
-        let mut flags: Vec<FlagKey> = lowered.map(|s| s.flags.iter().map(|f| f.key).collect()).unwrap_or_default();
-        for f in &row.shield.flags {
-            if !flags.contains(&f.key) {
-                flags.push(f.key);
-            }
-        }
         return Payee {
-            decision,
-            overlay: lowered.map(|s| s.reason.clone()),
+            decision: row.decision,
+            overlay: snap.lowering(address).map(|s| s.reason.clone()),
             wire: PayeeV1 {
                 address: address.to_owned(),
                 indexed: true,
-                decision,
+                decision: row.decision,
                 score: row.score,
                 score_basis: row.score_basis,
                 verdict: Some(row.verdict),
-                color: lowered.map_or(row.shield.color, |s| s.color),
-                flags,
+                color: row.shield.color,
+                flags: row.shield.flags.iter().map(|f| f.key).collect(),
                 profile,
             },
         };

@@ -48,7 +48,7 @@ pub enum Field {
 }
 
 /// Postings: word → (document, field) pairs, sorted by document.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct WordIndex {
     postings: BTreeMap<String, Vec<(u32, Field)>>,
     /// Distinct documents per word, counted by `finish`.

@@ -94,11 +94,11 @@ impl<T: Serialize> Answer<'_, T> {
 }
 
 impl<'a, T> Answer<'a, T> {
-    /// A wallet's document where every wallet read has one published (or overlaid).
+    /// A wallet's document where every wallet read has one published (as served: lowered by the
+    /// overlay when it lowers the wallet).
     pub fn of_published(read: WalletRead<'a, std::convert::Infallible>) -> Self {
         match read {
             WalletRead::Published(blob) => Answer::Published(blob),
-            WalletRead::Overlaid(blob) => Answer::Kept(Arc::new(blob)),
             WalletRead::Computed(never) => match never {},
         }
     }
@@ -114,7 +114,6 @@ impl<'a, P, U> From<WalletRead<'a, U>> for Answer<'a, Either<P, U>> {
     fn from(read: WalletRead<'a, U>) -> Self {
         match read {
             WalletRead::Published(blob) => Answer::Published(blob),
-            WalletRead::Overlaid(blob) => Answer::Kept(Arc::new(blob)),
             WalletRead::Computed(doc) => Answer::Fresh(Either::Right(doc)),
         }
     }
