@@ -235,6 +235,7 @@ async fn schedule_runs_every_source_and_their_evidence_reaches_the_answers() {
                 pay_to: *pay_to,
                 price: PRICE,
                 after: after.clone(),
+                other_offers: Vec::new(),
             })
             .collect(),
     );

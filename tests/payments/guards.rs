@@ -2,8 +2,9 @@
 //! (npm, around `@x402/fetch`) and `agentrep-x402-guard` (PyPI, around `x402`) ask agentrep's URL
 //! preflight before they sign. On anvil, against sellers that take real payments: the guarded
 //! buyer pays an honest seller, and refuses a honeypot (a denylisted wallet), a decoy (the 402
-//! pays another wallet than the listing) and a price trap (the 402 asks more than the listing),
-//! paying nothing. Each package's own tests run here too, as `make test` runs everything.
+//! pays another wallet than the listing), a price trap (the 402 asks more than the listing) and a
+//! lure (an unreadable offer naming a top seller beside one paying a stranger), paying nothing; of
+//! a 402 with a decoy offer beside the listed one, it pays the listed one. Each package's own tests run here too, as `make test` runs everything.
 
 use std::path::{Path, PathBuf};
 
@@ -57,9 +58,30 @@ async fn guarded_buy(language: &str, agentrep: &str, url: &str, payer: &PrivateK
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_guarded_official_buyers_pay_an_honest_seller_and_refuse_the_rest() {
     let chain = PayChain::start().await.unwrap();
-    let [honest, honeypot, listed, decoy, trap] = std::array::from_fn(|_| PrivateKeySigner::random().address());
-    let endpoint =
-        |path: &str, pay_to, price| PaidEndpoint { path: path.to_owned(), pay_to, price, after: AfterPay::Deliver };
+    let [honest, honeypot, listed, decoy, trap, stranger] =
+        std::array::from_fn(|_| PrivateKeySigner::random().address());
+    let endpoint = |path: &str, pay_to, price| PaidEndpoint {
+        path: path.to_owned(),
+        pay_to,
+        price,
+        after: AfterPay::Deliver,
+        other_offers: Vec::new(),
+    };
+    // Several offers in one 402 (issue 52 § 5). `/lure`, listed nowhere: an offer of a scheme no
+    // EVM client reads naming the honest (indexed) seller, beside an `exact` offer paying a
+    // stranger 5 USDC; the stranger's offer is judged by the stranger alone. `/pair`, listed for
+    // the honest seller: a decoy offer paying the stranger first, then the honest listed one.
+    let offer_of = |scheme: &str, pay_to: Address, amount: u64| {
+        serde_json::json!({"scheme": scheme, "network": "eip155:8453", "amount": amount.to_string(),
+            "asset": agentrep_model::chain::USDC_BASE, "payTo": format!("{pay_to:#x}"), "maxTimeoutSeconds": 60,
+            "extra": {"name": "USD Coin", "version": "2"}})
+    };
+    let lure = PaidEndpoint {
+        other_offers: vec![offer_of("deferred-mystery", honest, PRICE)],
+        ..endpoint("/lure", stranger, 5_000_000)
+    };
+    let pair =
+        PaidEndpoint { other_offers: vec![offer_of("exact", stranger, PRICE)], ..endpoint("/pair", honest, PRICE) };
     let sellers = PaidSellerFixture::start(
         chain.anvil.url(),
         chain.relayer.address(),
@@ -70,6 +92,8 @@ async fn the_guarded_official_buyers_pay_an_honest_seller_and_refuse_the_rest() 
             endpoint("/decoy", decoy, PRICE),
             // Listed at PRICE; its 402 asks three times as much.
             endpoint("/trap", trap, 3 * PRICE),
+            lure,
+            pair,
         ],
     );
     let dir = tempfile::tempdir().unwrap();
@@ -82,6 +106,7 @@ async fn the_guarded_official_buyers_pay_an_honest_seller_and_refuse_the_rest() 
             listing(&sellers.url("/honeypot"), honeypot, PRICE),
             listing(&sellers.url("/decoy"), listed, PRICE),
             listing(&sellers.url("/trap"), trap, PRICE),
+            listing(&sellers.url("/pair"), honest, PRICE),
         ],
     )
     .unwrap();
@@ -110,7 +135,15 @@ async fn the_guarded_official_buyers_pay_an_honest_seller_and_refuse_the_rest() 
             "{language}: {bought}"
         );
         assert_eq!(bought["settlement"]["success"], true, "{language}: {bought}");
-        for (path, code) in [("/honeypot", "block"), ("/decoy", "decoy"), ("/trap", "price_trap")] {
+        // Of the two offers of `/pair`, the client pays the honest listed one, never the decoy.
+        let bought = guarded_buy(language, &agentrep, &sellers.url("/pair"), &payer).await;
+        assert_eq!(
+            (bought["paid"].as_bool(), bought["status"].as_u64()),
+            (Some(true), Some(200)),
+            "{language}: {bought}"
+        );
+        for (path, code) in [("/honeypot", "block"), ("/decoy", "decoy"), ("/trap", "price_trap"), ("/lure", "caution")]
+        {
             let out = guarded_buy(language, &agentrep, &sellers.url(path), &payer).await;
             assert_eq!(out["paid"], false, "{language} {path}: {out}");
             assert_eq!(out["refused"]["code"], code, "{language} {path}: {out}");
@@ -118,12 +151,12 @@ async fn the_guarded_official_buyers_pay_an_honest_seller_and_refuse_the_rest() 
         }
         assert_eq!(
             chain.balance(payer.address()).await.unwrap(),
-            U256::from(1_000_000 - PRICE),
+            U256::from(1_000_000 - 2 * PRICE),
             "{language}: only the honest seller was paid"
         );
     }
-    assert_eq!(chain.balance(honest).await.unwrap(), U256::from(2 * PRICE));
-    for wallet in [honeypot, listed, decoy, trap] {
+    assert_eq!(chain.balance(honest).await.unwrap(), U256::from(4 * PRICE));
+    for wallet in [honeypot, listed, decoy, trap, stranger] {
         assert_eq!(chain.balance(wallet).await.unwrap(), U256::ZERO, "{wallet:#x} was paid");
     }
     drop(server);

@@ -39,8 +39,13 @@ async fn the_paid_probe_pays_what_listings_promise_and_records_delivery() {
     chain.fund(oracle.address(), 1_000_000).await.unwrap();
     let known = PrivateKeySigner::random().address();
     let sellers: Vec<Address> = (0..6).map(|_| PrivateKeySigner::random().address()).collect();
-    let endpoint =
-        |i: usize, after: AfterPay, price| PaidEndpoint { path: format!("/s{i}"), pay_to: sellers[i], price, after };
+    let endpoint = |i: usize, after: AfterPay, price| PaidEndpoint {
+        path: format!("/s{i}"),
+        pay_to: sellers[i],
+        price,
+        after,
+        other_offers: Vec::new(),
+    };
     let fixture = PaidSellerFixture::start(
         chain.anvil.url(),
         chain.relayer.address(),

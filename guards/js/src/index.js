@@ -18,14 +18,15 @@ const MARK = 'agentrep x402 guard refused payment';
 
 /**
  * Why a payment was refused.
- * - `block`: agentrep's decision is BLOCK.
+ * - `block`: agentrep's decision for the offer (its payee's, or the URL's) is BLOCK.
  * - `decoy`: the 402 pays a wallet that is not the listed seller's (an impersonation).
  * - `price_trap`: the 402 asks far more than the listing's price.
  * - `caution`: the decision is CAUTION and `onCaution` refuses it (or the offer is above its cap).
  * - `low_value`: the decision is PROCEED_LOW_VALUE and `onLowValue` refuses it (or the offer is above its cap).
  * - `over_listing`: the offer asks more than the listing's `maxAmount`.
- * - `not_acceptable`: the URL is listed and the offer is not one agentrep marks acceptable
- *   (another network, asset or wallet than listed), or the client chose an offer not in the 402.
+ * - `not_acceptable`: agentrep did not judge that very offer (or cannot: a scheme or network it does
+ *   not read), the URL is listed and the offer is not one agentrep marks acceptable (another
+ *   network, asset or wallet than listed), or the client chose an offer not in the 402.
  * - `unavailable`: the preflight could not be asked or answered something unreadable, and
  *   `onUnavailable` is "refuse".
  * @typedef {'block' | 'decoy' | 'price_trap' | 'caution' | 'low_value' | 'over_listing' | 'not_acceptable' | 'unavailable'} RefusalCode
@@ -33,12 +34,14 @@ const MARK = 'agentrep x402 guard refused payment';
 
 /**
  * @typedef {'refuse' | { maxAmount: string | number | bigint }} CautionPolicy
- * @typedef {'allow' | 'refuse' | { maxAmount: string | number | bigint }} LowValuePolicy
+ * @typedef {'cap' | 'allow' | 'refuse' | { maxAmount: string | number | bigint }} LowValuePolicy
  *
  * @typedef {object} GuardOptions
  * @property {string} agentrep  The agentrep API base, e.g. `https://agentrep.example/api/agent`.
  * @property {CautionPolicy} [onCaution]  On CAUTION: refuse (default), or pay offers up to `maxAmount` (atomic units).
- * @property {LowValuePolicy} [onLowValue]  On PROCEED_LOW_VALUE: allow (default), refuse, or pay up to `maxAmount`.
+ * @property {LowValuePolicy} [onLowValue]  On PROCEED_LOW_VALUE ("pay, but only small amounts"): cap (default: pay
+ *   up to the offer's listed amount, or {@link LOW_VALUE_DEFAULT_CAP} when none is stated), allow (uncapped), refuse,
+ *   or pay up to `maxAmount`.
  * @property {'refuse' | 'allow'} [onUnavailable]  When the preflight cannot be asked: refuse (default) or pay unchecked.
  * @property {number} [timeoutMs]  Preflight timeout, default 3000.
  * @property {typeof fetch} [fetch]  The fetch the preflight call uses (default `globalThis.fetch`); never a paying one.
@@ -52,7 +55,7 @@ const MARK = 'agentrep x402 guard refused payment';
  * @property {'PROCEED' | 'PROCEED_LOW_VALUE' | 'CAUTION' | 'BLOCK'} decision
  * @property {string | null} [payTo]
  * @property {{ address?: string, decision?: string, score?: number | null, verdict?: string, flags?: string[] } | null} [seller]
- * @property {Array<{ index: number, amount?: string, acceptable?: boolean }>} [offers]
+ * @property {Array<{ index: number, scheme?: string, network?: string, asset?: string, payTo?: string, amount?: string, listedPrice?: string | null, acceptable?: boolean, payable?: boolean, decision?: string | null }>} [offers]
  * @property {Array<{ code: string, severity: string, offer: number | null, message: string }>} [warnings]
  * @property {string | null} [maxAmount]
  */
@@ -257,7 +260,19 @@ function unavailable(opts, why, url) {
   throw new X402GuardRefusal('unavailable', `${why}; onUnavailable is "refuse"`, { url: url || null });
 }
 
-const RANK = { decoy: 0, price_trap: 0, over_listing: 1, caution: 2, low_value: 2, not_acceptable: 3 };
+const RANK = { block: 0, decoy: 0, price_trap: 0, over_listing: 1, caution: 2, low_value: 2, not_acceptable: 3 };
+
+/**
+ * What `onLowValue: "cap"` (the default) pays at most on PROCEED_LOW_VALUE when agentrep states no
+ * listed amount for the offer: 100000 atomic units (0.10 USDC).
+ */
+export const LOW_VALUE_DEFAULT_CAP = 100000n;
+
+/** Decisions, worst first. */
+const ORDER = ['BLOCK', 'CAUTION', 'PROCEED_LOW_VALUE', 'PROCEED'];
+
+/** @param {string} a @param {string} b */
+const lowerOf = (a, b) => (ORDER.indexOf(a) <= ORDER.indexOf(b) ? a : b);
 
 /**
  * The refusal of a 402 none of whose `indexes` may be paid: the gravest reason (first offer on ties).
@@ -279,9 +294,28 @@ function refuseOffers(verdict, indexes) {
 const rank = (code) => /** @type {Record<string, number>} */ (RANK)[code] ?? 9;
 
 /**
- * Reads a preflight answer against the 402's offers. Throws the refusal of the whole 402 (BLOCK, a
- * decoy or price trap not tied to one offer, a refusing CAUTION/PROCEED_LOW_VALUE policy); returns
- * the per-offer reasons otherwise.
+ * Whether agentrep's judged offer is the very offer of the 402 (scheme, network, asset, payTo and
+ * amount): the guard pays only what was judged.
+ * @param {any} judged @param {any} offer @param {string} amountText
+ */
+function sameOffer(judged, offer, amountText) {
+  const low = (/** @type {unknown} */ v) => String(v ?? '').toLowerCase();
+  return (
+    low(judged.scheme) === low(offer?.scheme) &&
+    String(judged.network ?? '') === String(offer?.network ?? '') &&
+    low(judged.asset) === low(offer?.asset) &&
+    low(judged.payTo) === low(offer?.payTo) &&
+    String(judged.amount ?? '') === amountText
+  );
+}
+
+/**
+ * Reads a preflight answer against the 402's offers, one by one: each offer may be paid only when
+ * agentrep judged that very offer (same scheme, network, asset, payTo and amount), could judge it
+ * (a scheme or network it cannot read lends nobody's standing), warns of no trap in it, asks no
+ * more than its listing, and its own decision (its payee's, lowered by the warnings about it and
+ * about the URL) passes the policy. Throws the refusal of the whole 402 for a decoy or price trap
+ * not tied to one offer; returns the per-offer reasons otherwise.
  * @param {Options} opts @param {Preflight} preflight @param {any} paymentRequired @param {string} url
  * @returns {Verdict}
  */
@@ -293,81 +327,86 @@ function evaluate(opts, preflight, paymentRequired, url) {
   const warnings = Array.isArray(preflight.warnings) ? preflight.warnings.filter((w) => w && typeof w === 'object') : [];
   const refuse = (/** @type {RefusalCode} */ code, /** @type {string} */ reason) => new X402GuardRefusal(code, reason, { url, preflight });
 
-  // 1. BLOCK, named by its most specific cause when a decoy or price trap caused it.
-  if (preflight.decision === 'BLOCK') {
-    const trap = warnings.find((w) => w.code === 'decoy' || w.code === 'price_trap');
-    if (trap) throw refuse(trap.code, `agentrep's decision is BLOCK${sellerText(preflight)}: ${trap.code}: ${trap.message}`);
-    const blocking = warnings.filter((w) => w.severity === 'block').map((w) => w.message);
-    throw refuse('block', `agentrep's decision is BLOCK${sellerText(preflight)}${blocking.length ? `: ${blocking.join('; ')}` : ''}`);
-  }
-
-  // 2. Decoys and price traps not tied to one offer refuse the whole 402.
+  // 1. Decoys and price traps not tied to one offer refuse the whole 402.
   for (const w of warnings) {
     if ((w.code === 'decoy' || w.code === 'price_trap') && !Number.isInteger(w.offer)) {
       throw refuse(w.code, `agentrep warns (${w.code}): ${w.message}`);
     }
   }
-
-  // 3. The decision's policy.
-  /** @type {bigint | null} */
-  let policyCap = null;
-  /** @type {RefusalCode | null} */
-  let policyCode = null;
-  const policyFor = preflight.decision === 'CAUTION' ? opts.onCaution : preflight.decision === 'PROCEED_LOW_VALUE' ? opts.onLowValue : 'allow';
-  if (preflight.decision === 'CAUTION' || preflight.decision === 'PROCEED_LOW_VALUE') {
-    const code = preflight.decision === 'CAUTION' ? 'caution' : 'low_value';
-    const name = preflight.decision === 'CAUTION' ? 'onCaution' : 'onLowValue';
-    if (policyFor === 'refuse') {
-      const said = warnings.filter((w) => w.severity !== 'info').map((w) => w.message);
-      throw refuse(code, `agentrep's decision is ${preflight.decision}${sellerText(preflight)}${said.length ? `: ${said.join('; ')}` : ''}; ${name} is "refuse"`);
-    }
-    if (typeof policyFor === 'object') {
-      policyCap = policyFor.maxAmount;
-      policyCode = code;
-    }
+  // 2. What the warnings about the URL (not one offer) leave of every offer's decision.
+  let urlDecision = 'PROCEED';
+  for (const w of warnings.filter((w) => !Number.isInteger(w.offer))) {
+    if (w.severity === 'block') urlDecision = 'BLOCK';
+    else if (w.severity === 'caution') urlDecision = lowerOf(urlDecision, 'CAUTION');
   }
-
-  // 4. Per offer: warnings tied to it, the listing's maxAmount, the policy's cap, acceptability.
-  let listingCap = null;
+  /** @type {any[]} */
+  const assessed = Array.isArray(preflight.offers) ? preflight.offers.filter((o) => o && typeof o === 'object') : [];
+  // An agentrep older than per-offer decisions: every offer gets the answer's decision.
+  const perOffer = assessed.some((o) => DECISIONS.has(o.decision));
+  let statedCap = null;
   if (preflight.maxAmount != null) {
-    listingCap = atomic(preflight.maxAmount);
-    if (listingCap === null) return unavailable(opts, `agentrep's maxAmount ${JSON.stringify(preflight.maxAmount)} is not an atomic amount`, url);
+    statedCap = atomic(preflight.maxAmount);
+    if (statedCap === null) return unavailable(opts, `agentrep's maxAmount ${JSON.stringify(preflight.maxAmount)} is not an atomic amount`, url);
   }
-  const assessed = Array.isArray(preflight.offers) ? preflight.offers : [];
+
+  // 3. Per offer.
   const reasons = accepts.map((offer, index) => {
     const amountText = String((version === 1 ? offer?.maxAmountRequired : offer?.amount) ?? offer?.amount ?? offer?.maxAmountRequired ?? '');
     const amount = atomic(amountText);
+    const described = `payTo ${offer?.payTo}, ${offer?.scheme} on ${offer?.network}, asset ${offer?.asset}, amount ${amountText}`;
+    const no = (/** @type {RefusalCode} */ code, /** @type {string} */ reason) => ({ code, reason });
+    const judged = assessed.find((o) => o.index === index);
+    if (!judged) return no('not_acceptable', `agentrep did not judge the offer (${described})`);
+    if (!sameOffer(judged, offer, amountText)) {
+      return no('not_acceptable', `agentrep judged another offer at index ${index} than the 402's (${described})`);
+    }
+    if (judged.payable === false) {
+      return no('not_acceptable', `agentrep cannot judge ${offer?.scheme} on ${offer?.network}: no wallet's standing covers it (${described})`);
+    }
     const mine = warnings.filter((w) => w.offer === index);
     const trap = mine.find((w) => w.code === 'decoy' || w.code === 'price_trap');
-    if (trap) return { code: trap.code, reason: `agentrep warns (${trap.code}): ${trap.message}` };
+    if (trap) return no(trap.code, `agentrep warns (${trap.code}): ${trap.message}`);
+    const decision = lowerOf(perOffer && DECISIONS.has(judged.decision) ? judged.decision : preflight.decision, urlDecision);
+    const payee = `${sellerText(preflight, judged.payTo)}`;
+    if (decision === 'BLOCK') {
+      const said = warnings.filter((w) => w.severity === 'block' && (w.offer === index || !Number.isInteger(w.offer))).map((w) => w.message);
+      return no('block', `agentrep's decision for the offer is BLOCK${payee}${said.length ? `: ${said.join('; ')}` : ''}`);
+    }
+    // The listed amount: the offer's own listing, else what the answer states for its payee.
+    const payeeCap = String(judged.payTo ?? '').toLowerCase() === String(preflight.payTo ?? '').toLowerCase() ? statedCap : null;
+    const listingCap = judged.listedPrice != null ? atomic(judged.listedPrice) : payeeCap;
     if (listingCap !== null && (amount === null || amount > listingCap)) {
-      return { code: /** @type {RefusalCode} */ ('over_listing'), reason: `the offer asks ${amountText || 'an unreadable amount'}, more than the listing allows (maxAmount ${listingCap})` };
+      return no('over_listing', `the offer asks ${amountText || 'an unreadable amount'}, more than the listing allows (maxAmount ${listingCap})`);
     }
-    if (policyCap !== null && (amount === null || amount > policyCap)) {
-      const name = policyCode === 'caution' ? 'onCaution' : 'onLowValue';
-      return {
-        code: /** @type {RefusalCode} */ (policyCode),
-        reason: `agentrep's decision is ${preflight.decision}${sellerText(preflight)} and the offer asks ${amountText || 'an unreadable amount'}, above the ${name} cap ${policyCap}`,
-      };
+    if (preflight.listed === true && judged.acceptable !== true) {
+      const said = mine.filter((w) => w.severity !== 'info').map((w) => w.message);
+      return no('not_acceptable', `the offer (${described}) does not match the listing: ${said.length ? said.join('; ') : 'agentrep marks it not acceptable'}`);
     }
-    const blocking = mine.filter((w) => w.severity === 'block');
-    const judged = assessed.find((o) => o && o.index === index);
-    if (blocking.length || (preflight.listed === true && judged?.acceptable !== true)) {
-      const said = blocking.length ? blocking.map((w) => w.message).join('; ') : judged ? 'agentrep marks it not acceptable' : 'agentrep did not assess it';
-      return {
-        code: /** @type {RefusalCode} */ ('not_acceptable'),
-        reason: `the offer (payTo ${offer?.payTo}, ${offer?.network}, asset ${offer?.asset}, amount ${amountText}) does not match the listing: ${said}`,
-      };
+    if (decision === 'CAUTION' || decision === 'PROCEED_LOW_VALUE') {
+      const caution = decision === 'CAUTION';
+      const [code, name, policy] = caution ? ['caution', 'onCaution', opts.onCaution] : ['low_value', 'onLowValue', opts.onLowValue];
+      const said = warnings.filter((w) => w.severity !== 'info' && (w.offer === index || !Number.isInteger(w.offer))).map((w) => w.message);
+      if (policy === 'refuse') {
+        return no(/** @type {RefusalCode} */ (code), `agentrep's decision for the offer is ${decision}${payee}${said.length ? `: ${said.join('; ')}` : ''}; ${name} is "refuse"`);
+      }
+      const cap = typeof policy === 'object' ? policy.maxAmount : policy === 'cap' ? (listingCap ?? LOW_VALUE_DEFAULT_CAP) : null;
+      if (cap !== null && (amount === null || amount > cap)) {
+        return no(
+          /** @type {RefusalCode} */ (code),
+          `agentrep's decision for the offer is ${decision}${payee} and it asks ${amountText || 'an unreadable amount'}, above the ${name} cap ${cap}`,
+        );
+      }
     }
     return null;
   });
   return { url, preflight, allowAll: false, reasons };
 }
 
-/** @param {Preflight} p */
-function sellerText(p) {
+/** The judged payee in words, when it is the answer's seller. @param {Preflight} p @param {unknown} payTo */
+function sellerText(p, payTo) {
   const s = p.seller;
-  if (!s || typeof s !== 'object') return '';
+  if (!s || typeof s !== 'object') return payTo ? ` for payee ${payTo}` : '';
+  if (payTo && String(s.address ?? '').toLowerCase() !== String(payTo).toLowerCase()) return ` for payee ${payTo}`;
   const bits = [];
   if (s.verdict) bits.push(`verdict ${s.verdict}`);
   if (s.score != null) bits.push(`score ${s.score}`);
@@ -414,7 +453,7 @@ function errorText(e) {
  * @typedef {object} Options
  * @property {string} base
  * @property {'refuse' | { maxAmount: bigint }} onCaution
- * @property {'allow' | 'refuse' | { maxAmount: bigint }} onLowValue
+ * @property {'cap' | 'allow' | 'refuse' | { maxAmount: bigint }} onLowValue
  * @property {'refuse' | 'allow'} onUnavailable
  * @property {number} timeoutMs
  * @property {typeof fetch} fetch
@@ -446,7 +485,7 @@ function normalizeOptions(options) {
   return {
     base: o.agentrep.replace(/\/+$/, ''),
     onCaution: /** @type {any} */ (policy('onCaution', o.onCaution ?? 'refuse', ['refuse'])),
-    onLowValue: /** @type {any} */ (policy('onLowValue', o.onLowValue ?? 'allow', ['allow', 'refuse'])),
+    onLowValue: /** @type {any} */ (policy('onLowValue', o.onLowValue ?? 'cap', ['cap', 'allow', 'refuse'])),
     onUnavailable,
     timeoutMs,
     fetch: fetchImpl,

@@ -97,9 +97,14 @@ function offer(over = {}) {
 function offerV1(over = {}) {
   return { scheme: 'exact', network: 'base', maxAmountRequired: '10000', description: 'a paid answer', mimeType: 'application/json', payTo: SELLER, maxTimeoutSeconds: 60, asset: USDC, extra: { name: 'USD Coin', version: '2' }, ...over };
 }
-/** A canned `agentrep-url-preflight-v1` answer for the request body; each offer acceptable when it pays SELLER. */
-function answer(body, over = {}) {
+/**
+ * A canned `agentrep-url-preflight-v1` answer for the request body, shaped as agentrep answers: each
+ * offer judged (payable when `exact`/`upto` on `eip155`), with the answer's decision unless
+ * `perOffer[index]` says otherwise, and acceptable when it pays SELLER within the listed price.
+ */
+function answer(body, over = {}, perOffer = {}) {
   const accepts = body?.paymentRequired?.accepts ?? [];
+  const listedPrice = over.maxAmount ?? '10000';
   return {
     version: 'agentrep-url-preflight-v1',
     url: body?.url,
@@ -115,8 +120,11 @@ function answer(body, over = {}) {
       asset: o.asset.toLowerCase(),
       payTo: o.payTo.toLowerCase(),
       amount: o.amount ?? o.maxAmountRequired,
-      listedPrice: '10000',
-      acceptable: o.payTo.toLowerCase() === SELLER.toLowerCase() && BigInt(o.amount ?? o.maxAmountRequired) <= 10000n,
+      listedPrice: o.payTo.toLowerCase() === SELLER.toLowerCase() ? listedPrice : null,
+      acceptable: o.payTo.toLowerCase() === SELLER.toLowerCase() && BigInt(o.amount ?? o.maxAmountRequired) <= BigInt(listedPrice),
+      payable: ['exact', 'upto'].includes(o.scheme) && /^(eip155:|base)/.test(o.network),
+      decision: over.decision ?? 'PROCEED',
+      ...(perOffer[index] ?? {}),
     })),
     warnings: [],
     maxAmount: '10000',
@@ -234,11 +242,51 @@ test('CAUTION pays under an onCaution cap and refuses above it', async () => {
   assert.match(e.reason, /60000.*cap 50000/);
 });
 
-test('PROCEED_LOW_VALUE pays by default and is refused with onLowValue "refuse"', async () => {
+test('PROCEED_LOW_VALUE pays up to the listed amount by default and is refused with onLowValue "refuse"', async () => {
   agentrep.respond = (body) => [200, answer(body, { decision: 'PROCEED_LOW_VALUE' })];
   assert.equal((await guardedFetch()(paidUrl())).status, 200);
   seller.requests = [];
   await refused(guardedFetch({ onLowValue: 'refuse' })(paidUrl()), 'low_value');
+});
+
+test('PROCEED_LOW_VALUE with no listed amount is capped at the stated default unless allowed', async () => {
+  const unlisted = (body) => {
+    const a = answer(body, { decision: 'PROCEED_LOW_VALUE', listed: false, maxAmount: null }, { 0: { listedPrice: null, acceptable: false } });
+    return [200, a];
+  };
+  agentrep.respond = unlisted;
+  seller.accepts = [offer({ amount: '100000' })];
+  assert.equal((await guardedFetch()(paidUrl())).status, 200, 'at the default cap');
+  seller.requests = [];
+  seller.accepts = [offer({ amount: '100001' })];
+  const e = await refused(guardedFetch()(paidUrl()), 'low_value');
+  assert.match(e.reason, /100001.*cap 100000/);
+  seller.requests = [];
+  assert.equal((await guardedFetch({ onLowValue: 'allow' })(paidUrl())).status, 200, 'uncapped when allowed');
+});
+
+test('each offer is held to its own decision: the client pays the PROCEED payee, not the stranger', async () => {
+  seller.accepts = [offer({ payTo: THIEF, amount: '5000000' }), offer()];
+  agentrep.respond = (body) => [200, answer(body, { decision: 'CAUTION', listed: false, maxAmount: null }, { 0: { decision: 'CAUTION' }, 1: { decision: 'PROCEED' } })];
+  const res = await guardedFetch()(paidUrl());
+  assert.equal(res.status, 200);
+  assert.equal(unb64(signed()[0].signature).accepted.payTo, SELLER, 'the client paid the PROCEED offer');
+});
+
+test('an offer agentrep cannot judge lends nobody its standing, and the other offer is held to its own payee', async () => {
+  // The attack of issue 52: an offer of an unknown scheme naming a top seller beside an `exact`
+  // offer paying a stranger 5 USDC.
+  seller.accepts = [offer({ scheme: 'mystery' }), offer({ payTo: THIEF, amount: '5000000' })];
+  agentrep.respond = (body) => [200, answer(body, { decision: 'CAUTION', listed: false, maxAmount: null }, { 0: { payable: false, decision: null }, 1: { decision: 'CAUTION' } })];
+  const e = await refused(guardedFetch()(paidUrl()), 'caution');
+  assert.match(e.reason, /cannot judge mystery/);
+});
+
+test('an offer agentrep judged differently than the 402 has it is refused', async () => {
+  seller.accepts = [offer()];
+  agentrep.respond = (body) => [200, answer(body, {}, { 0: { payTo: THIEF.toLowerCase() } })];
+  const e = await refused(guardedFetch()(paidUrl()), 'not_acceptable');
+  assert.match(e.reason, /judged another offer/);
 });
 
 test('an offer above the listing maxAmount is refused', async () => {

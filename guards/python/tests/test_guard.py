@@ -109,9 +109,17 @@ def offer_v1(**over: Any) -> dict[str, Any]:
     }
 
 
-def answer(body: Any, **over: Any) -> dict[str, Any]:
-    """A canned agentrep-url-preflight-v1 answer; each offer acceptable when it pays SELLER within the listing."""
+def answer(body: Any, per_offer: dict[int, dict[str, Any]] | None = None, **over: Any) -> dict[str, Any]:
+    """A canned agentrep-url-preflight-v1 answer, shaped as agentrep answers: each offer judged
+    (payable when ``exact``/``upto`` on ``eip155``), with the answer's decision unless
+    ``per_offer[index]`` says otherwise, and acceptable when it pays SELLER within the listed price."""
     accepts = ((body or {}).get("paymentRequired") or {}).get("accepts") or []
+    listed_price = over.get("maxAmount", "10000") or "10000"
+    per_offer = per_offer or {}
+
+    def mine(o: dict[str, Any]) -> bool:
+        return str(o["payTo"]).lower() == SELLER.lower()
+
     return {
         "version": "agentrep-url-preflight-v1",
         "url": (body or {}).get("url"),
@@ -128,8 +136,11 @@ def answer(body: Any, **over: Any) -> dict[str, Any]:
                 "asset": o["asset"].lower(),
                 "payTo": o["payTo"].lower(),
                 "amount": o.get("amount", o.get("maxAmountRequired")),
-                "listedPrice": "10000",
-                "acceptable": o["payTo"].lower() == SELLER.lower() and int(o.get("amount", o.get("maxAmountRequired"))) <= 10000,
+                "listedPrice": listed_price if mine(o) else None,
+                "acceptable": mine(o) and int(o.get("amount", o.get("maxAmountRequired"))) <= int(listed_price),
+                "payable": o["scheme"] in ("exact", "upto") and str(o["network"]).startswith(("eip155:", "base")),
+                "decision": over.get("decision", "PROCEED"),
+                **per_offer.get(i, {}),
             }
             for i, o in enumerate(accepts)
         ],
@@ -317,11 +328,54 @@ def test_caution_pays_under_a_cap_and_is_refused_above_it(world: World) -> None:
     assert "60000" in error.reason and "cap 50000" in error.reason
 
 
-def test_low_value_pays_by_default_and_is_refused_on_request(world: World) -> None:
+def test_low_value_pays_up_to_the_listing_by_default_and_is_refused_on_request(world: World) -> None:
     world.respond = lambda body: (200, answer(body, decision="PROCEED_LOW_VALUE"))
     assert guarded(world).get(world.url()).status_code == 200
     world.seller_requests = []
     refused(world, lambda: guarded(world, on_low_value="refuse").get(world.url()), "low_value")
+
+
+def test_low_value_with_no_listed_amount_is_capped_at_the_stated_default_unless_allowed(world: World) -> None:
+    world.respond = lambda body: (
+        200,
+        answer(body, {0: {"listedPrice": None, "acceptable": False}}, decision="PROCEED_LOW_VALUE", listed=False, maxAmount=None),
+    )
+    world.accepts = [offer(amount="100000")]
+    assert guarded(world).get(world.url()).status_code == 200, "at the default cap"
+    world.seller_requests = []
+    world.accepts = [offer(amount="100001")]
+    error = refused(world, lambda: guarded(world).get(world.url()), "low_value")
+    assert "100001" in error.reason and "cap 100000" in error.reason
+    world.seller_requests = []
+    assert guarded(world, on_low_value="allow").get(world.url()).status_code == 200, "uncapped when allowed"
+
+
+def test_each_offer_is_held_to_its_own_decision(world: World) -> None:
+    world.accepts = [offer(payTo=THIEF, amount="5000000"), offer()]
+    world.respond = lambda body: (
+        200,
+        answer(body, {0: {"decision": "CAUTION"}, 1: {"decision": "PROCEED"}}, decision="CAUTION", listed=False, maxAmount=None),
+    )
+    assert guarded(world).get(world.url()).status_code == 200
+    assert unb64(world.signed()[0]["signature"])["accepted"]["payTo"] == SELLER, "paid the PROCEED offer"
+
+
+def test_an_offer_agentrep_cannot_judge_lends_nobody_its_standing(world: World) -> None:
+    # The attack of issue 52: an offer of an unknown scheme naming a top seller beside an `exact`
+    # offer paying a stranger 5 USDC.
+    world.accepts = [offer(scheme="mystery"), offer(payTo=THIEF, amount="5000000")]
+    world.respond = lambda body: (
+        200,
+        answer(body, {0: {"payable": False, "decision": None}, 1: {"decision": "CAUTION"}}, decision="CAUTION", listed=False, maxAmount=None),
+    )
+    error = refused(world, lambda: guarded(world).get(world.url()), "caution")
+    assert "cannot judge mystery" in error.reason
+
+
+def test_an_offer_judged_otherwise_than_the_402_has_it_is_refused(world: World) -> None:
+    world.respond = lambda body: (200, answer(body, {0: {"payTo": THIEF.lower()}}))
+    error = refused(world, lambda: guarded(world).get(world.url()), "not_acceptable")
+    assert "judged another offer" in error.reason
 
 
 def test_an_offer_above_the_listing_max_amount_is_refused(world: World) -> None:

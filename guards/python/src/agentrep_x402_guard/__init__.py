@@ -41,13 +41,14 @@ from typing import Any, Literal, TypeVar
 from x402.schemas import PaymentAbortedError
 
 __all__ = [
+    "LOW_VALUE_DEFAULT_CAP",
     "PREFLIGHT_VERSION",
     "X402GuardRefusal",
     "ask_preflight",
     "guard_client",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: The answer version this guard reads.
 PREFLIGHT_VERSION = "agentrep-url-preflight-v1"
@@ -134,7 +135,7 @@ def _rebuild_refusal(code: Any, reason: str, url: Any, offer: Any, preflight: An
 class _Options:
     base: str
     on_caution: Literal["refuse"] | int
-    on_low_value: Literal["allow", "refuse"] | int
+    on_low_value: Literal["cap", "allow", "refuse"] | int
     on_unavailable: Literal["refuse", "allow"]
     timeout_s: float
     http_client: Any
@@ -293,7 +294,18 @@ class _Verdict:
     reasons: list[tuple[RefusalCode, str] | None] = field(default_factory=list)
 
 
-_RANK = {"decoy": 0, "price_trap": 0, "over_listing": 1, "caution": 2, "low_value": 2, "not_acceptable": 3}
+_RANK = {"block": 0, "decoy": 0, "price_trap": 0, "over_listing": 1, "caution": 2, "low_value": 2, "not_acceptable": 3}
+
+#: What ``on_low_value="cap"`` (the default) pays at most on PROCEED_LOW_VALUE when agentrep states
+#: no listed amount for the offer: 100000 atomic units (0.10 USDC).
+LOW_VALUE_DEFAULT_CAP = 100_000
+
+#: Decisions, worst first.
+_ORDER = ("BLOCK", "CAUTION", "PROCEED_LOW_VALUE", "PROCEED")
+
+
+def _lower_of(a: str, b: str) -> str:
+    return a if _ORDER.index(a) <= _ORDER.index(b) else b
 
 
 def _refuse_offers(verdict: _Verdict, indexes: list[int | None]) -> X402GuardRefusal:
@@ -310,10 +322,11 @@ def _refuse_offers(verdict: _Verdict, indexes: list[int | None]) -> X402GuardRef
     return X402GuardRefusal(code, reason, url=verdict.url, offer=index, preflight=verdict.preflight)
 
 
-def _seller_text(preflight: dict[str, Any]) -> str:
+def _seller_text(preflight: dict[str, Any], pay_to: Any = None) -> str:
+    """The judged payee in words (with its standing when it is the answer's seller)."""
     seller = preflight.get("seller")
-    if not isinstance(seller, dict):
-        return ""
+    if not isinstance(seller, dict) or (pay_to and str(seller.get("address") or "").lower() != str(pay_to).lower()):
+        return f" for payee {pay_to}" if pay_to else ""
     bits = []
     if seller.get("verdict"):
         bits.append(f"verdict {seller['verdict']}")
@@ -322,6 +335,26 @@ def _seller_text(preflight: dict[str, Any]) -> str:
     flags = seller.get("flags")
     bits.append(f"flags: {', '.join(map(str, flags))}" if isinstance(flags, list) and flags else "no flags")
     return f" for seller {seller.get('address') or preflight.get('payTo') or '?'} ({', '.join(bits)})"
+
+
+def _field(offer: Any, *names: str) -> str:
+    for name in names:
+        value = offer.get(name) if isinstance(offer, dict) else getattr(offer, name, None)
+        if value is not None:
+            return str(value)
+    return ""
+
+
+def _same_offer(judged: dict[str, Any], offer: Any, amount_text: str) -> bool:
+    """Whether agentrep's judged offer is the very offer of the 402 (scheme, network, asset, payTo
+    and amount): the guard pays only what was judged."""
+    return (
+        str(judged.get("scheme") or "").lower() == _field(offer, "scheme").lower()
+        and str(judged.get("network") or "") == _field(offer, "network")
+        and str(judged.get("asset") or "").lower() == _field(offer, "asset").lower()
+        and str(judged.get("payTo") or "").lower() == _field(offer, "pay_to", "payTo").lower()
+        and str(judged.get("amount") or "") == amount_text
+    )
 
 
 def _amount_of(offer: Any) -> str:
@@ -340,80 +373,92 @@ def _unavailable(opts: _Options, why: str, url: str) -> _Verdict:
 
 
 def _evaluate(opts: _Options, preflight: dict[str, Any], payment_required: Any, url: str) -> _Verdict:
-    """Reads an answer against the 402's offers; raises the refusal of the whole 402."""
+    """Reads an answer against the 402's offers, one by one (as the JS guard does).
+
+    Each offer may be paid only when agentrep judged that very offer (same scheme, network, asset,
+    payTo and amount), could judge it (a scheme or network it cannot read lends nobody's
+    standing), warns of no trap in it, asks no more than its listing, and its own decision (its
+    payee's, lowered by the warnings about it and about the URL) passes the policy. Raises the
+    refusal of the whole 402 for a decoy or price trap not tied to one offer.
+    """
     accepts = list(getattr(payment_required, "accepts", None) or [])
     warnings = [w for w in (preflight.get("warnings") or []) if isinstance(w, dict)]
-    decision = preflight["decision"]
 
-    def refuse(code: RefusalCode, reason: str) -> X402GuardRefusal:
-        return X402GuardRefusal(code, reason, url=url, preflight=preflight)
+    def tied(w: dict[str, Any]) -> bool:
+        return isinstance(w.get("offer"), int) and not isinstance(w.get("offer"), bool)
 
-    # 1. BLOCK, named by its most specific cause when a decoy or price trap caused it.
-    if decision == "BLOCK":
-        trap = next((w for w in warnings if w.get("code") in ("decoy", "price_trap")), None)
-        if trap is not None:
-            raise refuse(trap["code"], f"agentrep's decision is BLOCK{_seller_text(preflight)}: {trap['code']}: {trap.get('message')}")
-        blocking = [str(w.get("message")) for w in warnings if w.get("severity") == "block"]
-        raise refuse("block", f"agentrep's decision is BLOCK{_seller_text(preflight)}" + (f": {'; '.join(blocking)}" if blocking else ""))
-
-    # 2. Decoys and price traps not tied to one offer refuse the whole 402.
+    # 1. Decoys and price traps not tied to one offer refuse the whole 402.
     for w in warnings:
-        if w.get("code") in ("decoy", "price_trap") and not isinstance(w.get("offer"), int):
-            raise refuse(w["code"], f"agentrep warns ({w['code']}): {w.get('message')}")
+        if w.get("code") in ("decoy", "price_trap") and not tied(w):
+            raise X402GuardRefusal(w["code"], f"agentrep warns ({w['code']}): {w.get('message')}", url=url, preflight=preflight)
 
-    # 3. The decision's policy.
-    policy_cap: int | None = None
-    policy_code: RefusalCode | None = None
-    policy_name = ""
-    if decision in ("CAUTION", "PROCEED_LOW_VALUE"):
-        policy = opts.on_caution if decision == "CAUTION" else opts.on_low_value
-        policy_code = "caution" if decision == "CAUTION" else "low_value"
-        policy_name = "on_caution" if decision == "CAUTION" else "on_low_value"
-        if policy == "refuse":
-            said = [str(w.get("message")) for w in warnings if w.get("severity") != "info"]
-            raise refuse(
-                policy_code,
-                f"agentrep's decision is {decision}{_seller_text(preflight)}"
-                + (f": {'; '.join(said)}" if said else "")
-                + f'; {policy_name} is "refuse"',
-            )
-        if isinstance(policy, int):
-            policy_cap = policy
-
-    # 4. Per offer: warnings tied to it, the listing's maxAmount, the policy's cap, acceptability.
-    listing_cap: int | None = None
-    if preflight.get("maxAmount") is not None:
-        listing_cap = _atomic(preflight["maxAmount"])
-        if listing_cap is None:
-            return _unavailable(opts, f"agentrep's maxAmount {preflight['maxAmount']!r} is not an atomic amount", url)
+    # 2. What the warnings about the URL (not one offer) leave of every offer's decision.
+    url_decision = "PROCEED"
+    for w in warnings:
+        if not tied(w) and w.get("severity") == "block":
+            url_decision = "BLOCK"
+        elif not tied(w) and w.get("severity") == "caution":
+            url_decision = _lower_of(url_decision, "CAUTION")
     assessed = [o for o in (preflight.get("offers") or []) if isinstance(o, dict)]
-    reasons: list[tuple[RefusalCode, str] | None] = []
-    for index, offer in enumerate(accepts):
+    # An agentrep older than per-offer decisions: every offer gets the answer's decision.
+    per_offer = any(o.get("decision") in _DECISIONS for o in assessed)
+    stated_cap: int | None = None
+    if preflight.get("maxAmount") is not None:
+        stated_cap = _atomic(preflight["maxAmount"])
+        if stated_cap is None:
+            return _unavailable(opts, f"agentrep's maxAmount {preflight['maxAmount']!r} is not an atomic amount", url)
+
+    def judge_offer(index: int, offer: Any) -> tuple[RefusalCode, str] | None:
         amount_text = _amount_of(offer)
         amount = _atomic(amount_text)
-        mine = [w for w in warnings if w.get("offer") == index and not isinstance(w.get("offer"), bool)]
+        scheme, network = _field(offer, "scheme"), _field(offer, "network")
+        described = (
+            f"payTo {_field(offer, 'pay_to', 'payTo')}, {scheme} on {network}, asset {_field(offer, 'asset')}, amount {amount_text}"
+        )
+        judged = next((o for o in assessed if o.get("index") == index and not isinstance(o.get("index"), bool)), None)
+        if judged is None:
+            return "not_acceptable", f"agentrep did not judge the offer ({described})"
+        if not _same_offer(judged, offer, amount_text):
+            return "not_acceptable", f"agentrep judged another offer at index {index} than the 402's ({described})"
+        if judged.get("payable") is False:
+            return "not_acceptable", f"agentrep cannot judge {scheme} on {network}: no wallet's standing covers it ({described})"
+        mine = [w for w in warnings if tied(w) and w.get("offer") == index]
         trap = next((w for w in mine if w.get("code") in ("decoy", "price_trap")), None)
-        judged = next((o for o in assessed if o.get("index") == index), None)
-        blocking = [str(w.get("message")) for w in mine if w.get("severity") == "block"]
         if trap is not None:
-            reasons.append((trap["code"], f"agentrep warns ({trap['code']}): {trap.get('message')}"))
-        elif listing_cap is not None and (amount is None or amount > listing_cap):
-            reasons.append(("over_listing", f"the offer asks {amount_text or 'an unreadable amount'}, more than the listing allows (maxAmount {listing_cap})"))
-        elif policy_cap is not None and (amount is None or amount > policy_cap):
-            reasons.append((
-                policy_code,  # type: ignore[arg-type]
-                f"agentrep's decision is {decision}{_seller_text(preflight)} and the offer asks "
-                f"{amount_text or 'an unreadable amount'}, above the {policy_name} cap {policy_cap}",
-            ))
-        elif blocking or (preflight.get("listed") is True and (judged is None or judged.get("acceptable") is not True)):
-            said = "; ".join(blocking) if blocking else ("agentrep marks it not acceptable" if judged else "agentrep did not assess it")
-            reasons.append((
-                "not_acceptable",
-                f"the offer (payTo {getattr(offer, 'pay_to', '?')}, {getattr(offer, 'network', '?')}, asset "
-                f"{getattr(offer, 'asset', '?')}, amount {amount_text}) does not match the listing: {said}",
-            ))
-        else:
-            reasons.append(None)
+            return trap["code"], f"agentrep warns ({trap['code']}): {trap.get('message')}"
+        own = judged.get("decision") if per_offer and judged.get("decision") in _DECISIONS else preflight["decision"]
+        decision = _lower_of(own, url_decision)
+        payee = _seller_text(preflight, judged.get("payTo"))
+        said = [str(w.get("message")) for w in warnings if w.get("severity") != "info" and (not tied(w) or w.get("offer") == index)]
+        if decision == "BLOCK":
+            blocking = [str(w.get("message")) for w in warnings if w.get("severity") == "block" and (not tied(w) or w.get("offer") == index)]
+            return "block", f"agentrep's decision for the offer is BLOCK{payee}" + (f": {'; '.join(blocking)}" if blocking else "")
+        # The listed amount: the offer's own listing, else what the answer states for its payee.
+        same_payee = str(judged.get("payTo") or "").lower() == str(preflight.get("payTo") or "").lower()
+        listing_cap = _atomic(judged["listedPrice"]) if judged.get("listedPrice") is not None else (stated_cap if same_payee else None)
+        if listing_cap is not None and (amount is None or amount > listing_cap):
+            return "over_listing", f"the offer asks {amount_text or 'an unreadable amount'}, more than the listing allows (maxAmount {listing_cap})"
+        if preflight.get("listed") is True and judged.get("acceptable") is not True:
+            mismatch = [str(w.get("message")) for w in mine if w.get("severity") != "info"]
+            return "not_acceptable", f"the offer ({described}) does not match the listing: " + (
+                "; ".join(mismatch) if mismatch else "agentrep marks it not acceptable"
+            )
+        if decision in ("CAUTION", "PROCEED_LOW_VALUE"):
+            caution = decision == "CAUTION"
+            code: RefusalCode = "caution" if caution else "low_value"
+            name = "on_caution" if caution else "on_low_value"
+            policy = opts.on_caution if caution else opts.on_low_value
+            if policy == "refuse":
+                return code, f"agentrep's decision for the offer is {decision}{payee}" + (f": {'; '.join(said)}" if said else "") + f'; {name} is "refuse"'
+            cap = policy if isinstance(policy, int) else (listing_cap if listing_cap is not None else LOW_VALUE_DEFAULT_CAP) if policy == "cap" else None
+            if cap is not None and (amount is None or amount > cap):
+                return code, (
+                    f"agentrep's decision for the offer is {decision}{payee} and it asks "
+                    f"{amount_text or 'an unreadable amount'}, above the {name} cap {cap}"
+                )
+        return None
+
+    reasons = [judge_offer(index, offer) for index, offer in enumerate(accepts)]
     return _Verdict(url=url, preflight=preflight, allow_all=False, reasons=reasons)
 
 
@@ -487,7 +532,7 @@ def guard_client(
     *,
     agentrep: str,
     on_caution: Literal["refuse"] | dict[str, Any] = "refuse",
-    on_low_value: Literal["allow", "refuse"] | dict[str, Any] = "allow",
+    on_low_value: Literal["cap", "allow", "refuse"] | dict[str, Any] = "cap",
     on_unavailable: Literal["refuse", "allow"] = "refuse",
     timeout_ms: float = 3000,
     http_client: Any = None,
@@ -500,7 +545,9 @@ def guard_client(
             preflight is asked about the URL the 402 names, from the hook before signing).
         agentrep: the agentrep API base, e.g. ``https://agentrep.example/api/agent``.
         on_caution: on CAUTION, ``"refuse"`` (default) or ``{"max_amount": <atomic units>}``.
-        on_low_value: on PROCEED_LOW_VALUE, ``"allow"`` (default), ``"refuse"`` or ``{"max_amount": ...}``.
+        on_low_value: on PROCEED_LOW_VALUE ("pay, but only small amounts"): ``"cap"`` (default:
+            up to the offer's listed amount, or ``LOW_VALUE_DEFAULT_CAP`` when none is stated),
+            ``"allow"`` (uncapped), ``"refuse"`` or ``{"max_amount": ...}``.
         on_unavailable: when the preflight cannot be asked, ``"refuse"`` (default) or ``"allow"``.
         timeout_ms: the preflight's timeout, default 3000.
         http_client: optional client for the preflight call (``requests.Session``, ``httpx.Client``
@@ -518,7 +565,7 @@ def guard_client(
     opts = _Options(
         base=agentrep.rstrip("/"),
         on_caution=_policy("on_caution", on_caution, ("refuse",)),
-        on_low_value=_policy("on_low_value", on_low_value, ("allow", "refuse")),
+        on_low_value=_policy("on_low_value", on_low_value, ("cap", "allow", "refuse")),
         on_unavailable=on_unavailable,
         timeout_s=float(timeout_ms) / 1000,
         http_client=http_client,
