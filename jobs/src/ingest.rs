@@ -67,6 +67,7 @@ impl Progress for Bars {
 /// The HTTP clients and (when needed) the node.
 struct Clients {
     safe: web::safe::SafeClient,
+    paid: web::safe::SafeClient,
     plain: reqwest::Client,
     chain: Option<Chain>,
 }
@@ -74,19 +75,31 @@ struct Clients {
 async fn connect(config: &IngestConfig, chain_needed: bool) -> anyhow::Result<Clients> {
     web::install_crypto_provider();
     let safe = web::safe::SafeClient::new(&config.probes).map_err(|e| anyhow::anyhow!("probe client: {e}"))?;
+    let customer = web::safe::Identity::customer(&config.paid_probes.user_agent, config.paid_probes.proxy.clone());
+    let paid = web::safe::SafeClient::with_identity(&config.probes, &customer)
+        .map_err(|e| anyhow::anyhow!("paid probe client: {e}"))?;
     let plain = web::plain_client(Duration::from_millis(config.marketplace.timeout_ms))
         .map_err(|e| anyhow::anyhow!("HTTP client: {e}"))?;
     let chain = if chain_needed { Some(Chain::connect(&config.chain).await?) } else { None };
-    Ok(Clients { safe, plain, chain })
+    Ok(Clients { safe, paid, plain, chain })
 }
 
 fn iso(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+/// Who a source's status is shown to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Audience {
+    /// `/status` (and every replica following a bucket): a private schedule shows no time.
+    Public,
+    /// The operator's own `--plan`: everything.
+    Operator,
+}
+
 /// One source as `/status` and `--plan` show it: on or off and why, its cadence, when it is next
 /// due, and its last run's state.
-fn to_wire(source: SourceName, status: Option<&SourceStatus>, plan: &Plan) -> SourceStatusV1 {
+fn to_wire(source: SourceName, status: Option<&SourceStatus>, plan: &Plan, audience: Audience) -> SourceStatusV1 {
     let off_reason = plan.deployment().off_reason(source);
     let every = plan.config.schedule.every(source);
     let next_due = match (&off_reason, status) {
@@ -94,17 +107,21 @@ fn to_wire(source: SourceName, status: Option<&SourceStatus>, plan: &Plan) -> So
         (None, None) => Some(Utc::now()),
         (None, Some(s)) => Some(due_after(s, every)),
     };
+    // A private schedule (the paid probe's) shows no time: when its calls come is what a seller
+    // that serves the oracle and robs everyone else would want to know.
+    let public = audience == Audience::Operator || source.schedule() == agentrep_lake::sources::Schedule::Public;
+    let when = |t: Option<DateTime<Utc>>| t.filter(|_| public).map(iso);
     SourceStatusV1 {
         source: source.to_string(),
         on: off_reason.is_none(),
         off_reason,
-        every_secs: every.as_secs(),
-        next_due_at: next_due.map(iso),
-        covered_until: status.and_then(|s| s.covered_until).map(iso),
+        every_secs: if public { every.as_secs() } else { 0 },
+        next_due_at: when(next_due),
+        covered_until: when(status.and_then(|s| s.covered_until)),
         last_block: status.and_then(|s| s.last_block),
-        lag_seconds: status.and_then(|s| s.lag_seconds),
-        last_run_at: status.map(|s| iso(s.last_run_at)),
-        last_success_at: status.and_then(|s| s.last_success_at).map(iso),
+        lag_seconds: status.and_then(|s| s.lag_seconds).filter(|_| public),
+        last_run_at: when(status.map(|s| s.last_run_at)),
+        last_success_at: when(status.and_then(|s| s.last_success_at)),
         last_error: status.and_then(|s| s.last_error.clone()),
         notes: status.and_then(|s| s.last_report.as_ref()).map(|r| r.notes.clone()).unwrap_or_default(),
         spend: status.and_then(|s| s.last_report.as_ref()).and_then(|r| r.spend.clone()).map(|s| PaidProbeSpendV1 {
@@ -123,19 +140,19 @@ fn to_wire(source: SourceName, status: Option<&SourceStatus>, plan: &Plan) -> So
     }
 }
 
-/// Every source of the table, as `/status` shows it.
-fn statuses(lake: &Lake, plan: &Plan) -> anyhow::Result<Vec<SourceStatusV1>> {
+/// Every source of the table, as `audience` is shown it.
+fn statuses(lake: &Lake, plan: &Plan, audience: Audience) -> anyhow::Result<Vec<SourceStatusV1>> {
     let mut all = Vec::new();
     for source in SourceName::ALL {
         let status = sources::read_status(lake, *source)?;
-        all.push(to_wire(*source, status.as_ref(), plan));
+        all.push(to_wire(*source, status.as_ref(), plan, audience));
     }
     Ok(all)
 }
 
 /// Publishes every source's status beside the snapshots, for `/status`.
 fn publish_status(lake: &Lake, snapshots: &Path, plan: &Plan) -> anyhow::Result<()> {
-    SnapshotStore::new(snapshots).write_sources(&statuses(lake, plan)?)?;
+    SnapshotStore::new(snapshots).write_sources(&statuses(lake, plan, Audience::Public)?)?;
     Ok(())
 }
 
@@ -171,7 +188,7 @@ fn print_plan(lake: &Lake, plan: &Plan) -> anyhow::Result<()> {
         "{:<3} {:<13} {:<4} {:>8}  {:<22} {:<28} why off / what it does",
         "#", "source", "on", "every", "next due", "stale after"
     );
-    for (i, status) in statuses(lake, plan)?.iter().enumerate() {
+    for (i, status) in statuses(lake, plan, Audience::Operator)?.iter().enumerate() {
         let source: SourceName = status.source.parse().map_err(anyhow::Error::msg)?;
         let stale: Vec<String> =
             source.freshness().iter().map(|f| format!("{} {}d", f.dataset.name(), f.max_age_days)).collect();
@@ -260,6 +277,7 @@ pub async fn ingest(args: &IngestArgs, which: SourceArg, bounds: Bounds, clock: 
         config,
         chain: clients.chain.as_ref(),
         safe_http: &clients.safe,
+        paid_http: &clients.paid,
         http: &clients.plain,
         store: deployment.store,
         bounds,
@@ -303,6 +321,7 @@ pub async fn paid_probes_dry_run(args: &IngestArgs, clock: Clock) -> anyhow::Res
         config: &plan.config,
         chain: clients.chain.as_ref(),
         safe_http: &clients.safe,
+        paid_http: &clients.paid,
         http: &clients.plain,
         store: None,
         bounds: Bounds::default(),
@@ -460,6 +479,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
             config,
             chain: clients.chain.as_ref(),
             safe_http: &clients.safe,
+            paid_http: &clients.paid,
             http: &clients.plain,
             store: deployment.store,
             bounds: Bounds::default(),

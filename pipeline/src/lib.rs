@@ -197,7 +197,7 @@ pub fn rebuild_with(
     db.log_memory("deployers");
 
     let t = Instant::now();
-    let live_basis::LiveInputs { window, sellers: live, facilitators } =
+    let live_basis::LiveInputs { window, sellers: live, facilitators, oracle_payers } =
         live_basis::LiveInputs::read(&db, lake, graph.seller_wid.len(), day_end)?;
     db.log_memory("live inputs");
     let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness, window, live)?;
@@ -260,6 +260,7 @@ pub fn rebuild_with(
         listings,
         buyer_trust,
         facilitators,
+        oracle_payers,
     };
     Ok((input, timings))
 }

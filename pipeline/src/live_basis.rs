@@ -33,6 +33,7 @@ const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource, 
      LEFT JOIN taken_resources t ON t.address = i.address AND t.resource = c.resource \
      ORDER BY 1, 2, c.net, c.asset, c.price_atomic";
 const FACILITATORS_SQL: &str = "SELECT address FROM facilitators ORDER BY 1";
+const ORACLE_PAYERS_SQL: &str = "SELECT address FROM oracle_payers ORDER BY 1";
 /// The current resources served from each seller's ranked domain (`sql/domains.sql`).
 const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource FROM wallet_resources c \
      JOIN listing_domains d USING (resource) JOIN seller_ids i USING (address) \
@@ -114,6 +115,8 @@ pub(crate) struct LiveInputs {
     pub sellers: Vec<SellerLiveInputs>,
     /// Known facilitators, lowercase, sorted.
     pub facilitators: Vec<String>,
+    /// The oracle's own paying wallets, lowercase, sorted.
+    pub oracle_payers: Vec<String>,
 }
 
 /// The end of what the settlements source had read when the rebuild ran (its checkpoint's
@@ -178,6 +181,7 @@ impl LiveInputs {
             ))
         })?;
         let facilitators = query(db, "live facilitators", FACILITATORS_SQL, |r| r.get("address"))?;
+        let oracle_payers = query(db, "the oracle's wallets", ORACLE_PAYERS_SQL, |r| r.get("address"))?;
         let domain_resources = query(db, "live domain resources", DOMAIN_RESOURCES_SQL, |r| {
             Ok((r.get::<_, u32>("seller")?, r.get::<_, String>("resource")?))
         })?;
@@ -202,6 +206,7 @@ impl LiveInputs {
             window: LiveWindow { day_end, evidence_from: covered.map_or(day_end, |c| day_end.min(c + 1)) },
             sellers,
             facilitators,
+            oracle_payers,
         })
     }
 }

@@ -81,6 +81,7 @@ pub const SETTLEMENTS: Pass = Pass {
             query: "SELECT address, net, asset, unnest(prices) AS price FROM price_bounds",
         },
         Shipped { table: "facilitators", query: "SELECT address FROM facilitators" },
+        Shipped { table: "oracle_payers", query: "SELECT address FROM oracle_payers" },
     ],
     outputs: &[
         Output {

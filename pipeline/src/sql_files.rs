@@ -25,15 +25,24 @@ pub(crate) struct SqlFile {
 pub(crate) const LISTINGS: SqlFile = SqlFile {
     name: "listings.sql",
     text: include_str!("sql/listings.sql"),
-    reads: &["entity_labels", "listings"],
-    leaves: &["cur", "seller_listing", "seller_tags", "wallet_resources", "seller_ids", "price_bounds", "facilitators"],
+    reads: &["entity_labels", "listings", "paid_probes"],
+    leaves: &[
+        "cur",
+        "seller_listing",
+        "seller_tags",
+        "wallet_resources",
+        "seller_ids",
+        "price_bounds",
+        "facilitators",
+        "oracle_payers",
+    ],
 };
 
 /// The settlement pass's DuckDB text ([`SETTLEMENTS`] runs it, or its DataFusion form).
 pub(crate) const SETTLEMENTS_DUCKDB: SqlFile = SqlFile {
     name: "settlements.sql",
     text: SETTLEMENTS.duckdb,
-    reads: &["facilitators", "price_bounds", "receipts", "seller_ids", "settlements"],
+    reads: &["facilitators", "oracle_payers", "price_bounds", "receipts", "seller_ids", "settlements"],
     leaves: &["nonq", "pp", "settle", "cadence", "cited", "seller_recent", "seller_days", "payer_recent"],
 };
 

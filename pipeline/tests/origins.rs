@@ -245,3 +245,31 @@ fn a_made_up_path_of_the_sellers_own_host_listed_under_its_wallet_moves_nothing(
     let listed: Vec<&str> = of(&after, &honest()).live.listings.iter().map(|l| l.resource.as_str()).collect();
     assert_eq!(listed, [OWN_URL], "the live re-score and the overlay probe the URL that takes the wallet");
 }
+
+/// The oracle's own paid calls settle on chain like a customer's payment: those settlements are
+/// its paid probes (judged as such), never the seller's demand. A seller paid only by the
+/// oracle's wallet has no payer; the honest seller's demand is its customers' alone.
+#[test]
+fn the_oracles_own_payments_are_no_demand() {
+    let base = rebuild(&honest_world());
+    let mut b = honest_world();
+    let oracle = addr(0xa9e);
+    b.fund(&oracle, EXCHANGE, -30, 50_000_000);
+    for d in 0..5 {
+        b.pay(d, 20_000 + d, &oracle, &honest(), 10_000, Via::X402);
+    }
+    let lonely = addr(0x7001);
+    let url = "https://api.lonely.example/v1/x";
+    b.listing(url, &lonely, 10_000, -10);
+    b.probes_naming(url, 0, Some(402), Some(true), &[&lonely]);
+    b.paid_probe(3, url, &lonely, true, true);
+    b.pay(3, 30_000, &oracle, &lonely, 10_000, Via::X402);
+    let after = rebuild(&b);
+    assert_eq!(
+        of(&after, &honest()).features.demand,
+        of(&base, &honest()).features.demand,
+        "the oracle's calls are no demand"
+    );
+    same_judgement(of(&base, &honest()), of(&after, &honest()), "the oracle's payments");
+    assert_eq!(of(&after, &lonely).features.demand.payers, 0, "a seller paid only by the oracle has no payer");
+}

@@ -326,6 +326,7 @@ fn bundle_files(
             version: crate::live::LIVE_CONTEXT_VERSION.to_owned(),
             snapshot_date: input.date.clone(),
             facilitators: input.facilitators.clone(),
+            oracle_payers: input.oracle_payers.clone(),
         },
     )?);
     files.push(out.stream(BUYER_TRUST, |w| {

@@ -120,7 +120,8 @@ impl LiveSources {
         Ok(block)
     }
 
-    /// Re-scores `seller` from its snapshot line, the snapshot's facilitators and day.
+    /// Re-scores `seller` from its snapshot line, the snapshot's live context (its facilitators,
+    /// the oracle's own wallets) and day.
     ///
     /// # Errors
     /// When the chain cannot be read. A probe that fails is evidence (a dead endpoint), not an
@@ -129,7 +130,7 @@ impl LiveSources {
         &self,
         seller: &str,
         line: &LiveSellerV1,
-        facilitators: &[String],
+        context: &agentrep_publish::live::LiveContextV1,
         snapshot_date: &str,
     ) -> Result<Rescore, LiveError> {
         let address: alloy::primitives::Address =
@@ -175,10 +176,15 @@ impl LiveSources {
         let as_of = chrono::Utc::now().timestamp();
         let evidence = LiveEvidence {
             as_of,
-            transfers: rows.into_iter().map(transfer).collect(),
+            // The oracle's own paid calls settle like a customer's payment: no demand.
+            transfers: rows
+                .into_iter()
+                .filter(|r| context.oracle_payers.binary_search(&r.payer.to_ascii_lowercase()).is_err())
+                .map(transfer)
+                .collect(),
             probes: probes.iter().map(|p| probe(p, &seller.to_ascii_lowercase())).collect(),
         };
-        let facilitators: BTreeSet<String> = facilitators.iter().cloned().collect();
+        let facilitators: BTreeSet<String> = context.facilitators.iter().cloned().collect();
         let (features, merged) = merge(seller, &line.features, basis, &facilitators, &evidence);
         let assessment = assess_seller(&features);
         let last_probe = probes

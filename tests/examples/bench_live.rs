@@ -139,7 +139,12 @@ async fn run(settlements: u64, rescores: u64) -> anyhow::Result<()> {
         sources: vec!["marketplace".into()],
         last_probe: None,
     };
-    let facilitators = vec![alloy::hex::encode_prefixed(chain.relayer.address())];
+    let context = agentrep_publish::live::LiveContextV1 {
+        version: agentrep_publish::live::LIVE_CONTEXT_VERSION.to_owned(),
+        snapshot_date: "bench".to_owned(),
+        facilitators: vec![alloy::hex::encode_prefixed(chain.relayer.address())],
+        oracle_payers: Vec::new(),
+    };
     let config = IngestConfig {
         chain: ChainConfig {
             rpc_urls: vec![chain.anvil.url().parse()?],
@@ -154,11 +159,11 @@ async fn run(settlements: u64, rescores: u64) -> anyhow::Result<()> {
     let live = LiveSources::new(config).map_err(anyhow::Error::msg)?;
 
     // Warm up (connection, the first block of the snapshot's coverage), and check what it reads.
-    let first = live.rescore(&seller_hex, &line, &facilitators, "bench").await?;
+    let first = live.rescore(&seller_hex, &line, &context, "bench").await?;
     anyhow::ensure!(first.report.settlements.read == settlements as u32, "read {:?}", first.report.settlements);
     anyhow::ensure!(first.report.probes.alive == 3, "probes {:?}", first.report.probes);
     for _ in 0..9 {
-        live.rescore(&seller_hex, &line, &facilitators, "bench").await?;
+        live.rescore(&seller_hex, &line, &context, "bench").await?;
     }
 
     // Baseline: the bare I/O, concurrently, as the re-score does it.
@@ -190,7 +195,7 @@ async fn run(settlements: u64, rescores: u64) -> anyhow::Result<()> {
     let mut measured = Vec::new();
     for _ in 0..rescores {
         let started = Instant::now();
-        let r = live.rescore(&seller_hex, &line, &facilitators, "bench").await?;
+        let r = live.rescore(&seller_hex, &line, &context, "bench").await?;
         measured.push(started.elapsed());
         let known = (0..settlements).filter(|i| i % 30 < 20).count() as u32;
         anyhow::ensure!(r.report.settlements.counted == known, "{:?}", r.report.settlements);

@@ -133,6 +133,17 @@ async fn the_paid_probe_pays_what_listings_promise_and_records_delivery() {
     assert_eq!(row(4).unwrap().amount, 0, "nothing authorised");
     assert!(row(5).is_none(), "a listing over the price limit is not called");
     assert!(row(0).unwrap().tx_hash.as_deref().is_some_and(|t| t.len() == 66));
+    // A seller cannot tell the oracle's calls from the official Node client's by their headers:
+    // the unpaid request and the paid retry both say `node`, with Node's fetch headers, and never
+    // agentrep's prober's name.
+    let seen = fixture.seen();
+    assert!(seen.iter().any(|r| r.paid) && seen.iter().any(|r| !r.paid), "{seen:?}");
+    for request in &seen {
+        let header = |name: &str| request.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        assert_eq!(header("user-agent"), Some("node"), "{request:?}");
+        assert_eq!((header("accept-language"), header("sec-fetch-mode")), (Some("*"), Some("cors")), "{request:?}");
+        assert!(!request.headers.iter().any(|(_, v)| v.contains("agentrep")), "{request:?}");
+    }
     // The chain agrees: three calls were paid, the one that failed without settling was not.
     assert_eq!(chain.balance(oracle.address()).await.unwrap(), U256::from(1_000_000 - 3 * PRICE));
     for (i, paid) in [(0, PRICE), (1, PRICE), (2, 0), (3, PRICE), (4, 0)] {

@@ -96,6 +96,9 @@ impl DomainRanksConfig {
     }
 }
 
+/// What Node's `fetch` (undici) sends as `User-Agent`, and so the official `@x402/fetch` buyer.
+pub const PAID_CALL_USER_AGENT: &str = "node";
+
 /// agentrep's paid probe: one paid call to each seller's cheapest listed resource on a cadence and
 /// a budget, with the key in `AGENTREP_PROBE_KEY` (never in this file).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -116,6 +119,14 @@ pub struct PaidProbeConfig {
     /// only). Each call pays from a wallet picked by seller and day, so no seller can tell the
     /// oracle by one address; each must be funded (`--dry-run` lists them with their balances).
     pub wallets: u32,
+    /// The `User-Agent` of the paid calls (both the unpaid request and the paid retry): by
+    /// default `node`, what the official `@x402/fetch` client sends from Node's `fetch`, so a
+    /// paid call reads as a customer's, not agentrep's (whose prober names itself).
+    pub user_agent: String,
+    /// An egress proxy for the paid calls (`http://host:port`), so they can leave from other
+    /// addresses than the prober's; none: direct. Targets are still checked as public, here,
+    /// before each request.
+    pub proxy: Option<Url>,
 }
 
 impl Default for PaidProbeConfig {
@@ -127,6 +138,8 @@ impl Default for PaidProbeConfig {
             every_days: 7,
             authorization_secs: 120,
             wallets: 8,
+            user_agent: PAID_CALL_USER_AGENT.to_owned(),
+            proxy: None,
         }
     }
 }

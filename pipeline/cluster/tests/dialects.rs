@@ -22,7 +22,8 @@ fn fill(text: &str) -> String {
         .replace("{d7_epoch}", &(DAY_END_EPOCH - 7 * 86_400).to_string())
 }
 
-/// Thirty sellers (every seventh without a price bound), two facilitators, six thousand transfers
+/// Thirty sellers (every seventh without a price bound), two facilitators, two of the oracle's own
+/// wallets (whose payments both dialects leave out), six thousand transfers
 /// spread over 55 days with every attribution case (non-sellers, other assets and networks,
 /// missing facilitators, non-EIP-3009, prices below, at and above the bounds), a seller paid at
 /// clockwork intervals, its only payments (the cadence statement's case), and receipts citing some
@@ -35,6 +36,7 @@ SELECT hash(address, 'eip155:8453', '0xusdc') AS k, address, 'eip155:8453' AS ne
        [(1000 * (1 + sid % 3))::UBIGINT, (5000 * (1 + sid % 3))::UBIGINT] AS prices
 FROM seller_ids WHERE sid % 7 <> 0;
 CREATE TABLE facilitators AS SELECT * FROM (VALUES ('0xfac1'), ('0xfac2')) t(address);
+CREATE TABLE oracle_payers AS SELECT printf('0x%040x', 1000 + i) AS address FROM range(2) t(i);
 CREATE TABLE settlements AS
 SELECT printf('0x%064x', i) AS tx_hash, 0::UINTEGER AS log_index, i::UBIGINT AS block_number,
        TIMESTAMP '2026-09-27 00:00:00' + to_seconds((hash(i, 't') % (55 * 86400))::BIGINT) AS block_time,

@@ -99,6 +99,16 @@ impl Need {
     }
 }
 
+/// Whether a source's schedule is public.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// `/status` shows its cadence, last run and next due time.
+    Public,
+    /// `/status` shows none of them: a seller that knew when the oracle's paid calls come could
+    /// serve them and rob everyone else (its spend and counts are still shown).
+    Private,
+}
+
 /// A cadence: the `[schedule.every_secs]` key and its default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cadence {
@@ -118,6 +128,7 @@ macro_rules! sources {
         $variant:ident => $name:literal {
             chain: $chain:literal,
             required: $required:literal,
+            schedule: $schedule:ident,
             every: ($key:literal, $secs:expr),
             needs: [$($need:ident),*],
             writes: [$($ds:ident),* $(,)?],
@@ -148,6 +159,11 @@ macro_rules! sources {
             /// Whether it reads the chain.
             pub fn reads_chain(self) -> bool {
                 match self { $( SourceName::$variant => $chain ),* }
+            }
+
+            /// Whether `/status` may show when it runs.
+            pub fn schedule(self) -> Schedule {
+                match self { $( SourceName::$variant => Schedule::$schedule ),* }
             }
 
             /// Whether the rebuild of a day waits for it to cover the day.
@@ -191,7 +207,7 @@ sources! {
     /// Entity labels and address lists: the curated list shipped in the repository, facilitator
     /// signers from `/supported`, the operator's additions.
     Labels => "labels" {
-        chain: false, required: false, every: ("labels", HOUR), needs: [],
+        chain: false, required: false, schedule: Public, every: ("labels", HOUR), needs: [],
         writes: [EntityLabels, AddressLists],
         freshness: [
             fresh(Dataset::AddressLists, 2, "denylist-stale", CapsSellers),
@@ -200,25 +216,25 @@ sources! {
     },
     /// x402 Bazaar discovery: listings and crawl runs.
     Marketplace => "marketplace" {
-        chain: false, required: true, every: ("marketplace", HOUR), needs: [DiscoveryUrl],
+        chain: false, required: true, schedule: Public, every: ("marketplace", HOUR), needs: [DiscoveryUrl],
         writes: [Listings, CrawlRuns],
         freshness: [fresh(Dataset::Listings, 7, "marketplace-stale", NoScore)],
     },
     /// A public ranked-domain list, kept for the domains the listings use.
     DomainRanks => "domain-ranks" {
-        chain: false, required: false, every: ("domain_ranks", 7 * DAY), needs: [DomainList],
+        chain: false, required: false, schedule: Public, every: ("domain_ranks", 7 * DAY), needs: [DomainList],
         writes: [DomainRanks],
         freshness: [fresh(Dataset::DomainRanks, 45, "domain-ranks-stale", Lapses)],
     },
     /// USDC settlements to the listed payTos.
     Settlements => "settlements" {
-        chain: true, required: true, every: ("settlements", 30), needs: [Chain],
+        chain: true, required: true, schedule: Public, every: ("settlements", 30), needs: [Chain],
         writes: [Settlements],
         freshness: [fresh(Dataset::Settlements, 1, "settlements-stale", NoScore)],
     },
     /// ERC-8004 registrations and feedback.
     Erc8004 => "erc8004" {
-        chain: true, required: false, every: ("erc8004", 30), needs: [Chain],
+        chain: true, required: false, schedule: Public, every: ("erc8004", 30), needs: [Chain],
         writes: [Erc8004Registrations, Erc8004Feedback],
         freshness: [
             fresh(Dataset::Erc8004Registrations, 2, "erc8004-stale", CapsSellers),
@@ -227,7 +243,7 @@ sources! {
     },
     /// Token launches and their daily observations.
     Launches => "launches" {
-        chain: true, required: false, every: ("launches", 30), needs: [Chain],
+        chain: true, required: false, schedule: Public, every: ("launches", 30), needs: [Chain],
         writes: [TokenLaunches, LaunchObservations, TokenBuys],
         freshness: [
             fresh(Dataset::TokenLaunches, 2, "launches-stale", CapsDeployers),
@@ -237,40 +253,40 @@ sources! {
     /// The server's records the rebuild reads (signed attestations, receipts, badge claims,
     /// discovery submissions), carried from its store into the lake.
     StoreExport => "store-export" {
-        chain: false, required: false, every: ("store_export", 15 * MINUTE), needs: [Store],
+        chain: false, required: false, schedule: Public, every: ("store_export", 15 * MINUTE), needs: [Store],
         writes: [Attestations, Receipts, BadgeClaims, DiscoverySubmissions],
         freshness: [fresh(Dataset::Receipts, 2, "receipts-stale", CapsSellers)],
     },
     /// ERC-8004 registration files, and the cards submitted to the server.
     AgentCards => "agent-cards" {
-        chain: false, required: false, every: ("agent_cards", DAY), needs: [],
+        chain: false, required: false, schedule: Public, every: ("agent_cards", DAY), needs: [],
         writes: [AgentCards, SubmittedCards],
         freshness: [fresh(Dataset::AgentCards, 7, "agent-cards-stale", EvidenceOnly)],
     },
     /// First USDC funders of every actor the sources above found (so it runs after them), and of
     /// their funders.
     Funding => "funding" {
-        chain: true, required: false, every: ("funding", 30), needs: [Chain],
+        chain: true, required: false, schedule: Public, every: ("funding", 30), needs: [Chain],
         writes: [FundingEdges],
         freshness: [fresh(Dataset::FundingEdges, 2, "funding-stale", CapsSellers)],
     },
     /// Identity proofs: Coinbase verifications (EAS) and Farcaster (a hub's API); Basename and ENS
     /// reverse names are not read yet.
     Proofs => "proofs" {
-        chain: true, required: false, every: ("proofs", DAY), needs: [Chain],
+        chain: true, required: false, schedule: Public, every: ("proofs", DAY), needs: [Chain],
         writes: [IdentityProofs],
         freshness: [fresh(Dataset::IdentityProofs, 7, "identity-proofs-stale", CapsSellers)],
     },
     /// Unpaid probes of every listed resource.
     Probes => "probes" {
-        chain: false, required: true, every: ("probes", 15 * MINUTE), needs: [],
+        chain: false, required: true, schedule: Public, every: ("probes", 15 * MINUTE), needs: [],
         writes: [Probes],
         freshness: [fresh(Dataset::Probes, 6, "probes-stale", NoScore)],
     },
     /// agentrep's own paid calls, on the operator's budget (off unless configured; it reads the
     /// chain with its own reader).
     PaidProbes => "paid-probes" {
-        chain: false, required: false, every: ("paid_probes", HOUR), needs: [ProbeBudgetAndKey, Chain],
+        chain: false, required: false, schedule: Private, every: ("paid_probes", HOUR), needs: [ProbeBudgetAndKey, Chain],
         writes: [PaidProbes],
         freshness: [fresh(Dataset::PaidProbes, 30, "paid-probes-stale", EvidenceOnly)],
     },

@@ -272,4 +272,7 @@ pub struct SnapshotInput {
     pub buyer_trust: Vec<crate::buyers::BuyerTrust>,
     /// Known facilitators (lowercase) as of the day: whose settlements are demand.
     pub facilitators: Vec<String>,
+    /// The oracle's own paying wallets (lowercase, sorted): whose settlements are no demand.
+    #[serde(default)]
+    pub oracle_payers: Vec<String>,
 }

@@ -58,3 +58,9 @@ FROM cur GROUP BY ALL;
 
 CREATE TEMP TABLE facilitators AS
 SELECT DISTINCT lower(address) AS address FROM entity_labels WHERE entity = 'facilitator' AND added_at < {day_end};
+
+-- The oracle's own wallets: every payer of its paid calls. Their settlements are its paid probes
+-- (judged as such, `origins.sql`), no seller's demand, and they are nobody's counterparty:
+-- `settlements.sql` leaves them out of every table it makes.
+CREATE TEMP TABLE oracle_payers AS
+SELECT DISTINCT lower(payer) AS address FROM paid_probes WHERE payer <> '' AND probed_at < {day_end};

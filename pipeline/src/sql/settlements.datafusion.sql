@@ -2,7 +2,7 @@
 -- statement for statement, to leave the same tables (`passes::SETTLEMENTS` converts their columns
 -- to the DuckDB text's types on import). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}.
 -- Reads: settlements, receipts (lake, from the bucket); seller_ids, price_bounds, price_points
--- (the advertised prices one row each), facilitators (shipped from the rebuild). Every `CREATE TABLE` is written to the bucket as Parquet.
+-- (the advertised prices one row each), facilitators, oracle_payers (the oracle's own wallets) (shipped from the rebuild). Every `CREATE TABLE` is written to the bucket as Parquet.
 --
 -- Where the dialects differ, and what this text does about it (each marked [n] where it occurs):
 -- [1] `hash`: DuckDB joins and groups 64-bit hashes of strings (the price bounds' key, payers,
@@ -42,7 +42,7 @@ FROM (
     LEFT JOIN price_bounds b ON b.address = st.pay_to AND b.net = st.network AND b.asset = st.asset
     LEFT JOIN price_points pt
            ON pt.address = st.pay_to AND pt.net = st.network AND pt.asset = st.asset AND pt.price = st.value
-    WHERE st.block_time < {day_end}
+    WHERE st.block_time < {day_end} AND st.payer NOT IN (SELECT address FROM oracle_payers)
 ) attributed_settlements;
 
 CREATE TABLE nonq AS

@@ -3,7 +3,8 @@
 -- history, and so the one an engine may run on a cluster: `settlements.datafusion.sql` is its
 -- DataFusion form, and `passes::SETTLEMENTS` names its inputs and outputs (the tables below that
 -- outlive it). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}.
--- Reads: settlements, receipts (lake); seller_ids, price_bounds, facilitators (`listings.sql`).
+-- Reads: settlements, receipts (lake); seller_ids, price_bounds, facilitators, oracle_payers
+-- (`listings.sql`: the oracle's own wallets, whose payments are left out of everything here).
 -- Leaves: nonq, pp, settle, cadence, cited, seller_recent, seller_days, payer_recent.
 
 -- Every transfer to a listed seller, with its attribution. `q` marks qualifying settlements:
@@ -22,7 +23,7 @@ FROM (
     JOIN seller_ids i ON st.pay_to = i.address
     LEFT JOIN facilitators f ON f.address = st.facilitator
     LEFT JOIN price_bounds b ON b.k = hash(st.pay_to, st.network, st.asset)
-    WHERE st.block_time < {day_end}
+    WHERE st.block_time < {day_end} AND st.payer NOT IN (SELECT address FROM oracle_payers)
 );
 
 CREATE TEMP TABLE nonq AS

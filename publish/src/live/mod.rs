@@ -85,4 +85,8 @@ pub struct LiveContextV1 {
     /// Known facilitators as of the day (lowercase, sorted): whose EIP-3009 settlements are
     /// demand.
     pub facilitators: Vec<String>,
+    /// The oracle's own paying wallets (lowercase, sorted): their settlements are its paid calls,
+    /// no seller's demand (absent in contexts published before it).
+    #[serde(default)]
+    pub oracle_payers: Vec<String>,
 }

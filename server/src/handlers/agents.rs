@@ -48,12 +48,11 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
         let snap = snapshot(app)?;
         let (line, context) = read_live_basis(&snap, a).await?;
         let published: ScorePayloadV1 = parse(snap.wallet(WalletDoc::Score, a.as_str()), "score")?;
-        let rescore = live.rescore(a.as_str(), &line, &context.facilitators, snap.date()).await.map_err(|e| {
-            ApiError::SourceUnavailable {
+        let rescore =
+            live.rescore(a.as_str(), &line, &context, snap.date()).await.map_err(|e| ApiError::SourceUnavailable {
                 code: "live_source_unavailable",
                 message: format!("{}; nothing was charged", Upstream::LiveSources.failed(&e)),
-            }
-        })?;
+            })?;
         let record = SellerRecord {
             address: a.to_string(),
             listing: line.listing,

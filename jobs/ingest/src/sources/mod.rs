@@ -64,6 +64,9 @@ pub struct RunContext<'a> {
     pub chain: Option<&'a Chain>,
     /// The client for untrusted URLs (probes, registration files).
     pub safe_http: &'a SafeClient,
+    /// The client of the paid calls: as safe, with a customer's user agent and the operator's
+    /// egress (`paid_probes.user_agent`, `paid_probes.proxy`).
+    pub paid_http: &'a SafeClient,
     /// The client for the operator's configured URLs (discovery, `/supported`, the hub).
     pub http: &'a reqwest::Client,
     /// The server's write store, when there is one to export.

@@ -157,18 +157,19 @@ pub fn wallet_pool(key: &str, count: u32) -> anyhow::Result<Vec<PrivateKeySigner
     Ok(pool)
 }
 
-/// One call to make: the seller, its cheapest eligible resource and price.
+/// One call to make: the seller, the resource its buyers pay for and its price.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     /// The seller (lowercase).
     pub pay_to: String,
-    /// Its cheapest listed resource.
+    /// The listed resource at the price its buyers paid most often in the last week (so a cheap
+    /// `/ping` beside it cannot stand in for it), else its cheapest.
     pub resource: String,
     /// Listed price, micro-USDC.
     pub price: u64,
     /// A listing first seen in the last week.
     pub new_listing: bool,
-    /// Settlements to it in the last week.
+    /// Independent demand: distinct wallets, not the oracle's own, that paid it in the last week.
     pub demand: u64,
     /// The paying wallet picked for it (set when the run or the dry run picks one).
     pub wallet: Option<Address>,
@@ -212,45 +213,118 @@ struct Due {
     over_cap: u32,
 }
 
-/// The sellers due a paid call, cheapest resource each: new listings first, then sellers never
-/// called in the history window, then by demand, ties by a hash of seller and day (so a small
-/// budget reaches every seller over the days). `called` maps each seller called in the window to
-/// its last call; a seller called within `every_days` waits, but one whose last call did not
-/// deliver is due again the next day.
+/// A seller's demand in the last [`DEMAND_DAYS`] days, from settlements to it whose payer is not
+/// one of the oracle's wallets (its own paid calls are not the seller's demand).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Demand {
+    /// Distinct independent payers.
+    pub payers: u64,
+    /// The amount they paid most often (the smaller on ties), when they paid.
+    pub usual_price: Option<u64>,
+}
+
+impl Demand {
+    /// Every seller's demand from `settlements`, leaving out those paid from `pool`.
+    fn of<'a>(settlements: impl IntoIterator<Item = &'a SettlementRow>, pool: &[Address]) -> BTreeMap<String, Demand> {
+        let own: std::collections::BTreeSet<String> = pool.iter().map(|a| format!("{a:#x}")).collect();
+        let mut payers: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+        let mut prices: BTreeMap<String, BTreeMap<u64, u64>> = BTreeMap::new();
+        for s in settlements {
+            let payer = s.payer.to_ascii_lowercase();
+            if own.contains(&payer) {
+                continue;
+            }
+            let seller = s.pay_to.to_ascii_lowercase();
+            *prices.entry(seller.clone()).or_default().entry(s.value).or_default() += 1;
+            payers.entry(seller).or_default().insert(payer);
+        }
+        payers
+            .into_iter()
+            .map(|(seller, set)| {
+                let usual = prices.get(&seller).and_then(|p| p.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))));
+                (seller, Demand { payers: set.len() as u64, usual_price: usual.map(|(price, _)| *price) })
+            })
+            .collect()
+    }
+}
+
+/// The day's budget as the run spends it: the whole budget, and the share of it sellers nobody
+/// independent paid in the last week may take (anyone can list wallets by the thousand; they
+/// cannot starve the sellers buyers pay).
+#[derive(Debug, Clone)]
+struct DayBudget {
+    budget: u64,
+    spent: u64,
+    unproven_cap: u64,
+    unproven_spent: u64,
+}
+
+impl DayBudget {
+    /// The part of the budget sellers without independent demand may take: a quarter.
+    const UNPROVEN_SHARE_DIVISOR: u64 = 4;
+
+    fn new(budget: u64, spent: u64, unproven_spent: u64) -> Self {
+        Self { budget, spent, unproven_cap: budget / Self::UNPROVEN_SHARE_DIVISOR, unproven_spent }
+    }
+
+    /// Whether `target` may be paid for now; if so, it is counted.
+    fn take(&mut self, target: &Target) -> bool {
+        let unproven = target.demand == 0;
+        if self.spent + target.price > self.budget
+            || (unproven && self.unproven_spent + target.price > self.unproven_cap)
+        {
+            return false;
+        }
+        self.spent += target.price;
+        if unproven {
+            self.unproven_spent += target.price;
+        }
+        true
+    }
+}
+
+/// The sellers due a paid call, each at the resource its buyers pay for: sellers never called in
+/// the history window first, then by independent demand, then new listings before old, ties by a
+/// hash of seller and day (so a small budget reaches every seller over the days). `called` maps
+/// each seller called in the window to its last call; a seller called within `every_days` waits,
+/// but one whose last call did not deliver is due again the next day.
 fn due(
     listings: &[ListingRow],
     network: &PaymentNetwork,
     cfg: &crate::config::PaidProbeConfig,
     called: &BTreeMap<String, LastCall>,
-    demand: &BTreeMap<String, u64>,
+    demand: &BTreeMap<String, Demand>,
     now: DateTime<Utc>,
 ) -> Due {
     let today = now.date_naive();
     let new_since = ts((now - chrono::Duration::days(NEW_LISTING_DAYS)).timestamp());
-    let mut cheapest: BTreeMap<String, Target> = BTreeMap::new();
+    let mut chosen: BTreeMap<String, Target> = BTreeMap::new();
     for l in listings {
         let asset_ok = l.asset.parse::<Address>().is_ok_and(|a| a == network.asset);
         if !asset_ok || !network.is_named(&l.network) || l.price_atomic == 0 {
             continue;
         }
         let pay_to = l.pay_to.to_ascii_lowercase();
-        let entry = cheapest.entry(pay_to.clone()).or_insert_with(|| Target {
+        let seen = demand.get(&pay_to).cloned().unwrap_or_default();
+        let entry = chosen.entry(pay_to.clone()).or_insert_with(|| Target {
             pay_to: pay_to.clone(),
             resource: l.resource.clone(),
             price: l.price_atomic,
             new_listing: false,
-            demand: demand.get(&pay_to).copied().unwrap_or(0),
+            demand: seen.payers,
             wallet: None,
         });
         entry.new_listing |= l.first_seen >= new_since;
-        if (l.price_atomic, &l.resource) < (entry.price, &entry.resource) {
+        // The resource at the usual price first (the one buyers pay for), then the cheapest.
+        let rank = |price: u64, resource: &str| (seen.usual_price != Some(price), price, resource.to_owned());
+        if rank(l.price_atomic, &l.resource) < rank(entry.price, &entry.resource) {
             entry.price = l.price_atomic;
             entry.resource = l.resource.clone();
         }
     }
     let mut out = Due::default();
     let every = i64::from(cfg.every_days.max(1));
-    for target in cheapest.into_values() {
+    for target in chosen.into_values() {
         if target.price > cfg.max_price {
             out.over_cap += 1;
         } else if called.get(&target.pay_to).is_none_or(|last| {
@@ -262,7 +336,7 @@ fn due(
     }
     out.targets.sort_by_cached_key(|t| {
         let rotation = Sha256::digest(format!("{}{today}", t.pay_to)).to_vec();
-        (!t.new_listing, called.contains_key(&t.pay_to), std::cmp::Reverse(t.demand), rotation)
+        (called.contains_key(&t.pay_to), std::cmp::Reverse(t.demand), !t.new_listing, rotation)
     });
     out
 }
@@ -285,6 +359,8 @@ struct Prepared {
     /// Authorized today: the day's rows not known to have expired unused (an interrupted run's
     /// journal is already rows by then).
     spent_today: u64,
+    /// The rest of the day's budget, with the share of sellers without independent demand.
+    budget: DayBudget,
 }
 
 async fn prepare(ctx: &RunContext<'_>) -> anyhow::Result<Prepared> {
@@ -316,27 +392,35 @@ async fn prepare(ctx: &RunContext<'_>) -> anyhow::Result<Prepared> {
     };
     let mut called: BTreeMap<String, LastCall> = BTreeMap::new();
     let mut spent_today = 0u64;
+    let mut spent_by_seller: BTreeMap<String, u64> = BTreeMap::new();
     let since = today - chrono::Duration::days(HISTORY_DAYS);
     for part in ctx.lake.partitions_up_to(Dataset::PaidProbes, today)?.into_iter().filter(|p| p.date >= since) {
         let rows: Vec<PaidProbeRow> = ctx.lake.read_partition(part.date)?;
         for r in rows {
             if part.date == today && r.settled != Some(false) {
                 spent_today += r.amount;
+                *spent_by_seller.entry(r.pay_to.to_ascii_lowercase()).or_default() += r.amount;
             }
             let call = LastCall::of(&r, part.date);
             let last = called.entry(r.pay_to).or_insert(call);
             *last = last.later(call);
         }
     }
-    let mut demand: BTreeMap<String, u64> = BTreeMap::new();
     let demand_since = today - chrono::Duration::days(DEMAND_DAYS);
+    let mut recent: Vec<SettlementRow> = Vec::new();
     for part in ctx.lake.partitions_up_to(Dataset::Settlements, today)?.into_iter().filter(|p| p.date > demand_since) {
-        for s in ctx.lake.read_partition::<SettlementRow>(part.date)? {
-            *demand.entry(s.pay_to.to_ascii_lowercase()).or_default() += 1;
-        }
+        recent.extend(ctx.lake.read_partition::<SettlementRow>(part.date)?);
     }
+    let addresses: Vec<Address> = pool.iter().map(PrivateKeySigner::address).collect();
+    let demand = Demand::of(&recent, &addresses);
+    let unproven_spent = spent_by_seller
+        .iter()
+        .filter(|(seller, _)| demand.get(*seller).is_none_or(|d| d.payers == 0))
+        .map(|(_, spent)| spent)
+        .sum();
     let due = due(&listings, &network, cfg, &called, &demand, ctx.now);
-    Ok(Prepared { network, reader, pool, balances, due, spent_today })
+    let budget = DayBudget::new(cfg.budget_per_day, spent_today, unproven_spent);
+    Ok(Prepared { network, reader, pool, balances, due, spent_today, budget })
 }
 
 /// What a dry run found: the calls it would buy now, in order, and the pool.
@@ -361,17 +445,15 @@ pub struct DryRun {
 /// # Errors
 /// When the key, the node or the lake cannot be read.
 pub async fn dry_run(ctx: &RunContext<'_>) -> anyhow::Result<DryRun> {
-    let p = prepare(ctx).await?;
+    let mut p = prepare(ctx).await?;
     let budget = ctx.config.paid_probes.budget_per_day;
     let mut balances = p.balances.clone();
-    let mut spent = p.spent_today;
     let mut calls = Vec::new();
     let mut waiting = 0;
-    for mut target in p.due.targets {
+    for mut target in std::mem::take(&mut p.due.targets) {
         let wallet = pick_wallet(&p.pool, &balances, &target, ctx.now.date_naive());
         match wallet {
-            Some(w) if spent + target.price <= budget => {
-                spent += target.price;
+            Some(w) if p.budget.take(&target) => {
                 balances[w] -= target.price;
                 target.wallet = Some(p.pool[w].address());
                 calls.push(target);
@@ -551,7 +633,7 @@ async fn call(
     let cfg = &ctx.config.paid_probes;
     let signer = &p.pool[wallet];
     let mut row = blank_row(target, signer.address(), &p.network, at);
-    let first = match ctx.safe_http.get(&target.resource).await {
+    let first = match ctx.paid_http.get(&target.resource).await {
         Err(e) => {
             row.error = Some(e.class().to_owned());
             return Ok(row);
@@ -595,7 +677,7 @@ async fn call(
     row.settled = None;
     p.spent_today += picked.amount;
     p.balances[wallet] -= picked.amount.min(p.balances[wallet]);
-    match ctx.safe_http.get_with_header(&target.resource, (signed.header, &signed.value)).await {
+    match ctx.paid_http.get_with_header(&target.resource, (signed.header, &signed.value)).await {
         Ok(paid) => {
             row.status = Some(u32::from(paid.status));
             row.body_bytes = paid.body.len() as u64;
@@ -644,7 +726,7 @@ impl Source for PaidProbes {
         ctx.progress.start("paid probes", targets.len() as u64);
         for target in targets {
             let wallet = pick_wallet(&p.pool, &p.balances, &target, today);
-            let Some(wallet) = wallet.filter(|_| p.spent_today + target.price <= cfg.budget_per_day) else {
+            let Some(wallet) = wallet.filter(|_| p.budget.take(&target)) else {
                 waiting += 1;
                 continue;
             };
@@ -736,8 +818,12 @@ mod tests {
         }
     }
 
+    fn demand(payers: u64, usual_price: Option<u64>) -> Demand {
+        Demand { payers, usual_price }
+    }
+
     #[test]
-    fn new_listings_then_the_never_called_then_demand_go_first_and_the_recent_and_the_dear_wait() {
+    fn the_never_called_then_independent_demand_go_first_and_the_recent_and_the_dear_wait() {
         let now = DateTime::parse_from_rfc3339("2026-11-28T12:00:00Z").unwrap().with_timezone(&Utc);
         let today = now.date_naive();
         let cfg = crate::config::PaidProbeConfig::default();
@@ -748,20 +834,74 @@ mod tests {
             listing("0xcalled-long-ago", "https://d/1", 1_000, 60, now),
             listing("0xcalled-yesterday", "https://e/1", 1_000, 60, now),
             listing("0xdear", "https://f/1", cfg.max_price + 1, 60, now),
-            // Its cheaper resource is the one called.
-            listing("0xold-busy", "https://a/0", 500, 60, now),
+            // A cheaper `/ping` beside the resource its buyers pay: not the one called.
+            listing("0xold-busy", "https://a/ping", 500, 60, now),
+            // A seller nobody has paid: its cheapest resource.
+            listing("0xold-quiet", "https://b/0", 700, 60, now),
         ];
         let call = |days: i64, again_tomorrow| LastCall { day: today - chrono::Duration::days(days), again_tomorrow };
         let called = BTreeMap::from([
             ("0xcalled-long-ago".to_owned(), call(20, false)),
             ("0xcalled-yesterday".to_owned(), call(1, false)),
         ]);
-        let demand = BTreeMap::from([("0xold-busy".to_owned(), 40), ("0xcalled-long-ago".to_owned(), 900)]);
+        let demand = BTreeMap::from([
+            ("0xold-busy".to_owned(), demand(40, Some(1_000))),
+            ("0xcalled-long-ago".to_owned(), demand(900, Some(1_000))),
+        ]);
         let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &demand, now);
         let order: Vec<&str> = due.targets.iter().map(|t| t.pay_to.as_str()).collect();
-        assert_eq!(order, ["0xnew", "0xold-busy", "0xold-quiet", "0xcalled-long-ago"]);
-        assert_eq!(due.targets[1].resource, "https://a/0");
+        assert_eq!(order, ["0xold-busy", "0xnew", "0xold-quiet", "0xcalled-long-ago"]);
+        assert_eq!((due.targets[0].resource.as_str(), due.targets[0].price), ("https://a/1", 1_000));
+        assert_eq!((due.targets[2].resource.as_str(), due.targets[2].price), ("https://b/0", 700));
         assert_eq!(due.over_cap, 1);
+    }
+
+    /// Demand is distinct independent payers: the oracle's own wallets and a wallet paying a
+    /// thousand times count as they are (none, and one).
+    #[test]
+    fn demand_counts_independent_payers_and_their_usual_price() {
+        let pool = [Address::repeat_byte(0xaa)];
+        let row = |payer: &str, pay_to: &str, value: u64| SettlementRow {
+            tx_hash: String::new(),
+            log_index: 0,
+            block_number: 0,
+            block_time: agentrep_lake::Timestamp::from_secs(0),
+            payer: payer.to_owned(),
+            pay_to: pay_to.to_owned(),
+            value,
+            asset: String::new(),
+            facilitator: None,
+            eip3009: true,
+            network: "eip155:8453".to_owned(),
+        };
+        let oracle = format!("{:#x}", pool[0]);
+        let mut rows = vec![row(&oracle, "0xs", 500), row(&oracle, "0xs", 500), row("0xB1", "0xS", 1_000)];
+        rows.extend((0..1_000).map(|_| row("0xb2", "0xs", 1_000)));
+        rows.push(row("0xb3", "0xs", 2_000));
+        rows.push(row(&oracle, "0xonly-oracle", 500));
+        let d = Demand::of(&rows, &pool);
+        assert_eq!(d.get("0xs"), Some(&demand(3, Some(1_000))));
+        assert_eq!(d.get("0xonly-oracle"), None, "the oracle's own calls are no demand");
+    }
+
+    /// Sellers nobody independent paid may take a quarter of the day's budget; the others the rest.
+    #[test]
+    fn sellers_without_independent_demand_take_a_bounded_share_of_the_budget() {
+        let target = |demand: u64, price: u64| Target {
+            pay_to: "0xs".into(),
+            resource: "https://s/1".into(),
+            price,
+            new_listing: true,
+            demand,
+            wallet: None,
+        };
+        let mut budget = DayBudget::new(1_000, 0, 0);
+        let taken = (0..10).filter(|_| budget.take(&target(0, 100))).count();
+        assert_eq!(taken, 2, "a quarter of 1000 is two calls of 100");
+        assert!(budget.take(&target(5, 700)), "a seller buyers pay still gets the rest");
+        assert!(!budget.take(&target(5, 200)), "and no more than the budget");
+        let mut later = DayBudget::new(1_000, 300, 250);
+        assert!(!later.take(&target(0, 10)), "an earlier run's unproven spend counts");
     }
 
     #[test]

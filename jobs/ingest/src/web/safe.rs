@@ -282,10 +282,43 @@ impl Resolve for SafeResolver {
     }
 }
 
+/// Who a client's requests say they come from, and where they leave from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// The `User-Agent` header.
+    pub user_agent: String,
+    /// The egress proxy (`http://`, `https://`), none: direct.
+    pub proxy: Option<Url>,
+    /// Headers sent with every request besides the user agent.
+    pub headers: Vec<(&'static str, &'static str)>,
+}
+
+impl Default for Identity {
+    /// agentrep's own: its user agent, direct.
+    fn default() -> Self {
+        Self { user_agent: USER_AGENT.to_owned(), proxy: None, headers: Vec::new() }
+    }
+}
+
+impl Identity {
+    /// What Node's `fetch` sends with every request besides its `User-Agent: node`, and so the
+    /// official `@x402/fetch` buyer (reqwest sends `accept: */*` and its encodings itself).
+    pub const NODE_FETCH_HEADERS: [(&'static str, &'static str); 2] =
+        [("accept-language", "*"), ("sec-fetch-mode", "cors")];
+
+    /// A customer's client as the official TypeScript buyer on Node makes it: `user_agent`, Node's
+    /// `fetch` headers, leaving through `proxy`.
+    pub fn customer(user_agent: &str, proxy: Option<Url>) -> Self {
+        Self { user_agent: user_agent.to_owned(), proxy, headers: Self::NODE_FETCH_HEADERS.to_vec() }
+    }
+}
+
 /// The client for untrusted URLs. Cheap to clone (one connection pool).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SafeClient {
     http: reqwest::Client,
+    /// Through a proxy: the lookup each target is checked with before the request.
+    proxied: Option<Lookup>,
     allow_private: bool,
     timeout: Duration,
     max_redirects: usize,
@@ -325,33 +358,87 @@ pub struct SafeResponse {
     pub body: Vec<u8>,
 }
 
+impl std::fmt::Debug for SafeClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SafeClient")
+            .field("allow_private", &self.allow_private)
+            .field("proxied", &self.proxied.is_some())
+            .field("timeout", &self.timeout)
+            .field("max_redirects", &self.max_redirects)
+            .field("max_body", &self.max_body)
+            .finish_non_exhaustive()
+    }
+}
+
 impl SafeClient {
     /// A client following `cfg`'s timeout, redirect, body and address rules.
     ///
     /// # Errors
     /// When the TLS backend cannot be set up.
     pub fn new(cfg: &ProbeConfig) -> Result<Self, String> {
-        Self::with_lookup(cfg, hosts_then_system(cfg.hosts.clone()))
+        Self::with_lookup(cfg, hosts_then_system(cfg.hosts.clone()), &Identity::default())
     }
 
-    fn with_lookup(cfg: &ProbeConfig, lookup: Lookup) -> Result<Self, String> {
+    /// A client as [`SafeClient::new`] whose requests say they come from `identity.user_agent`
+    /// and leave through `identity.proxy` when one is set (the paid probe's: a customer's client
+    /// and egress, not agentrep's). Through a proxy the target is resolved and checked here
+    /// before each request, as the proxy resolves it again.
+    ///
+    /// # Errors
+    /// When the TLS backend cannot be set up or the proxy URL is refused.
+    pub fn with_identity(cfg: &ProbeConfig, identity: &Identity) -> Result<Self, String> {
+        Self::with_lookup(cfg, hosts_then_system(cfg.hosts.clone()), identity)
+    }
+
+    fn with_lookup(cfg: &ProbeConfig, lookup: Lookup, identity: &Identity) -> Result<Self, String> {
         install_crypto_provider();
         let timeout = Duration::from_millis(cfg.timeout_ms.max(1));
-        let http = reqwest::Client::builder()
-            .user_agent(USER_AGENT)
+        let mut headers = HeaderMap::new();
+        for (name, value) in &identity.headers {
+            headers.insert(*name, HeaderValue::from_static(value));
+        }
+        let mut builder = reqwest::Client::builder()
+            .user_agent(identity.user_agent.as_str())
+            .default_headers(headers)
             .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
             .timeout(timeout)
-            .dns_resolver(Arc::new(SafeResolver { allow_private: cfg.allow_private_targets, lookup }))
-            .build()
-            .map_err(|e| format!("building the HTTP client: {e}"))?;
+            .dns_resolver(Arc::new(SafeResolver {
+                allow_private: cfg.allow_private_targets,
+                lookup: Arc::clone(&lookup),
+            }));
+        builder = match &identity.proxy {
+            Some(proxy) => {
+                builder.proxy(reqwest::Proxy::all(proxy.as_str()).map_err(|e| format!("the proxy {proxy}: {e}"))?)
+            }
+            None => builder.no_proxy(),
+        };
+        let http = builder.build().map_err(|e| format!("building the HTTP client: {e}"))?;
         Ok(Self {
             http,
             allow_private: cfg.allow_private_targets,
             timeout,
             max_redirects: cfg.max_redirects,
             max_body: cfg.max_body_bytes,
+            proxied: identity.proxy.is_some().then_some(lookup),
         })
+    }
+
+    /// `url` checked for a request: the literal checks always, and through a proxy (which
+    /// resolves names itself) every address its host resolves to here.
+    async fn checked(&self, url: &str) -> Result<Url, FetchError> {
+        let target = parse_checked(url, self.allow_private)?;
+        self.resolved_public(&target).await?;
+        Ok(target)
+    }
+
+    async fn resolved_public(&self, target: &Url) -> Result<(), FetchError> {
+        let (Some(lookup), false) = (&self.proxied, self.allow_private) else { return Ok(()) };
+        let Some(url::Host::Domain(host)) = target.host() else { return Ok(()) };
+        let ips = lookup(host.to_owned()).await.map_err(|e| FetchError::Dns(format!("{host}: {e}")))?;
+        if ips.is_empty() || !ips.iter().all(|ip| is_public_ip(*ip)) {
+            return Err(FetchError::RefusedPrivate(host.to_owned()));
+        }
+        Ok(())
     }
 
     /// GETs `url` and reads the response head, following redirects.
@@ -396,7 +483,7 @@ impl SafeClient {
     pub async fn get_with_header(&self, url: &str, header: (&str, &str)) -> Result<SafeResponse, FetchError> {
         let started = Instant::now();
         let deadline = started + self.timeout;
-        let target = parse_checked(url, self.allow_private)?;
+        let target = self.checked(url).await?;
         let send = self.http.get(target).header(header.0, header.1).send();
         let response = tokio::time::timeout_at(deadline.into(), send)
             .await
@@ -415,7 +502,7 @@ impl SafeClient {
     pub async fn post(&self, url: &str, headers: HeaderMap, body: Vec<u8>) -> Result<SafeResponse, FetchError> {
         let started = Instant::now();
         let deadline = started + self.timeout;
-        let target = parse_checked(url, self.allow_private)?;
+        let target = self.checked(url).await?;
         let send = self.http.post(target).headers(headers).body(body).send();
         let response = tokio::time::timeout_at(deadline.into(), send)
             .await
@@ -431,6 +518,7 @@ impl SafeClient {
         let mut current = parse_checked(url, self.allow_private)?;
         let mut hops = 0;
         loop {
+            self.resolved_public(&current).await?;
             let response = self.http.get(current.clone()).send().await.map_err(|e| classify(e, self.timeout))?;
             let location = response.headers().get(LOCATION);
             let Some(next) = redirect_target(&current, response.status().as_u16(), location, self.allow_private)?
@@ -781,6 +869,35 @@ mod tests {
         assert_eq!(accepted.load(Ordering::SeqCst), 1);
     }
 
+    /// Through an egress proxy the proxy resolves names, so the client resolves and checks each
+    /// target itself first: a name resolving to a private address is refused before the proxy is
+    /// asked; a public one goes to the proxy (here a loopback double that answers every request),
+    /// with the customer's headers.
+    #[tokio::test]
+    async fn through_a_proxy_targets_are_checked_before_the_proxy_is_asked() {
+        let (port, accepted) = serve(routes).await;
+        let fake: Lookup = Arc::new(|host: String| {
+            Box::pin(async move {
+                match host.as_str() {
+                    "rebound.example" => Ok(vec![ip("10.0.0.7")]),
+                    _ => Ok(vec![ip("93.184.216.34")]),
+                }
+            })
+        });
+        let proxy: Url = format!("http://127.0.0.1:{port}").parse().unwrap();
+        let identity = Identity::customer("node", Some(proxy));
+        let client = SafeClient::with_lookup(&cfg(false), fake, &identity).unwrap();
+        let e = client.get("http://rebound.example/ok").await.unwrap_err();
+        assert_eq!(e.class(), "refused-private", "{e}");
+        let e = client.get_with_header("http://rebound.example/ok", ("payment-signature", "x")).await.unwrap_err();
+        assert_eq!(e.class(), "refused-private", "{e}");
+        assert_eq!(accepted.load(Ordering::SeqCst), 0, "the proxy was never asked");
+        // A public target is asked through the proxy (the double answers the absolute-form request).
+        let answered = client.get("http://public.example/ok").await;
+        assert!(answered.is_ok() || !matches!(answered, Err(FetchError::RefusedPrivate(_))), "{answered:?}");
+        assert_eq!(accepted.load(Ordering::SeqCst), 1, "the public target went through the proxy");
+    }
+
     #[tokio::test]
     async fn names_are_checked_after_resolution_in_the_resolver() {
         let (port, accepted) = serve(routes).await;
@@ -796,7 +913,7 @@ mod tests {
                 }
             })
         });
-        let client = SafeClient::with_lookup(&cfg(false), Arc::clone(&fake)).unwrap();
+        let client = SafeClient::with_lookup(&cfg(false), Arc::clone(&fake), &Identity::default()).unwrap();
         for name in ["rebound.example", "metadata-alias.example"] {
             let e = client.get(&format!("http://{name}:{port}/ok")).await.unwrap_err();
             assert_eq!(e.class(), "refused-private", "{name}: {e}");
@@ -810,7 +927,7 @@ mod tests {
         assert_eq!(e.unwrap_err().class(), "refused-private");
         assert_eq!(accepted.load(Ordering::SeqCst), 0, "no connection was made");
         // With private targets allowed, the same resolver connects to what it resolved.
-        let open = SafeClient::with_lookup(&cfg(true), fake).unwrap();
+        let open = SafeClient::with_lookup(&cfg(true), fake, &Identity::default()).unwrap();
         let r = open.get(&format!("http://rebound.example:{port}/ok")).await.unwrap();
         assert_eq!(r.status, 200);
     }
