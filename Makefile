@@ -57,7 +57,7 @@ bench: setup ## Benchmarks (release build; rebuild at bench scale, server agains
 	$(CARGO) build --release --features agentrep-jobs/cluster -p agentrep-jobs -p agentrep-tests -p agentrep-payments -p agentrep-store --bin agentrep --example bench_chain --example bench_verify --example bench_ledger --example bench_live --example bench_writes
 	AGENTREP_BIN=$(TARGET)/release/agentrep BENCH_CHAIN_BIN=$(TARGET)/release/examples/bench_chain BENCH_VERIFY_BIN=$(TARGET)/release/examples/bench_verify BENCH_LEDGER_BIN=$(TARGET)/release/examples/bench_ledger BENCH_LIVE_BIN=$(TARGET)/release/examples/bench_live BENCH_WRITES_BIN=$(TARGET)/release/examples/bench_writes ./scripts/bench.sh
 
-fuzz: setup-build ## Every fuzz target under libFuzzer, 10 million executions each (FUZZ_RUNS; `make test` runs a short pass of each)
+fuzz: setup-build ## Every fuzz target under libFuzzer, 10 million executions each (FUZZ_RUNS), then schemathesis unseeded, 500 examples an operation (`make test` runs a short, seeded pass of each)
 	CARGO="$(CARGO)" ./scripts/fuzz.sh
 
 clean: ## Remove build output and demo data

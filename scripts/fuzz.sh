@@ -47,5 +47,22 @@ for target in $targets; do
   if [ "$status" -ne 0 ]; then result="failed: $(ls "$work/artifacts/$target" | head -1)"; failed=1; fi
   printf '%s\t%s\t%s\t%s\t%s\n' "$target" "${executed:-0}" "$(($(date +%s) - start))" "$corpus" "$result" | tee -a "$report"
 done
+# The API's own fuzzer: schemathesis against the server, unseeded (new requests every run) and
+# longer than the seeded pass inside `make test` (SCHEMATHESIS_EXAMPLES per operation, 500 by
+# default; FUZZ_SCHEMATHESIS=0 skips it). It runs in the test target dir `make test` uses.
+if [ "${FUZZ_SCHEMATHESIS:-1}" != 0 ]; then
+  start=$(date +%s)
+  set +e
+  CARGO_TARGET_DIR=${TEST_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agentrep/target} \
+    AGENTREP_SCHEMATHESIS_SEED=random AGENTREP_SCHEMATHESIS_EXAMPLES=${SCHEMATHESIS_EXAMPLES:-500} \
+    AGENTREP_SCHEMATHESIS_TIMEOUT_SECS=${SCHEMATHESIS_TIMEOUT_SECS:-7200} \
+    "$cargo" test --workspace --features agentrep-jobs/cluster --test integration -- \
+    clients::schemathesis::the_openapi_document_is_valid_and_the_server_keeps_it --exact --nocapture >"$work/schemathesis.log" 2>&1
+  status=$?
+  set -e
+  result=ok
+  if [ "$status" -ne 0 ]; then result="failed: see $work/schemathesis.log"; failed=1; fi
+  printf '%s\t%s\t%s\t%s\t%s\n' schemathesis "${SCHEMATHESIS_EXAMPLES:-500}/operation" "$(($(date +%s) - start))" - "$result" | tee -a "$report"
+fi
 echo "fuzz: report in $report"
 exit $failed

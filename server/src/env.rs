@@ -112,7 +112,13 @@ pub const TRUSTED_PROXIES: EnvVar = EnvVar::plain(
 pub const WRITE_LIMIT_PER_HOUR: EnvVar = EnvVar::plain(
     "AGENTREP_WRITE_LIMIT_PER_HOUR",
     "120",
-    "signed writes, discovery submissions and webhook listings per client address an hour (and half of it per signer); webhook subscriptions are 5 an hour per client, kept across restarts",
+    "signed writes, discovery submissions and webhook listings per client address an hour (and half of it per signer)",
+);
+/// `AGENTREP_WEBHOOK_SUBSCRIBE_PER_HOUR`.
+pub const WEBHOOK_SUBSCRIBE_PER_HOUR: EnvVar = EnvVar::plain(
+    "AGENTREP_WEBHOOK_SUBSCRIBE_PER_HOUR",
+    "5",
+    "webhook subscriptions per client address an hour (the seed's 5), counted in the store so a restart does not reset them",
 );
 /// `AGENTREP_WEBHOOK_TIMEOUT_SECS`.
 pub const WEBHOOK_TIMEOUT_SECS: EnvVar = EnvVar::plain(
@@ -205,6 +211,7 @@ pub const SERVER_ENV: &[&EnvVar] = &[
     &ERC8004_AGENT_ID,
     &TRUSTED_PROXIES,
     &WRITE_LIMIT_PER_HOUR,
+    &WEBHOOK_SUBSCRIBE_PER_HOUR,
     &WEBHOOK_TIMEOUT_SECS,
     &WEBHOOK_CONCURRENCY,
     &WEBHOOK_ALLOW_PRIVATE,

@@ -41,8 +41,13 @@ fn the_openapi_document_is_valid_and_the_server_keeps_it() {
         // Webhook and discovery URLs are taken without resolving their names (a generated URL
         // names no real host, and tests ask nothing outside loopback); no event fires while the
         // snapshot stays, so nothing is ever sent to them.
+        // The rate limits raised past anything the run sends from its one address, so every write
+        // route answers what it would answer a client within its limits (a 429 is no answer to
+        // check), and a schema-valid write must be accepted or refused for its content.
         writes: agentrep_server::writes::WriteSettings {
             allow_private_targets: true,
+            per_hour: 1_000_000,
+            subscribe_per_hour: 1_000_000,
             ..agentrep_server::writes::WriteSettings::default()
         },
         ..ServerConfig::default()
@@ -64,25 +69,24 @@ fn the_openapi_document_is_valid_and_the_server_keeps_it() {
     );
     assert!(printed.starts_with("3.1.0 "), "{printed}");
 
+    // `make test` runs a short, seeded pass (the same requests every run); `make fuzz` a long
+    // one with a fresh seed (AGENTREP_SCHEMATHESIS_EXAMPLES, AGENTREP_SCHEMATHESIS_SEED=random).
+    let examples = std::env::var("AGENTREP_SCHEMATHESIS_EXAMPLES").unwrap_or_else(|_| "25".to_owned());
+    let seed = match std::env::var("AGENTREP_SCHEMATHESIS_SEED").as_deref() {
+        Ok("random") => None,
+        Ok(seed) => Some(seed.to_owned()),
+        Err(_) => Some("8402".to_owned()),
+    };
     // schemathesis keeps a cache in its working directory: give it a throwaway one.
     let cwd = tempfile::tempdir().expect("temp dir");
     let out = Command::new("timeout")
         .current_dir(cwd.path())
-        .arg("600")
+        .arg(std::env::var("AGENTREP_SCHEMATHESIS_TIMEOUT_SECS").unwrap_or_else(|_| "600".to_owned()))
         .arg(&schemathesis)
         .arg("--config-file")
         .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("clients/schemathesis.toml"))
-        .args([
-            "run",
-            &url,
-            "--phases",
-            "examples,coverage,fuzzing",
-            "--max-examples",
-            "25",
-            "--seed",
-            "8402",
-            "--no-color",
-        ])
+        .args(["run", &url, "--phases", "examples,coverage,fuzzing", "--max-examples", &examples, "--no-color"])
+        .args(seed.iter().flat_map(|s| ["--seed", s.as_str()]))
         .output()
         .expect("schemathesis runs");
     let report = String::from_utf8_lossy(&out.stdout);

@@ -21,8 +21,6 @@ use crate::{ApiError, App};
 pub const GRACE_DAYS: i64 = 30;
 /// Days a paid extension adds.
 pub const EXTENSION_DAYS: i64 = 30;
-/// Subscriptions per client an hour (seed §8).
-pub const SUBSCRIBE_PER_HOUR: u32 = 5;
 /// How subscribers are told deliveries are signed.
 pub const SIGNING: &str = "Standard Webhooks 1.0: headers webhook-id (the same on every retry), webhook-timestamp, webhook-signature (v1, HMAC-SHA256 of `id.timestamp.body` with this secret); retried with backoff for about 28 hours";
 
@@ -40,12 +38,13 @@ pub async fn subscribe(app: Arc<App>, mut req: Request) -> HandlerResult {
     let client = req.client_ip(&app.writes.trusted_proxies).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
     let now = now_ms();
     let bucket = format!("webhook-subscribe:{client}");
-    if let Err(wait_ms) = in_store(&app, move |s| s.rate_hit(&bucket, SUBSCRIBE_PER_HOUR, 3_600_000, now)).await? {
+    let per_hour = app.writes.subscribe_per_hour;
+    if let Err(wait_ms) = in_store(&app, move |s| s.rate_hit(&bucket, per_hour, 3_600_000, now)).await? {
         let retry_after = u64::try_from(wait_ms).unwrap_or(0).div_ceil(1000).max(1);
         return Err(ApiError::RateLimited {
             retry_after,
             message: format!(
-                "more than {SUBSCRIBE_PER_HOUR} webhook subscriptions an hour from this client; retry in {retry_after} s"
+                "more than {per_hour} webhook subscriptions an hour from this client; retry in {retry_after} s"
             ),
         });
     }

@@ -21,6 +21,9 @@ pub struct WriteSettings {
     pub trusted_proxies: Vec<Cidr>,
     /// Writes per client address an hour (`AGENTREP_WRITE_LIMIT_PER_HOUR`); half of it per signer.
     pub per_hour: u32,
+    /// Webhook subscriptions per client address an hour, counted in the store
+    /// (`AGENTREP_WEBHOOK_SUBSCRIBE_PER_HOUR`; the seed's 5).
+    pub subscribe_per_hour: u32,
     /// A receiver's time to answer one delivery (`AGENTREP_WEBHOOK_TIMEOUT_SECS`).
     pub webhook_timeout: Duration,
     /// Deliveries in flight (`AGENTREP_WEBHOOK_CONCURRENCY`).
@@ -29,11 +32,15 @@ pub struct WriteSettings {
     pub allow_private_targets: bool,
 }
 
+/// Webhook subscriptions per client an hour by default (seed § 6).
+pub const SUBSCRIBE_PER_HOUR: u32 = 5;
+
 impl Default for WriteSettings {
     fn default() -> Self {
         Self {
             trusted_proxies: Vec::new(),
             per_hour: 120,
+            subscribe_per_hour: SUBSCRIBE_PER_HOUR,
             webhook_timeout: Duration::from_secs(10),
             webhook_concurrency: 64,
             allow_private_targets: false,
@@ -68,6 +75,11 @@ impl WriteSettings {
                     .collect()
             }),
             per_hour: u32::try_from(number(&env::WRITE_LIMIT_PER_HOUR, u64::from(d.per_hour))).unwrap_or(u32::MAX),
+            subscribe_per_hour: u32::try_from(number(
+                &env::WEBHOOK_SUBSCRIBE_PER_HOUR,
+                u64::from(d.subscribe_per_hour),
+            ))
+            .unwrap_or(u32::MAX),
             webhook_timeout: Duration::from_secs(number(&env::WEBHOOK_TIMEOUT_SECS, d.webhook_timeout.as_secs())),
             webhook_concurrency: usize::try_from(number(&env::WEBHOOK_CONCURRENCY, d.webhook_concurrency as u64))
                 .unwrap_or(d.webhook_concurrency),
