@@ -182,6 +182,12 @@ pub const REQUEST_TIMEOUT_SECS: EnvVar = EnvVar::plain(
     "60",
     "the longest one request may take to be answered, seconds (then 503 `request_timeout`, nothing charged)",
 );
+/// `AGENTREP_IDLE_TIMEOUT_SECS`.
+pub const IDLE_TIMEOUT_SECS: EnvVar = EnvVar::plain(
+    "AGENTREP_IDLE_TIMEOUT_SECS",
+    "75",
+    "a connection on which no byte moved for this long is closed, seconds (HTTP/2's, whose idle streams hyper never times out, and any other; above the request timeout, so no request in flight is cut)",
+);
 /// `AGENTREP_MAX_CONNECTIONS`.
 pub const MAX_CONNECTIONS: EnvVar = EnvVar::plain(
     "AGENTREP_MAX_CONNECTIONS",
@@ -222,6 +228,7 @@ pub const SERVER_ENV: &[&EnvVar] = &[
     &PLACES_API_KEY,
     &PLACES_URL,
     &HEADER_READ_TIMEOUT_SECS,
+    &IDLE_TIMEOUT_SECS,
     &REQUEST_TIMEOUT_SECS,
     &MAX_CONNECTIONS,
 ];

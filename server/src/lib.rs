@@ -383,15 +383,30 @@ impl Server {
                     });
                     let builder = builder.clone();
                     let watcher = graceful.watcher();
-                    let header_read_timeout = limits.header_read_timeout;
+                    let (header_read_timeout, idle_timeout) = (limits.header_read_timeout, limits.idle_timeout);
                     tokio::spawn(async move {
                         // The protocol is told apart by the first bytes, before hyper's header-read
                         // timer runs: a client that sends nothing is let go after the same timeout.
                         let mut first = [0u8; 1];
                         let first_bytes = tokio::time::timeout(header_read_timeout, stream.peek(&mut first)).await;
                         if matches!(first_bytes, Ok(Ok(n)) if n > 0) {
+                            let (stream, activity) = conn_limits::Stamped::new(stream);
                             let conn = builder.serve_connection(TokioIo::new(stream), service).into_owned();
-                            let _ = watcher.watch(conn).await;
+                            let served = watcher.watch(conn);
+                            tokio::pin!(served);
+                            // A connection on which no byte moved for the idle timeout is dropped
+                            // (closed): an idle HTTP/2 connection would otherwise stay for ever.
+                            loop {
+                                let left = idle_timeout.saturating_sub(activity.idle_for());
+                                tokio::select! {
+                                    _ = &mut served => break,
+                                    () = tokio::time::sleep(left.max(Duration::from_millis(50))) => {
+                                        if activity.idle_for() >= idle_timeout {
+                                            break;
+                                        }
+                                    }
+                                }
+                            }
                         }
                         drop(permit);
                     });

@@ -726,6 +726,47 @@ async fn slow_clients_cannot_hold_the_server() {
     .unwrap();
 }
 
+/// An HTTP/2 connection (prior knowledge, as `curl --http2-prior-knowledge` opens one) that goes
+/// quiet after its preface is closed after `AGENTREP_IDLE_TIMEOUT_SECS` (2 s here): hyper never
+/// times out an idle HTTP/2 connection, and a client answering no frame could hold one for ever.
+/// Bounded (10 s at most), loopback only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_http2_connection_is_closed_after_the_idle_timeout() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::Instant;
+
+    let mut server = serve(&[("AGENTREP_IDLE_TIMEOUT_SECS", "2".to_owned())]);
+    let base = server.serving();
+    let authority = base.trim_start_matches("http://").split('/').next().expect("host:port").to_owned();
+    let held = tokio::task::spawn_blocking(move || {
+        let mut s = TcpStream::connect(&authority).expect("connects");
+        // The client preface and an empty SETTINGS frame, then nothing.
+        s.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").unwrap();
+        s.write_all(&[0, 0, 0, 4, 0, 0, 0, 0, 0]).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
+        let started = Instant::now();
+        let mut buf = [0u8; 1024];
+        let mut answered = 0;
+        while started.elapsed() < Duration::from_secs(10) {
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => answered += n,
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+                Err(_) => break,
+            }
+        }
+        assert!(answered >= 9, "the server spoke HTTP/2 (its SETTINGS)");
+        started.elapsed()
+    })
+    .await
+    .unwrap();
+    assert!(held < Duration::from_secs(5), "an idle HTTP/2 connection was held for {held:?}");
+    assert!(held >= Duration::from_millis(1_500), "closed before the idle timeout: {held:?}");
+    let (status, _) = get(&format!("{base}/status")).await;
+    assert_eq!(status, 200, "and the server serves on");
+}
+
 /// The connection cap holds: with `AGENTREP_MAX_CONNECTIONS=4`, four clients that connect and send
 /// nothing hold every slot, a fifth waits in the kernel's backlog and is served once the
 /// header-read timeout (2 s) has closed the idle four. Bounded, loopback only.

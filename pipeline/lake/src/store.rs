@@ -519,6 +519,96 @@ impl Lake {
         Ok(path)
     }
 
+    /// Appends `entry` to the append-only journal `journal` under `id` (unique within the
+    /// journal): a file (an object, on a bucket) of its own, written whole once and never
+    /// rewritten (`create_new` after a sync on a folder, `If-None-Match` on a bucket), so two
+    /// writers never overwrite each other's entries and a crash leaves every entry written so far.
+    /// An entry already there under `id` is left as it is (`false`).
+    pub fn journal_append<T: Serialize>(&self, journal: &str, id: &str, entry: &T) -> Result<bool, LakeError> {
+        let dir = self.journal_dir(journal);
+        let path = dir.join(format!("{id}.json"));
+        let bytes = serde_json::to_vec(entry).map_err(|source| LakeError::Checkpoint { path: path.clone(), source })?;
+        if let Some(bucket) = &self.bucket {
+            let written = bucket.put_if(&journal_key(journal, id), bytes, crate::bucket::Condition::Absent)?;
+            return Ok(written.is_some());
+        }
+        fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let tmp = dir.join(format!(".{id}.{}.tmp", std::process::id()));
+        let mut file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
+        file.write_all(&bytes).and_then(|()| file.sync_all()).map_err(io_err(&tmp))?;
+        // A hard link fails when the name is taken: the entry appears whole, once.
+        let linked = fs::hard_link(&tmp, &path);
+        let _ = fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => {
+                fs::File::open(&dir).and_then(|d| d.sync_all()).map_err(io_err(&dir))?;
+                Ok(true)
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(io_err(&path)(e)),
+        }
+    }
+
+    /// Every entry of the journal `journal`, by id in id order.
+    pub fn journal_entries<T: DeserializeOwned>(&self, journal: &str) -> Result<Vec<(String, T)>, LakeError> {
+        let dir = self.journal_dir(journal);
+        let mut out = Vec::new();
+        let read = |id: String, bytes: &[u8], out: &mut Vec<(String, T)>| -> Result<(), LakeError> {
+            let path = dir.join(format!("{id}.json"));
+            let entry = serde_json::from_slice(bytes).map_err(|source| LakeError::Checkpoint { path, source })?;
+            out.push((id, entry));
+            Ok(())
+        };
+        if let Some(bucket) = &self.bucket {
+            let prefix = format!("{CHECKPOINTS_DIR}/{journal}.journal/");
+            for object in bucket.list(&prefix)? {
+                let Some(id) = object.key.strip_prefix(&prefix).and_then(|k| k.strip_suffix(".json")) else { continue };
+                if let Some(bytes) = bucket.get(&object.key)? {
+                    read(id.to_owned(), &bytes, &mut out)?;
+                }
+            }
+            return Ok(out);
+        }
+        let mut names: Vec<String> = match fs::read_dir(&dir) {
+            Ok(entries) => entries
+                .filter_map(Result::ok)
+                .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".json")).map(str::to_owned))
+                .filter(|n| !n.starts_with('.'))
+                .collect(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(io_err(&dir)(e)),
+        };
+        names.sort();
+        for id in names {
+            let path = dir.join(format!("{id}.json"));
+            let bytes = fs::read(&path).map_err(io_err(&path))?;
+            read(id, &bytes, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Removes the entries `ids` of the journal `journal` (settled business: their effect is
+    /// elsewhere in the lake). Entries are removed, never rewritten.
+    pub fn journal_remove(&self, journal: &str, ids: &[String]) -> Result<(), LakeError> {
+        for id in ids {
+            match &self.bucket {
+                Some(bucket) => bucket.delete(&journal_key(journal, id))?,
+                None => {
+                    let path = self.journal_dir(journal).join(format!("{id}.json"));
+                    match fs::remove_file(&path) {
+                        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_err(&path)(e)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn journal_dir(&self, journal: &str) -> PathBuf {
+        self.checkpoints_dir().join(format!("{journal}.journal"))
+    }
+
     /// Every partition of a dataset, oldest first; a missing dataset has none. In a bucket lake,
     /// the cache is first brought in line with the bucket (see the module's documentation), so
     /// the paths are local copies of the bucket's current partitions.
@@ -764,6 +854,11 @@ fn read_version_file(path: &Path) -> Option<(String, u64)> {
 }
 
 /// Writes `bytes` to `path` in `dir` through a synced temporary file and a rename.
+/// The bucket key of a journal entry.
+fn journal_key(journal: &str, id: &str) -> String {
+    format!("{CHECKPOINTS_DIR}/{journal}.journal/{id}.json")
+}
+
 fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), LakeError> {
     fs::create_dir_all(dir).map_err(io_err(dir))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
@@ -780,6 +875,22 @@ mod tests {
     use super::*;
     use crate::Timestamp;
     use crate::datasets::ProofRow;
+
+    /// The journal is append-only: entries from two writers (two handles on one lake) never
+    /// overwrite each other, an id is written once, and removed entries are gone.
+    #[test]
+    fn journal_entries_are_written_once_and_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (Lake::new(dir.path()), Lake::new(dir.path()));
+        assert!(a.journal_entries::<u32>("j").unwrap().is_empty(), "no journal yet");
+        assert!(a.journal_append("j", "0x01", &1u32).unwrap());
+        assert!(b.journal_append("j", "0x02", &2u32).unwrap());
+        assert!(!b.journal_append("j", "0x01", &99u32).unwrap(), "an id is written once");
+        let entries: Vec<(String, u32)> = a.journal_entries("j").unwrap();
+        assert_eq!(entries, [("0x01".to_owned(), 1), ("0x02".to_owned(), 2)]);
+        b.journal_remove("j", &["0x01".to_owned(), "0x09".to_owned()]).unwrap();
+        assert_eq!(a.journal_entries::<u32>("j").unwrap(), [("0x02".to_owned(), 2)]);
+    }
 
     fn proof(addr: &str) -> ProofRow {
         ProofRow {

@@ -13,8 +13,10 @@
 //! - *The budget holds across processes.* Every run that can pay holds the lake's scheduler lease
 //!   (`agentrep schedule` for its life, `agentrep ingest` with the paid probe on for its run), so
 //!   the day's budget, the journal and the day's partition have one writer.
-//! - *The budget holds across crashes.* Every authorization is written to a journal in the lake
-//!   (`paid-probes.journal`) before the paid retry is sent, and leaves it once the call's row is in
+//! - *The budget holds across crashes.* Every authorization is appended to an append-only journal
+//!   in the lake (`_checkpoints/paid-probes.journal/`, one entry of its own per authorization,
+//!   written once and never rewritten: [`Lake::journal_append`]) before the paid retry is sent, and
+//!   its entry is removed once the call's row is in
 //!   the day's partition (written as soon as the answer came, `settled` unknown until the
 //!   authorization has expired). A run first turns what an interrupted run left in the journal
 //!   into rows (`error = "interrupted"`: the answer was lost with the run, so the row is no
@@ -56,8 +58,8 @@ pub const PROBE_KEY_ENV: &str = "AGENTREP_PROBE_KEY";
 /// Seconds of chain time waited past an authorization's expiry before reading whether it was used.
 const SETTLE_MARGIN_SECS: u64 = 3;
 
-/// The journal of authorizations signed but not yet recorded in the lake.
-const JOURNAL: &str = "paid-probes.journal";
+/// The append-only journal of authorizations signed but not yet recorded in the lake.
+const JOURNAL: &str = "paid-probes";
 
 /// What `error` says of a call whose run was interrupted after it was authorized.
 pub const INTERRUPTED: &str = "interrupted";
@@ -91,9 +93,31 @@ struct Authorized {
     probed_at: i64,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-struct Journal {
-    authorized: Vec<Authorized>,
+/// The journal: what an interrupted run left, read back, and where this run appends.
+struct Journal;
+
+impl Journal {
+    /// The entry id of an authorization: its nonce, unique by construction.
+    fn id(nonce: B256) -> String {
+        format!("{nonce:#x}")
+    }
+
+    /// Appends `a`, durably, before its paid retry is sent.
+    fn append(ctx: &RunContext<'_>, a: &Authorized) -> anyhow::Result<()> {
+        ctx.lake.journal_append(JOURNAL, &Self::id(a.nonce), a)?;
+        Ok(())
+    }
+
+    /// Every authorization journaled and not yet removed.
+    fn pending(ctx: &RunContext<'_>) -> anyhow::Result<Vec<Authorized>> {
+        Ok(ctx.lake.journal_entries::<Authorized>(JOURNAL)?.into_iter().map(|(_, a)| a).collect())
+    }
+
+    /// Removes the entries of `nonces`, whose rows are in the lake.
+    fn settle(ctx: &RunContext<'_>, nonces: &[B256]) -> anyhow::Result<()> {
+        ctx.lake.journal_remove(JOURNAL, &nonces.iter().map(|n| Self::id(*n)).collect::<Vec<_>>())?;
+        Ok(())
+    }
 }
 
 /// What the paid calls spent on one day, and with what outcome (micro-USDC), as `/status` shows.
@@ -511,13 +535,13 @@ fn record(ctx: &RunContext<'_>, rows: Vec<PaidProbeRow>) -> anyhow::Result<()> {
 }
 
 /// Turns what an interrupted run left in the journal into rows (`interrupted`, settlement not
-/// known yet) and empties the journal.
-fn recover_journal(ctx: &RunContext<'_>, journal: &Journal, network: &PaymentNetwork) -> anyhow::Result<()> {
-    if journal.authorized.is_empty() {
+/// known yet; a row already there for a nonce is kept) and removes those entries.
+fn recover_journal(ctx: &RunContext<'_>, network: &PaymentNetwork) -> anyhow::Result<()> {
+    let left = Journal::pending(ctx)?;
+    if left.is_empty() {
         return Ok(());
     }
-    let rows = journal
-        .authorized
+    let rows = left
         .iter()
         .map(|a| {
             let target = Target {
@@ -539,7 +563,7 @@ fn recover_journal(ctx: &RunContext<'_>, journal: &Journal, network: &PaymentNet
         })
         .collect();
     record(ctx, rows)?;
-    ctx.lake.write_checkpoint(JOURNAL, &Journal::default())?;
+    Journal::settle(ctx, &left.iter().map(|a| a.nonce).collect::<Vec<_>>())?;
     Ok(())
 }
 
@@ -625,7 +649,6 @@ fn spend_of(rows: &[PaidProbeRow], day: NaiveDate, cfg: &crate::config::PaidProb
 async fn call(
     ctx: &RunContext<'_>,
     p: &mut Prepared,
-    journal: &mut Journal,
     target: &Target,
     wallet: usize,
     at: DateTime<Utc>,
@@ -662,16 +685,18 @@ async fn call(
         .map_err(|e| anyhow::anyhow!("signing the paid probe: {e}"))?;
     // Durable before it is sent: a kill from here on is recovered by the next run, which counts
     // it against the day's budget and never pays this seller again that day.
-    journal.authorized.push(Authorized {
-        resource: target.resource.clone(),
-        pay_to: target.pay_to.clone(),
-        payer: signer.address(),
-        amount: picked.amount,
-        nonce: signed.nonce,
-        valid_before,
-        probed_at: at.timestamp(),
-    });
-    ctx.lake.write_checkpoint(JOURNAL, journal)?;
+    Journal::append(
+        ctx,
+        &Authorized {
+            resource: target.resource.clone(),
+            pay_to: target.pay_to.clone(),
+            payer: signer.address(),
+            amount: picked.amount,
+            nonce: signed.nonce,
+            valid_before,
+            probed_at: at.timestamp(),
+        },
+    )?;
     row.amount = picked.amount;
     row.nonce = format!("{:#x}", signed.nonce);
     row.settled = None;
@@ -710,10 +735,8 @@ impl Source for PaidProbes {
             return Ok((checkpoint, report));
         }
         // What an interrupted run left becomes rows first, so the budget and the order see it.
-        let journal: Journal = ctx.lake.read_checkpoint(JOURNAL)?.unwrap_or_default();
-        recover_journal(ctx, &journal, &network_of(ctx.config.chain.chain_id)?)?;
+        recover_journal(ctx, &network_of(ctx.config.chain.chain_id)?)?;
         let mut p = prepare(ctx).await?;
-        let mut journal = Journal::default();
         let today = ctx.now.date_naive();
         resolve_pending(ctx, &p.reader, today).await?;
 
@@ -730,7 +753,7 @@ impl Source for PaidProbes {
                 waiting += 1;
                 continue;
             };
-            let row = call(ctx, &mut p, &mut journal, &target, wallet, clock()).await?;
+            let row = call(ctx, &mut p, &target, wallet, clock()).await?;
             info!(
                 seller = %row.pay_to,
                 resource = %row.resource,
@@ -746,8 +769,8 @@ impl Source for PaidProbes {
             record(ctx, vec![row])?;
             // Only once its row is written may the authorization leave the journal.
             if !nonce.is_empty() {
-                journal.authorized.retain(|a| format!("{:#x}", a.nonce) != nonce);
-                ctx.lake.write_checkpoint(JOURNAL, &journal)?;
+                let nonce: B256 = nonce.parse().map_err(|e| anyhow::anyhow!("the row's nonce {nonce}: {e}"))?;
+                Journal::settle(ctx, &[nonce])?;
             }
             calls += 1;
             ctx.progress.set(calls);
