@@ -273,30 +273,40 @@ impl Demand {
 }
 
 /// The day's budget as the run spends it: the whole budget, and the share of it sellers nobody
-/// independent paid in the last week may take (anyone can list wallets by the thousand; they
-/// cannot starve the sellers buyers pay).
+/// independent paid in the last week may take while sellers with buyers still wait for theirs
+/// (anyone can list wallets by the thousand; they cannot starve the sellers buyers pay, and take
+/// what those leave).
 #[derive(Debug, Clone)]
 struct DayBudget {
     budget: u64,
     spent: u64,
     unproven_cap: u64,
     unproven_spent: u64,
+    /// The prices of the due sellers with independent demand not reached yet.
+    proven_waiting: u64,
 }
 
 impl DayBudget {
     /// The part of the budget sellers without independent demand may take: a quarter.
     const UNPROVEN_SHARE_DIVISOR: u64 = 4;
 
-    fn new(budget: u64, spent: u64, unproven_spent: u64) -> Self {
-        Self { budget, spent, unproven_cap: budget / Self::UNPROVEN_SHARE_DIVISOR, unproven_spent }
+    fn new(budget: u64, spent: u64, unproven_spent: u64, due: &[Target]) -> Self {
+        let proven_waiting = due.iter().filter(|t| t.demand > 0).map(|t| t.price).sum();
+        Self { budget, spent, unproven_cap: budget / Self::UNPROVEN_SHARE_DIVISOR, unproven_spent, proven_waiting }
     }
 
-    /// Whether `target` may be paid for now; if so, it is counted.
+    /// Whether `target` (taken in the due order, each once) may be paid for now; if so, it is
+    /// counted. One without independent demand takes its share, or what the sellers with demand
+    /// still due leave.
     fn take(&mut self, target: &Target) -> bool {
         let unproven = target.demand == 0;
-        if self.spent + target.price > self.budget
-            || (unproven && self.unproven_spent + target.price > self.unproven_cap)
-        {
+        if !unproven {
+            self.proven_waiting = self.proven_waiting.saturating_sub(target.price);
+        }
+        let over_budget = self.spent + target.price > self.budget;
+        let leaves_room = self.budget.saturating_sub(self.spent) >= target.price + self.proven_waiting;
+        let over_share = unproven && self.unproven_spent + target.price > self.unproven_cap && !leaves_room;
+        if over_budget || over_share {
             return false;
         }
         self.spent += target.price;
@@ -443,7 +453,7 @@ async fn prepare(ctx: &RunContext<'_>) -> anyhow::Result<Prepared> {
         .map(|(_, spent)| spent)
         .sum();
     let due = due(&listings, &network, cfg, &called, &demand, ctx.now);
-    let budget = DayBudget::new(cfg.budget_per_day, spent_today, unproven_spent);
+    let budget = DayBudget::new(cfg.budget_per_day, spent_today, unproven_spent, &due.targets);
     Ok(Prepared { network, reader, pool, balances, due, spent_today, budget })
 }
 
@@ -907,7 +917,8 @@ mod tests {
         assert_eq!(d.get("0xonly-oracle"), None, "the oracle's own calls are no demand");
     }
 
-    /// Sellers nobody independent paid may take a quarter of the day's budget; the others the rest.
+    /// Sellers nobody independent paid may take a quarter of the day's budget while sellers with
+    /// buyers still wait for theirs, and whatever those leave.
     #[test]
     fn sellers_without_independent_demand_take_a_bounded_share_of_the_budget() {
         let target = |demand: u64, price: u64| Target {
@@ -918,12 +929,18 @@ mod tests {
             demand,
             wallet: None,
         };
-        let mut budget = DayBudget::new(1_000, 0, 0);
-        let taken = (0..10).filter(|_| budget.take(&target(0, 100))).count();
-        assert_eq!(taken, 2, "a quarter of 1000 is two calls of 100");
-        assert!(budget.take(&target(5, 700)), "a seller buyers pay still gets the rest");
+        // Ten unproven sellers due before one with buyers (costing 700).
+        let due: Vec<Target> = (0..10).map(|_| target(0, 100)).chain([target(5, 700)]).collect();
+        let mut budget = DayBudget::new(1_000, 0, 0, &due);
+        let taken = due[..10].iter().filter(|t| budget.take(t)).count();
+        assert_eq!(taken, 3, "a quarter of 1000 is two calls of 100, and 100 more is left beside the 700");
+        assert!(budget.take(&due[10]), "the seller buyers pay still gets its call");
         assert!(!budget.take(&target(5, 200)), "and no more than the budget");
-        let mut later = DayBudget::new(1_000, 300, 250);
+        // With no seller with buyers due, the unproven take the whole budget.
+        let alone: Vec<Target> = (0..10).map(|_| target(0, 100)).collect();
+        let mut budget = DayBudget::new(1_000, 0, 0, &alone);
+        assert_eq!(alone.iter().filter(|t| budget.take(t)).count(), 10);
+        let mut later = DayBudget::new(1_000, 300, 250, &[target(5, 700)]);
         assert!(!later.take(&target(0, 10)), "an earlier run's unproven spend counts");
     }
 
