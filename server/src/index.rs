@@ -52,6 +52,8 @@ impl Blob {
 /// One leaderboard entry, pre-serialised both ways.
 #[derive(Debug, Clone)]
 pub struct EntryJson {
+    /// The seller, lowercase.
+    pub pay_to: String,
     /// CAIP-2 network.
     pub network: String,
     /// Ecosystem.
@@ -68,6 +70,7 @@ impl EntryJson {
         let mut plain = e.clone();
         plain.sparkline_7d = None;
         Self {
+            pay_to: e.pay_to.to_ascii_lowercase(),
             network: caip2(&e.network),
             ecosystem: e.ecosystem.clone(),
             plain: serde_json::value::to_raw_value(&plain).expect("entry serialises"),

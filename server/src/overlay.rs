@@ -102,7 +102,14 @@ pub fn lowered(published: &ServedSnapshot, applied: AppliedOverlay) -> ServedSna
             lower_row(row, seller);
         }
     });
-    let entries = published.entries.iter().map(|e| lowered_entry(e, &index).unwrap_or_else(|| e.clone())).collect();
+    // Only the entries of lowered sellers are parsed and written again.
+    let entries = published
+        .entries
+        .iter()
+        .map(|e| {
+            sellers.contains_key(&e.pay_to).then(|| lowered_entry(e, &index)).flatten().unwrap_or_else(|| e.clone())
+        })
+        .collect();
     let mut docs = HashMap::new();
     for (address, seller) in sellers {
         let note = applied.note(seller);
