@@ -233,10 +233,18 @@ async fn listings_crawled_since_the_snapshot_reach_the_url_preflight() {
         first_seen: Timestamp::from_secs(snap.day_end + 600),
         last_seen: Timestamp::from_secs(snap.day_end + 600),
     };
-    world.lake().write_partition(snap.next, &[crawl(&rotated, 1_000), crawl(&listed.pay_to, raised)]).unwrap();
+    // And a cheaper claim of the seller's own URL and payTo, crawled last, as anyone can get listed.
+    let undercut = ListingRow {
+        last_seen: Timestamp::from_secs(snap.day_end + 1_200),
+        ..crawl(&listed.pay_to, listed.price.parse::<u64>().unwrap() / 2)
+    };
+    world
+        .lake()
+        .write_partition(snap.next, &[crawl(&rotated, 1_000), crawl(&listed.pay_to, raised), undercut])
+        .unwrap();
     let store = SnapshotStore::new(world.snapshots());
     let overlay = publish_overlay(&world.lake(), &store, None).unwrap().unwrap();
-    assert_eq!(overlay.listings.len(), 2, "only the claims the snapshot does not hold: {:?}", overlay.listings);
+    assert_eq!(overlay.listings.len(), 3, "only the claims the snapshot does not hold: {:?}", overlay.listings);
     assert!(overlay.sellers.is_empty(), "a crawl lowers nobody: {:?}", overlay.sellers);
 
     let server = agentrep_tests::RunningServer::start(&world.snapshots());
@@ -259,6 +267,8 @@ async fn listings_crawled_since_the_snapshot_reach_the_url_preflight() {
     assert!(codes.iter().any(|c| c == "listing_conflict"), "{doc}");
     let (doc, codes) = ask(listed.pay_to.clone(), raised).await;
     assert!(!codes.iter().any(|c| c == "price_trap"), "the seller's new price is called a price trap: {doc}");
+    let (doc, codes) = ask(listed.pay_to.clone(), listed.price.parse().unwrap()).await;
+    assert!(!codes.iter().any(|c| c == "price_trap"), "a later, cheaper claim made the listed price a trap: {doc}");
     let (doc, codes) = ask(wallet(0xbad), 1_000).await;
     assert!(codes.iter().any(|c| c == "decoy"), "a payTo no crawl names is no decoy: {doc}");
 }

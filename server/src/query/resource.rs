@@ -331,10 +331,13 @@ fn check_offer(t: &Terms, listings: &[&ListingRowV1], warnings: &mut Vec<Preflig
     let on_network: Vec<&&ListingRowV1> =
         listings.iter().filter(|l| normalise_network(&l.network) == network).collect();
     let of_payee: Vec<&&&ListingRowV1> = on_network.iter().filter(|l| same_address(&l.pay_to, &t.pay_to)).collect();
-    // The newest claim of this payee and asset: a price changed since an earlier crawl is the
-    // price now (an overlay's claims are newer than the snapshot's).
-    let exact =
-        of_payee.iter().filter(|l| same_address(&l.asset, &t.asset)).max_by(|a, b| a.last_seen.cmp(&b.last_seen));
+    // The dearest claim of this payee and asset: a seller's raised price (an overlay's claims are
+    // newer than the snapshot's) is no price trap, and a cheaper claim anyone can add later makes
+    // none of the seller's real 402s one either.
+    let exact = of_payee
+        .iter()
+        .filter(|l| same_address(&l.asset, &t.asset))
+        .max_by_key(|l| l.price.parse::<u64>().unwrap_or(0));
     let listed_price = exact.and_then(|l| l.price.parse::<u64>().ok());
     let mut warn = |code, severity, message| warnings.push(warning(code, severity, Some(t.index), message));
     if !listings.is_empty() {
