@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use agentrep_lake::datasets::{
-    AgentCardRow, CrawlRunRow, DomainRankRow, FundingRow, ListingRow, PaidProbeRow, ProbeRow, RegistrationRow,
-    SettlementRow,
+    AgentCardRow, CrawlRunRow, DomainRankRow, FundingRow, ListingRow, OriginProofRow, PaidProbeRow, ProbeRow,
+    RegistrationRow, SettlementRow,
 };
 use agentrep_lake::{Lake, LakeError, Row, Timestamp};
 use chrono::NaiveDate;
@@ -279,6 +279,7 @@ pub(crate) fn write_day(
     if let Some(ranks) = rows.domain_ranks {
         lake.write_partition(date, &ranks)?;
     }
+    lake.write_partition(date, &rows.origin_proofs)?;
     lake.write_partition(date, &rows.paid_probes)?;
     stats.settlements += rows.settlements.len() as u64;
     lake.write_partition(date, &rows.settlements)?;
@@ -294,6 +295,8 @@ pub(crate) struct DayRows {
     pub listings: Option<Vec<ListingRow>>,
     /// The ranked-domain list, fetched on crawl days.
     pub domain_ranks: Option<Vec<DomainRankRow>>,
+    /// The day's fetch of every listed origin's discovery document that holds a proof.
+    pub origin_proofs: Vec<OriginProofRow>,
     /// agentrep's own paid calls of the day.
     pub paid_probes: Vec<PaidProbeRow>,
     pub settlements: Vec<SettlementRow>,
@@ -325,6 +328,7 @@ pub(crate) fn day_rows(world: &World, day: u32, date: NaiveDate) -> DayRows {
             .collect()
     });
     let domain_ranks = listings.is_some().then(|| domain_ranks(world, day, date));
+    let origin_proofs = origin_proofs(world, day, date);
     let paid_probes = world.sellers.iter().filter_map(|s| paid_probe(world, s, day, date)).collect();
     let from = day_start(date);
     let surge = if day == last { rate_surge(world) } else { 1.0 };
@@ -338,7 +342,7 @@ pub(crate) fn day_rows(world: &World, day: u32, date: NaiveDate) -> DayRows {
     settlements.extend(grief);
     let probes = (day + world.params.probe_days > last)
         .then(|| world.sellers.par_iter().flat_map_iter(|s| seller_probes(world, s, day, date)).collect());
-    DayRows { listings, domain_ranks, paid_probes, settlements, probes }
+    DayRows { listings, domain_ranks, origin_proofs, paid_probes, settlements, probes }
 }
 
 /// The ranked-domain list as fetched on `day`: the rank of every listed seller's web domain
@@ -364,6 +368,42 @@ fn domain_ranks(world: &World, day: u32, date: NaiveDate) -> Vec<DomainRankRow> 
         .collect();
     rows.sort_by(|a, b| a.domain.cmp(&b.domain));
     rows.dedup_by(|a, b| a.domain == b.domain);
+    rows
+}
+
+/// Share of sellers, of every kind, whose origin serves an ownership proof of their payTo, in
+/// tenths (signing one's origin costs nothing, so attackers do it as often as anyone).
+const ORIGIN_PROOF_TENTHS: u64 = 2;
+
+/// The origin-proof job's fetch on `day` of the origins that serve a proof: each such seller's
+/// first resource's origin, signed by its payTo. Origins without a document are not written (the
+/// job's rows for them bind nobody). Derived from hashes of the seller's index, so no other stream
+/// of the world moves.
+fn origin_proofs(world: &World, day: u32, date: NaiveDate) -> Vec<OriginProofRow> {
+    let fetched_at = Timestamp::from_secs(day_start(date) + 5 * 3_600);
+    let mut rows: Vec<OriginProofRow> = world
+        .sellers
+        .iter()
+        .filter(|s| i64::from(s.first_seen_day) <= i64::from(day))
+        .filter(|s| key(world.config.seed, "origin-proof", &[u64::from(s.index)]) % 10 < ORIGIN_PROOF_TENTHS)
+        .map(|s| {
+            let origin = agentrep_model::live::origin(&s.resources[0].url);
+            OriginProofRow {
+                url: format!("{origin}/.well-known/x402"),
+                origin,
+                fetched_at,
+                answered: true,
+                signers: vec![s.address.to_lowercase()],
+                proofs: 1,
+                digest: Some(
+                    rng::hex_bytes(key(world.config.seed, "origin-proof-doc", &[u64::from(s.index)]), 32)[2..]
+                        .to_owned(),
+                ),
+                error: None,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| a.origin.cmp(&b.origin));
     rows
 }
 

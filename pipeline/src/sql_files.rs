@@ -78,7 +78,7 @@ pub(crate) const DOMAINS: SqlFile = SqlFile {
 };
 
 /// The origins whose evidence counts for each seller, and the probe SLAs, paid calls and listing
-/// risks over them (methodology 3.1).
+/// risks over them (methodology 3.1; ownership proofs since 3.2).
 pub(crate) const ORIGINS: SqlFile = SqlFile {
     name: "origins.sql",
     text: include_str!("sql/origins.sql"),
@@ -87,6 +87,7 @@ pub(crate) const ORIGINS: SqlFile = SqlFile {
         "cur",
         "listing_domains",
         "listing_probes",
+        "origin_proofs",
         "paid_probes",
         "reg",
         "seller_domain",

@@ -2,7 +2,7 @@
 //! anyone can write, 402s served from hosts nobody binds and paid calls made there never move an
 //! honest seller's decision, score or flags, and a URL listed under a stranger's wallet too stays
 //! the seller's. A seller that takes the oracle's money at its own origin and delivers nothing is
-//! still `BLOCK`.
+//! still `BLOCK`. An origin the seller signed (an ownership proof, 3.2) counts as its own.
 
 mod support;
 
@@ -161,20 +161,70 @@ fn a_honeypot_at_its_own_origin_is_still_blocked() {
 #[test]
 fn an_origin_the_seller_binds_counts_even_beside_a_delivering_one() {
     // The seller's agent card names both origins: the failing one is its own, and counts.
-    let mut b = honest_world();
+    let (mut b, _) = with_failing_second_origin();
     let seller = honest();
-    let second = "https://billing.honest.example/charge";
-    b.listing(second, &seller, 10_000, -10);
-    b.probes_naming(second, 0, Some(402), Some(true), &[&seller]);
-    b.paid_probe(4, second, &seller, true, false);
-    b.paid_probe(7, second, &seller, true, false);
     let unbound = rebuild(&b);
     assert_ne!(of(&unbound, &seller).assessment.decision, Decision::Block, "unbound: judged by its best origin");
     b.register(7, &seller);
-    b.card(7, &[OWN_URL, second]);
+    b.card(7, &[OWN_URL, SECOND_URL]);
     let bound = rebuild(&b);
     let s = of(&bound, &seller);
     assert_eq!(s.assessment.decision, Decision::Block, "bound: {:?}", flags(s));
+}
+
+const SECOND_URL: &str = "https://billing.honest.example/charge";
+
+/// The honest seller with a second origin of its own whose paid calls settle and fail, bound by
+/// nothing yet; and that origin.
+fn with_failing_second_origin() -> (LakeBuilder, &'static str) {
+    let mut b = honest_world();
+    let seller = honest();
+    b.listing(SECOND_URL, &seller, 10_000, -10);
+    b.probes_naming(SECOND_URL, 0, Some(402), Some(true), &[&seller]);
+    b.paid_probe(4, SECOND_URL, &seller, true, false);
+    b.paid_probe(7, SECOND_URL, &seller, true, false);
+    (b, "https://billing.honest.example")
+}
+
+#[test]
+fn an_origin_the_seller_signed_counts_even_beside_a_delivering_one() {
+    // The origin serves the seller's ownership proof (3.2): it is the seller's own, and counts.
+    let (mut b, origin) = with_failing_second_origin();
+    let seller = honest();
+    b.origin_proof(2, origin, &[&seller], true);
+    let s = of(&rebuild(&b), &seller).clone();
+    assert_eq!(s.assessment.decision, Decision::Block, "signed: {:?}", flags(&s));
+    // A later fetch nothing answered keeps what the origin last served.
+    b.origin_proof(6, origin, &[], false);
+    assert_eq!(of(&rebuild(&b), &seller).assessment.decision, Decision::Block, "an unanswered fetch unbinds nothing");
+    // A document without the proof, answered later, unbinds it.
+    b.origin_proof(8, origin, &[], true);
+    assert_ne!(of(&rebuild(&b), &seller).assessment.decision, Decision::Block, "the proof taken down");
+}
+
+#[test]
+fn a_proof_by_another_wallet_binds_nothing_for_the_seller() {
+    let (mut b, origin) = with_failing_second_origin();
+    let seller = honest();
+    // The origin proves it belongs to a stranger (who signed it), not to the seller it lists.
+    b.origin_proof(2, origin, &[&stranger()], true);
+    assert_ne!(of(&rebuild(&b), &seller).assessment.decision, Decision::Block, "another wallet's proof");
+}
+
+#[test]
+fn a_stranger_who_signs_its_own_trap_hosts_binds_them_to_itself_only() {
+    let base = rebuild(&honest_world());
+    let mut b = honest_world();
+    paid_traps(&mut b, &honest(), 3);
+    dead_and_mismatching_traps(&mut b, &honest(), 4);
+    for k in 0..3 {
+        b.origin_proof(1, &format!("https://paid{k}.attacker.example"), &[&stranger()], true);
+    }
+    for k in 0..4 {
+        b.origin_proof(1, &format!("https://trap{k}.attacker.example"), &[&stranger()], true);
+    }
+    let after = rebuild(&b);
+    same_judgement(of(&base, &honest()), of(&after, &honest()), "traps signed by their owner");
 }
 
 #[test]

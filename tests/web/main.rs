@@ -4,6 +4,7 @@
 mod bazaar;
 mod card;
 mod hub;
+mod ownership;
 mod probe;
 mod ranks;
 mod submitted;

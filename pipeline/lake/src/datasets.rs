@@ -439,6 +439,31 @@ datasets! {
         error: Option<String>,
     }
 
+    /// What each listed origin serves at `/.well-known/x402` (the x402 discovery document): the
+    /// wallets whose ownership proofs it holds, each an EIP-191 signature of the origin's text by
+    /// the wallet, verified by the origin-proof job; one row per fetch, one partition per fetch day.
+    OriginProofs => "origin_proofs", OriginProofRow {
+        /// The origin: scheme and authority, lowercase (`https://api.example.com`), as the
+        /// listings' `origin` is computed.
+        origin: String,
+        /// The URL fetched.
+        url: String,
+        /// When it was fetched.
+        fetched_at: Timestamp,
+        /// The origin answered (any HTTP status): the row says what the origin serves now. False
+        /// when nothing answered (a timeout, a refused or reset connection), which says nothing.
+        answered: bool,
+        /// Wallets whose signature of the origin's text the document holds, lowercase, sorted:
+        /// each proof's recovered signer.
+        signers: Vec<String>,
+        /// Proofs the document held.
+        proofs: u32,
+        /// SHA-256 of the document's bytes, hex; null when none was fetched.
+        digest: Option<String>,
+        /// Why no document could be read (`http-404`, `bad-json`, `timeout`, …).
+        error: Option<String>,
+    }
+
     /// Marketplace crawl runs, one row per discovery URL per run, one partition per run day.
     CrawlRuns => "crawl_runs", CrawlRunRow {
         /// Discovery URL crawled.

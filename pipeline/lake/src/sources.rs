@@ -263,6 +263,13 @@ sources! {
         writes: [AgentCards, SubmittedCards],
         freshness: [fresh(Dataset::AgentCards, 7, "agent-cards-stale", EvidenceOnly)],
     },
+    /// Ownership proofs: the wallets each listed origin's `/.well-known/x402` document proves it
+    /// belongs to (the origin's text signed by the wallet), so an origin its payTo signed binds it.
+    OriginProofs => "origin-proofs" {
+        chain: false, required: false, schedule: Public, every: ("origin_proofs", DAY), needs: [],
+        writes: [OriginProofs],
+        freshness: [fresh(Dataset::OriginProofs, 30, "origin-proofs-stale", Lapses)],
+    },
     /// First USDC funders of every actor the sources above found (so it runs after them), and of
     /// their funders.
     Funding => "funding" {

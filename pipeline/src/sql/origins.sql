@@ -1,7 +1,7 @@
--- Which origins' evidence counts for each seller (methodology 3.1, SCORING.md § 1 "Origins"), then
--- the probe SLAs and agentrep's paid calls over those origins alone. Run after `domains.sql`
--- (`seller_domain`) and `sellers.sql` (`reg`, `listing_probes`). Placeholders: {day_end}, {d30},
--- {suspicious_tlds}, {admin_segments}.
+-- Which origins' evidence counts for each seller (methodology 3.1, ownership proofs 3.2; SCORING.md
+-- § 1 "Origins"), then the probe SLAs and agentrep's paid calls over those origins alone. Run after
+-- `domains.sql` (`seller_domain`) and `sellers.sql` (`reg`, `listing_probes`). Placeholders:
+-- {day_end}, {d30}, {suspicious_tlds}, {admin_segments}.
 --
 -- A probe or a paid call is evidence about the origin it reached. Anyone can list any URL under any
 -- wallet, and serve a 402 naming any wallet, so an origin's evidence counts for a wallet when the
@@ -12,7 +12,12 @@
 -- - ERC-8004: a registration whose agentWallet is the wallet (set only with the wallet's own
 --   signature) and whose agent's newest card names an endpoint on the origin;
 -- - a ranked domain that stands for the wallet (`seller_domain`: its offers name the wallet and
---   nobody else), for every listed origin on that domain.
+--   nobody else), for every listed origin on that domain;
+-- - an ownership proof (3.2): the origin's text signed by the wallet's key, served by the origin
+--   in its `/.well-known/x402` document, at the origin's newest fetch of the window that got an
+--   answer (so a proof the origin takes down unbinds it, and an origin that did not answer keeps
+--   what it last served). A stranger cannot sign the seller's payTo over the stranger's host, and
+--   the seller's own proof copied there signs the seller's origin, not the host.
 CREATE TEMP TABLE bound_origins AS
 SELECT DISTINCT address, origin FROM (
     SELECT r.address, lower(regexp_extract(trim(e.endpoint), '^https?://[^/?#]+')) AS origin
@@ -25,6 +30,10 @@ SELECT DISTINCT address, origin FROM (
     FROM wallet_resources w
     JOIN listing_domains d USING (resource)
     JOIN seller_domain sd ON sd.address = w.address AND sd.domain = d.domain
+    UNION ALL
+    SELECT unnest(p.signers) AS address, p.origin
+    FROM (SELECT origin, arg_max(signers, (fetched_at, url)) AS signers
+          FROM origin_proofs WHERE answered AND fetched_at >= {d30} AND fetched_at < {day_end} GROUP BY 1) p
 ) WHERE origin <> '';
 
 -- Which URL a listing names is a claim too, even on the seller's own host: a probe counts for the

@@ -58,6 +58,7 @@ pub struct LakeBuilder {
     ranks: Vec<(i64, DomainRankRow)>,
     paid: Vec<(i64, PaidProbeRow)>,
     cards: Vec<(i64, AgentCardRow)>,
+    origin_proofs: Vec<(i64, OriginProofRow)>,
     tx: u32,
 }
 
@@ -165,6 +166,25 @@ impl LakeBuilder {
                 links_back: false,
                 digest: Some("00".repeat(32)),
                 error: None,
+            },
+        ));
+        self
+    }
+
+    /// The origin-proof job's fetch of `origin`'s discovery document on day `d`: `signers` are the
+    /// wallets whose proofs it held; `answered: false` is a fetch nothing answered.
+    pub fn origin_proof(&mut self, d: i64, origin: &str, signers: &[&str], answered: bool) -> &mut Self {
+        self.origin_proofs.push((
+            d,
+            OriginProofRow {
+                origin: origin.into(),
+                url: format!("{origin}/.well-known/x402"),
+                fetched_at: at(d, 120),
+                answered,
+                signers: signers.iter().map(|s| (*s).to_owned()).collect(),
+                proofs: signers.len() as u32,
+                digest: answered.then(|| "00".repeat(32)),
+                error: (!answered).then(|| "timeout".to_owned()),
             },
         ));
         self
@@ -419,6 +439,7 @@ impl LakeBuilder {
         write_all(&lake, &self.ranks);
         write_all(&lake, &self.paid);
         write_all(&lake, &self.cards);
+        write_all(&lake, &self.origin_proofs);
         lake
     }
 }

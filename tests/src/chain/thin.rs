@@ -19,8 +19,8 @@ use std::path::Path;
 
 use agentrep_lake::datasets::{
     AgentCardRow, AttestationRow, BadgeClaimRow, CrawlRunRow, DailyScoreRow, DiscoverySubmissionRow, DomainRankRow,
-    EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, PaidProbeRow,
-    ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow, SubmittedCardRow, TokenBuyRow,
+    EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, OriginProofRow,
+    PaidProbeRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow, SubmittedCardRow, TokenBuyRow,
 };
 use agentrep_lake::{Dataset, Lake, Row};
 use anyhow::Context;
@@ -125,6 +125,7 @@ pub fn thin_world(src: &Lake, dst: &Path, thinning: &Thinning) -> anyhow::Result
             Dataset::BadgeClaims => copy::<BadgeClaimRow>(src, &out)?,
             Dataset::DiscoverySubmissions => copy::<DiscoverySubmissionRow>(src, &out)?,
             Dataset::SubmittedCards => copy::<SubmittedCardRow>(src, &out)?,
+            Dataset::OriginProofs => copy::<OriginProofRow>(src, &out)?,
             Dataset::CrawlRuns => copy::<CrawlRunRow>(src, &out)?,
             Dataset::EntityLabels => copy::<EntityLabelRow>(src, &out)?,
             Dataset::DomainRanks => copy::<DomainRankRow>(src, &out)?,

@@ -11,6 +11,7 @@ mod labels;
 mod launches;
 mod marketplace;
 pub(crate) mod merge;
+mod origin_proofs;
 mod paid_probes;
 pub mod plan;
 mod probes;
@@ -238,6 +239,7 @@ pub async fn run(source: SourceName, ctx: &RunContext<'_>) -> anyhow::Result<Run
         SourceName::Funding => run_one::<funding::Funding>(ctx).await,
         SourceName::Erc8004 => run_one::<erc8004::Erc8004>(ctx).await,
         SourceName::AgentCards => run_one::<agent_cards::AgentCards>(ctx).await,
+        SourceName::OriginProofs => run_one::<origin_proofs::OriginProofs>(ctx).await,
         SourceName::Launches => run_one::<launches::Launches>(ctx).await,
         SourceName::Proofs => run_one::<proofs::Proofs>(ctx).await,
         SourceName::Probes => run_one::<probes::Probes>(ctx).await,

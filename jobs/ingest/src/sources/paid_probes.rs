@@ -36,11 +36,11 @@
 //!   day among those funded enough, so a seller that serves one known oracle address and robs
 //!   everyone else meets a wallet it has never seen.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use agentrep_lake::Dataset;
-use agentrep_lake::datasets::{ListingRow, PaidProbeRow, SettlementRow};
+use agentrep_lake::datasets::{AgentCardRow, ListingRow, OriginProofRow, PaidProbeRow, RegistrationRow, SettlementRow};
 use agentrep_payments::{ChainReader, PaymentNetwork};
 use alloy::primitives::{Address, B256, U256, keccak256};
 use alloy::signers::local::PrivateKeySigner;
@@ -49,6 +49,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tracing::info;
 
+use super::merge::read_all;
 use super::{RunContext, RunReport, Source, SourceName, ts};
 use crate::web::pay::{self, Expected};
 
@@ -250,8 +251,8 @@ pub struct Demand {
 impl Demand {
     /// Every seller's demand from `settlements`, leaving out those paid from `pool`.
     fn of<'a>(settlements: impl IntoIterator<Item = &'a SettlementRow>, pool: &[Address]) -> BTreeMap<String, Demand> {
-        let own: std::collections::BTreeSet<String> = pool.iter().map(|a| format!("{a:#x}")).collect();
-        let mut payers: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+        let own: BTreeSet<String> = pool.iter().map(|a| format!("{a:#x}")).collect();
+        let mut payers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut prices: BTreeMap<String, BTreeMap<u64, u64>> = BTreeMap::new();
         for s in settlements {
             let payer = s.payer.to_ascii_lowercase();
@@ -317,7 +318,8 @@ impl DayBudget {
     }
 }
 
-/// The sellers due a paid call, each at the resource its buyers pay for: sellers never called in
+/// The sellers due a paid call, each at the resource its buyers pay for (on an origin it bound,
+/// `bound`: (seller, origin) pairs, when one is at that price): sellers never called in
 /// the history window first, then by independent demand, then new listings before old, ties by a
 /// hash of seller and day (so a small budget reaches every seller over the days). `called` maps
 /// each seller called in the window to its last call; a seller called within `every_days` waits,
@@ -328,11 +330,13 @@ fn due(
     cfg: &crate::config::PaidProbeConfig,
     called: &BTreeMap<String, LastCall>,
     demand: &BTreeMap<String, Demand>,
+    bound: &BTreeSet<(String, String)>,
     now: DateTime<Utc>,
 ) -> Due {
     let today = now.date_naive();
     let new_since = ts((now - chrono::Duration::days(NEW_LISTING_DAYS)).timestamp());
-    let mut chosen: BTreeMap<String, Target> = BTreeMap::new();
+    type Rank = (bool, bool, u64, agentrep_lake::Timestamp, String);
+    let mut chosen: BTreeMap<String, (Rank, Target)> = BTreeMap::new();
     for l in listings {
         let asset_ok = l.asset.parse::<Address>().is_ok_and(|a| a == network.asset);
         if !asset_ok || !network.is_named(&l.network) || l.price_atomic == 0 {
@@ -340,25 +344,38 @@ fn due(
         }
         let pay_to = l.pay_to.to_ascii_lowercase();
         let seen = demand.get(&pay_to).cloned().unwrap_or_default();
-        let entry = chosen.entry(pay_to.clone()).or_insert_with(|| Target {
-            pay_to: pay_to.clone(),
-            resource: l.resource.clone(),
-            price: l.price_atomic,
-            new_listing: false,
-            demand: seen.payers,
-            wallet: None,
+        // The resource at the usual price first (the one buyers pay for), on an origin the seller
+        // bound (an ownership proof, an agent card) before one nobody binds (a stranger can list its own host at that price), then
+        // the cheapest, then the earliest listed (the seller's own listing is older than a trap
+        // naming it): the origin the rebuild counts is the one called.
+        let rank = |l: &ListingRow| {
+            let own = bound.contains(&(pay_to.clone(), agentrep_model::live::origin(&l.resource)));
+            (seen.usual_price != Some(l.price_atomic), !own, l.price_atomic, l.first_seen, l.resource.clone())
+        };
+        let entry = chosen.entry(pay_to.clone()).or_insert_with(|| {
+            (
+                rank(l),
+                Target {
+                    pay_to: pay_to.clone(),
+                    resource: l.resource.clone(),
+                    price: l.price_atomic,
+                    new_listing: false,
+                    demand: seen.payers,
+                    wallet: None,
+                },
+            )
         });
-        entry.new_listing |= l.first_seen >= new_since;
-        // The resource at the usual price first (the one buyers pay for), then the cheapest.
-        let rank = |price: u64, resource: &str| (seen.usual_price != Some(price), price, resource.to_owned());
-        if rank(l.price_atomic, &l.resource) < rank(entry.price, &entry.resource) {
-            entry.price = l.price_atomic;
-            entry.resource = l.resource.clone();
+        entry.1.new_listing |= l.first_seen >= new_since;
+        let this = rank(l);
+        if this < entry.0 {
+            entry.1.price = l.price_atomic;
+            entry.1.resource = l.resource.clone();
+            entry.0 = this;
         }
     }
     let mut out = Due::default();
     let every = i64::from(cfg.every_days.max(1));
-    for target in chosen.into_values() {
+    for (_, target) in chosen.into_values() {
         if target.price > cfg.max_price {
             out.over_cap += 1;
         } else if called.get(&target.pay_to).is_none_or(|last| {
@@ -373,6 +390,49 @@ fn due(
         (called.contains_key(&t.pay_to), std::cmp::Reverse(t.demand), !t.new_listing, rotation)
     });
     out
+}
+
+/// The (wallet, origin) pairs the wallets' owners bound, as `origins.sql` binds them: every signer
+/// of each origin's newest answered proof fetch in the last [`HISTORY_DAYS`] days, and every origin
+/// the newest registration file of an agent names whose `agentWallet` is the wallet. (A ranked
+/// domain binds too, once the rebuild has judged that the domain's 402s name the wallet alone;
+/// the paid probe does not judge domains.)
+fn bound_origins(ctx: &RunContext<'_>, today: NaiveDate) -> anyhow::Result<BTreeSet<(String, String)>> {
+    let since = today - chrono::Duration::days(HISTORY_DAYS);
+    let mut newest: BTreeMap<String, OriginProofRow> = BTreeMap::new();
+    for part in ctx.lake.partitions_up_to(Dataset::OriginProofs, today)?.into_iter().filter(|p| p.date >= since) {
+        for row in ctx.lake.read_partition::<OriginProofRow>(part.date)? {
+            if row.answered
+                && newest.get(&row.origin).is_none_or(|n| (n.fetched_at, &n.url) < (row.fetched_at, &row.url))
+            {
+                newest.insert(row.origin.clone(), row);
+            }
+        }
+    }
+    let mut bound: BTreeSet<(String, String)> =
+        newest.into_values().flat_map(|row| row.signers.into_iter().map(move |s| (s, row.origin.clone()))).collect();
+    let mut cards: BTreeMap<u64, AgentCardRow> = BTreeMap::new();
+    for card in read_all::<AgentCardRow>(ctx.lake)? {
+        if card.error.is_none()
+            && cards.get(&card.agent_id).is_none_or(|c| (c.fetched_at, &c.uri) < (card.fetched_at, &card.uri))
+        {
+            cards.insert(card.agent_id, card);
+        }
+    }
+    for registration in read_all::<RegistrationRow>(ctx.lake)? {
+        let (Some(wallet), Some(card)) = (registration.agent_wallet, cards.get(&registration.agent_id)) else {
+            continue;
+        };
+        let wallet = wallet.to_ascii_lowercase();
+        bound.extend(
+            card.endpoints
+                .iter()
+                .map(|e| agentrep_model::live::origin(e))
+                .filter(|o| !o.is_empty())
+                .map(|o| (wallet.clone(), o)),
+        );
+    }
+    Ok(bound)
 }
 
 /// The wallet of `pool` that pays `target`: picked by seller and day among those whose balance
@@ -452,7 +512,8 @@ async fn prepare(ctx: &RunContext<'_>) -> anyhow::Result<Prepared> {
         .filter(|(seller, _)| demand.get(*seller).is_none_or(|d| d.payers == 0))
         .map(|(_, spent)| spent)
         .sum();
-    let due = due(&listings, &network, cfg, &called, &demand, ctx.now);
+    let bound = bound_origins(ctx, today)?;
+    let due = due(&listings, &network, cfg, &called, &demand, &bound, ctx.now);
     let budget = DayBudget::new(cfg.budget_per_day, spent_today, unproven_spent, &due.targets);
     Ok(Prepared { network, reader, pool, balances, due, spent_today, budget })
 }
@@ -831,8 +892,6 @@ impl Source for PaidProbes {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
     use super::*;
     use agentrep_lake::Timestamp;
 
@@ -881,12 +940,38 @@ mod tests {
             ("0xold-busy".to_owned(), demand(40, Some(1_000))),
             ("0xcalled-long-ago".to_owned(), demand(900, Some(1_000))),
         ]);
-        let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &demand, now);
+        let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &demand, &BTreeSet::new(), now);
         let order: Vec<&str> = due.targets.iter().map(|t| t.pay_to.as_str()).collect();
         assert_eq!(order, ["0xold-busy", "0xnew", "0xold-quiet", "0xcalled-long-ago"]);
         assert_eq!((due.targets[0].resource.as_str(), due.targets[0].price), ("https://a/1", 1_000));
         assert_eq!((due.targets[2].resource.as_str(), due.targets[2].price), ("https://b/0", 700));
         assert_eq!(due.over_cap, 1);
+    }
+
+    /// A stranger's host listed under the seller's payTo at the seller's usual price is not the
+    /// one called: the origin the seller signed is, and with no signed origin, the earliest listed.
+    #[test]
+    fn the_signed_origin_then_the_earliest_listing_is_called_at_the_usual_price() {
+        let now = DateTime::parse_from_rfc3339("2026-11-28T12:00:00Z").unwrap().with_timezone(&Utc);
+        let cfg = crate::config::PaidProbeConfig::default();
+        let listings = vec![
+            listing("0xseller", "https://a-trap.example/quote", 1_000, 1, now),
+            listing("0xseller", "https://seller.example/quote", 1_000, 60, now),
+            listing("0xseller", "https://ping.seller.example/ping", 10, 60, now),
+        ];
+        let demand = BTreeMap::from([("0xseller".to_owned(), demand(40, Some(1_000)))]);
+        let pick = |bound: &BTreeSet<(String, String)>| {
+            due(&listings, &PaymentNetwork::base(), &cfg, &BTreeMap::new(), &demand, bound, now).targets[0]
+                .resource
+                .clone()
+        };
+        assert_eq!(pick(&BTreeSet::new()), "https://seller.example/quote");
+        // The trap's host signed by the seller (say the seller moved there): called first.
+        let signed = BTreeSet::from([("0xseller".to_owned(), "https://a-trap.example".to_owned())]);
+        assert_eq!(pick(&signed), "https://a-trap.example/quote");
+        // A signed origin at another price does not replace the resource buyers pay for.
+        let ping_only = BTreeSet::from([("0xseller".to_owned(), "https://ping.seller.example".to_owned())]);
+        assert_eq!(pick(&ping_only), "https://seller.example/quote");
     }
 
     /// Demand is distinct independent payers: the oracle's own wallets and a wallet paying a
@@ -959,7 +1044,7 @@ mod tests {
             ("0xfailed".to_owned(), LastCall { day: yesterday, again_tomorrow: true }),
             ("0xserved".to_owned(), LastCall { day: yesterday, again_tomorrow: false }),
         ]);
-        let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &BTreeMap::new(), now);
+        let due = due(&listings, &PaymentNetwork::base(), &cfg, &called, &BTreeMap::new(), &BTreeSet::new(), now);
         let order: Vec<&str> = due.targets.iter().map(|t| t.pay_to.as_str()).collect();
         assert_eq!(order, ["0xfailed"]);
     }

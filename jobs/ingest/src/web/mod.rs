@@ -7,6 +7,7 @@
 //! - [`bazaar`]: the x402 Bazaar discovery crawler (operator-configured URLs, plain client).
 //! - [`probe`]: unpaid health probes of listed resources.
 //! - [`card`]: ERC-8004 registration files.
+//! - [`ownership`]: the ownership proofs an origin serves (`/.well-known/x402`).
 //! - [`facilitator`]: a facilitator's `/supported` signers.
 //! - [`farcaster`]: a Farcaster hub's custody and verification lookups.
 
@@ -15,6 +16,7 @@ pub mod card;
 pub mod facilitator;
 pub mod farcaster;
 pub mod offer;
+pub mod ownership;
 pub mod pay;
 pub mod probe;
 pub mod safe;
