@@ -162,12 +162,27 @@ impl SellerEvidence<'_> {
     /// The fast evidence for the fold: the probes (the fold keeps those of the basis's listings,
     /// which are the seller's counted origins' own) and the paid calls made at the seller's
     /// counted origins (SCORING.md § 1, "Origins": a call at an origin the seller's evidence does
-    /// not count from judges that origin, not the wallet).
+    /// not count from judges that origin, not the wallet); at the counted origin nobody binds,
+    /// both only while the rebuild would still count that origin with them.
     fn fast_for(&self, line: &LiveSellerV1) -> FastEvidence {
         let counted: BTreeSet<String> = line.basis.listings.iter().map(|l| origin(&l.resource)).collect();
+        let mut calls: Vec<&PaidProbeRow> =
+            self.paid_calls.iter().copied().filter(|c| counted.contains(&origin(&c.resource))).collect();
+        // At the counted origin nobody binds, the newer evidence counts only while the rebuild
+        // would still count that origin with it (`LiveBasis::newer_evidence_at_unbound_counts`).
+        let undelivered_there = calls.iter().any(|c| {
+            line.basis.is_unbound_origin(&c.resource)
+                && c.settled == Some(true)
+                && PaidCallOutcome::of(c.status, c.body_bytes) == PaidCallOutcome::NotDelivered
+        });
+        let end = self.fast.as_of.max(line.basis.day_end - 1) + 1;
         let mut fast = self.fast.clone();
+        if !line.basis.newer_evidence_at_unbound_counts(&fast.probes, end, undelivered_there) {
+            fast.probes.retain(|p| !line.basis.is_unbound_origin(&p.resource));
+            calls.retain(|c| !line.basis.is_unbound_origin(&c.resource));
+        }
         let mut undelivered_days = BTreeSet::new();
-        for call in self.paid_calls.iter().filter(|c| counted.contains(&origin(&c.resource))) {
+        for call in calls {
             if count_paid_call(&mut fast.paid_probes, call) == Some(PaidCallOutcome::NotDelivered) {
                 undelivered_days.insert(call.probed_at.secs().div_euclid(agentrep_model::live::DAY));
             }

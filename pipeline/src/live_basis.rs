@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use agentrep_model::live::{DAY, KnownPayer, LiveBasis, LiveListing, PriceBound, ProbeSample};
+use agentrep_model::live::{
+    DAY, KnownPayer, LiveBasis, LiveListing, OriginRank, PriceBound, ProbeSample, UnboundOrigin,
+};
 
 use crate::PipelineError;
 use crate::demand::Standings;
@@ -38,6 +40,11 @@ const ORACLE_PAYERS_SQL: &str = "SELECT address FROM oracle_payers ORDER BY 1";
 const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource FROM wallet_resources c \
      JOIN listing_domains d USING (resource) JOIN seller_ids i USING (address) \
      JOIN seller_domain sd ON sd.address = i.address AND sd.domain = d.domain ORDER BY 1, 2";
+/// Each seller's counted origin nobody binds, its rank and its rival (`sql/origins.sql`).
+const UNBOUND_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, u.origin, u.paid_class::UTINYINT AS paid_class, \
+     u.probe_class::UTINYINT AS probe_class, u.first_seen, u.beside_bound, u.rival_origin, \
+     u.rival_paid_class::UTINYINT AS rival_paid_class, u.rival_probe_class::UTINYINT AS rival_probe_class, \
+     u.rival_first_seen FROM unbound_rivals u JOIN seller_ids i USING (address) ORDER BY 1, 2";
 
 /// Each seller's rows (by 0-based seller index), filled from a query in seller order. A seller's
 /// rows keep the query's order; its vector is trimmed to size when the next seller's rows begin.
@@ -106,6 +113,7 @@ pub(crate) struct SellerLiveInputs {
     probes: Vec<ProbeSample>,
     listings: Vec<Listed>,
     domain_resources: Vec<String>,
+    unbound: Option<UnboundOrigin>,
 }
 
 /// Everything read for the bases of all sellers.
@@ -185,6 +193,24 @@ impl LiveInputs {
         let domain_resources = query(db, "live domain resources", DOMAIN_RESOURCES_SQL, |r| {
             Ok((r.get::<_, u32>("seller")?, r.get::<_, String>("resource")?))
         })?;
+        let unbound = query(db, "live unbound origins", UNBOUND_SQL, |r| {
+            let rival = match r.get::<_, Option<String>>("rival_origin")? {
+                Some(origin) => Some(OriginRank {
+                    paid_class: r.get("rival_paid_class")?,
+                    probe_class: r.get("rival_probe_class")?,
+                    first_seen: r.get("rival_first_seen")?,
+                    origin,
+                }),
+                None => None,
+            };
+            let rank = OriginRank {
+                paid_class: r.get("paid_class")?,
+                probe_class: r.get("probe_class")?,
+                first_seen: r.get("first_seen")?,
+                origin: r.get("origin")?,
+            };
+            Ok((r.get::<_, u32>("seller")?, UnboundOrigin { rank, beside_bound: r.get("beside_bound")?, rival }))
+        })?;
         let covered =
             lake.read_checkpoint::<SettlementsCoverage>("settlements").ok().flatten().and_then(|c| c.covered_until);
         let sellers = payers
@@ -194,12 +220,15 @@ impl LiveInputs {
             .zip(PerSeller::from_keyed(probes, sellers).finish())
             .zip(PerSeller::from_keyed(listings, sellers).finish())
             .zip(PerSeller::from_keyed(domain_resources, sellers).finish())
-            .map(|((((payers, days), probes), listings), domain_resources)| SellerLiveInputs {
+            .zip(PerSeller::from_keyed(unbound, sellers).finish())
+            .map(|(((((payers, days), probes), listings), domain_resources), unbound)| SellerLiveInputs {
                 payers,
                 days,
                 probes,
                 listings,
                 domain_resources,
+                // At most one per seller: `counted_origins` keeps one origin nobody binds.
+                unbound: unbound.into_iter().next(),
             })
             .collect();
         Ok(Self {
@@ -259,6 +288,7 @@ impl SellerLiveInputs {
             last_at: standings.last_t,
             repeating_entities: standings.repeating.clone(),
             domain_resources: self.domain_resources,
+            unbound: self.unbound,
             probes: self.probes,
         }
     }

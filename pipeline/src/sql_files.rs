@@ -101,6 +101,7 @@ pub(crate) const ORIGINS: SqlFile = SqlFile {
         "listing_paid",
         "seller_origins",
         "counted_origins",
+        "unbound_rivals",
         "listing_risks",
         "sla",
         "paid",

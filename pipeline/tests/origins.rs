@@ -138,24 +138,54 @@ fn every_trap_at_once_moves_nothing() {
     same_judgement(of(&base, &honest()), of(&after, &honest()), "every trap");
 }
 
-#[test]
-fn a_honeypot_at_its_own_origin_is_still_blocked() {
+const HONEYPOT_URL: &str = "https://api.honeypot.example/v1/data";
+
+fn honeypot() -> String {
+    addr(0x6001)
+}
+
+/// A seller with 20 customers that took the oracle's money at its own URL on two days and
+/// delivered nothing.
+fn honeypot_world() -> LakeBuilder {
     let mut b = LakeBuilder::new();
-    let seller = addr(0x6001);
-    let url = "https://api.honeypot.example/v1/data";
-    b.listing(url, &seller, 10_000, -20);
-    b.probes_naming(url, 0, Some(402), Some(true), &[&seller]);
-    b.paid_probe(4, url, &seller, true, false);
-    b.paid_probe(7, url, &seller, true, false);
+    let seller = honeypot();
+    b.listing(HONEYPOT_URL, &seller, 10_000, -20);
+    b.probes_naming(HONEYPOT_URL, 0, Some(402), Some(true), &[&seller]);
+    b.paid_probe(4, HONEYPOT_URL, &seller, true, false);
+    b.paid_probe(7, HONEYPOT_URL, &seller, true, false);
     for p in 0..20u32 {
         let payer = addr(0x300 + p);
         b.fund(&payer, EXCHANGE, -30, 20_000_000);
         b.pay(i64::from(p % (LAST + 1)), 100 + i64::from(p), &payer, &seller, 10_000, Via::X402);
     }
-    let sellers = rebuild(&b);
-    let s = of(&sellers, &seller);
+    b
+}
+
+fn assert_blocked_for_pay_then_fail(b: &LakeBuilder) {
+    let sellers = rebuild(b);
+    let s = of(&sellers, &honeypot());
     assert_eq!(s.assessment.decision, Decision::Block, "{:?}", flags(s));
     assert!(flags(s).contains(&FlagKey::PayThenFail));
+}
+
+#[test]
+fn a_honeypot_at_its_own_origin_is_still_blocked() {
+    assert_blocked_for_pay_then_fail(&honeypot_world());
+}
+
+#[test]
+fn a_honeypot_that_lists_a_dead_decoy_beside_its_origin_is_still_blocked() {
+    // The decoys were probed and never answered a 402 asking for the wallet, so they are no
+    // evidence of it and cannot rank before the origin that took the oracle's money (3.2; in 3.1 a
+    // never-paid origin always did). A dead host, and a made-up URL on someone's host that answers
+    // 404 (the prober reaches every listing within its round, so neither stays unprobed).
+    let mut b = honeypot_world();
+    let seller = honeypot();
+    b.listing("https://decoy.honeypot.example/x", &seller, 10_000, 2);
+    b.probes("https://decoy.honeypot.example/x", 2, None, None);
+    b.listing("https://made-up.example/y", &seller, 10_000, 2);
+    b.probes_naming("https://made-up.example/y", 2, Some(404), None, &[]);
+    assert_blocked_for_pay_then_fail(&b);
 }
 
 #[test]
@@ -225,6 +255,76 @@ fn a_stranger_who_signs_its_own_trap_hosts_binds_them_to_itself_only() {
     }
     let after = rebuild(&b);
     same_judgement(of(&base, &honest()), of(&after, &honest()), "traps signed by their owner");
+}
+
+/// The seller's listing nothing has probed yet, beside a stranger's host that serves the seller's
+/// own 402 (a proxy) and so was its best origin at the rebuild.
+fn with_a_proxy_as_best_origin() -> (LakeBuilder, &'static str) {
+    let mut b = LakeBuilder::new();
+    let seller = honest();
+    let proxy = "https://proxy.attacker.example/api";
+    b.listing(OWN_URL, &seller, 10_000, -20);
+    b.listing(proxy, &seller, 10_000, 3);
+    b.probes_naming(proxy, 3, Some(402), Some(true), &[&seller]);
+    for p in 0..30u32 {
+        let payer = addr(0x700 + p);
+        b.fund(&payer, EXCHANGE, -30, 20_000_000);
+        b.pay(i64::from(p % (LAST + 1)), 100 + i64::from(p), &payer, &seller, 10_000, Via::X402);
+    }
+    (b, proxy)
+}
+
+/// Dead probes of `url` in the six hours after the snapshot, as the overlay folds them.
+fn dead_after_the_snapshot(s: &SellerRecord, url: &str) -> agentrep_model::live::FastEvidence {
+    let day_end = s.live.day_end;
+    agentrep_model::live::FastEvidence {
+        as_of: day_end + 6 * 3_600,
+        probes: (1..=6)
+            .map(|h| agentrep_model::live::ProbeSample {
+                resource: url.into(),
+                t: day_end + h * 3_600,
+                status: None,
+                latency_ms: None,
+                offer_version: None,
+                offer_matches: None,
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_strangers_host_that_was_the_best_origin_and_then_fails_lowers_nobody_before_the_rebuild() {
+    let (b, proxy) = with_a_proxy_as_best_origin();
+    let sellers = rebuild(&b);
+    let s = of(&sellers, &honest());
+    let unbound = s.live.unbound.as_ref().expect("the proxy is the counted origin nobody binds");
+    assert_eq!(unbound.rank.origin, "https://proxy.attacker.example");
+    assert_eq!(unbound.rival.as_ref().map(|r| r.origin.as_str()), Some("https://api.honest.example"));
+    // The proxy goes dark after the rebuild: the seller's own origin would count instead, so the
+    // overlay's fold (and the live re-score's) leave the proxy's newer probes out.
+    let folded = agentrep_model::live::fold_fast(&s.features, &s.live, &dead_after_the_snapshot(s, proxy));
+    let after = agentrep_model::assess_seller(&folded);
+    assert_eq!(after.decision, s.assessment.decision, "{:?}", after.flags);
+    assert_eq!(after.score, s.assessment.score);
+}
+
+#[test]
+fn a_sellers_only_origin_failing_after_the_rebuild_lowers_it_at_once() {
+    let mut b = LakeBuilder::new();
+    let seller = honest();
+    b.listing(OWN_URL, &seller, 10_000, -20);
+    b.probes_naming(OWN_URL, 0, Some(402), Some(true), &[&seller]);
+    for p in 0..30u32 {
+        let payer = addr(0x700 + p);
+        b.fund(&payer, EXCHANGE, -30, 20_000_000);
+        b.pay(i64::from(p % (LAST + 1)), 100 + i64::from(p), &payer, &seller, 10_000, Via::X402);
+    }
+    let sellers = rebuild(&b);
+    let s = of(&sellers, &seller);
+    assert!(s.live.unbound.as_ref().is_some_and(|u| u.rival.is_none()), "{:?}", s.live.unbound);
+    let folded = agentrep_model::live::fold_fast(&s.features, &s.live, &dead_after_the_snapshot(s, OWN_URL));
+    assert_eq!(folded.sla.last_ok, Some(false), "its own origin's death counts at once");
 }
 
 #[test]

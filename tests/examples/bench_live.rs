@@ -134,6 +134,7 @@ async fn run(settlements: u64, rescores: u64) -> anyhow::Result<()> {
             last_at: Some(day_end - 3_600),
             repeating_entities: Vec::new(),
             domain_resources: Vec::new(),
+            unbound: None,
             probes,
         },
         sources: vec!["marketplace".into()],

@@ -185,8 +185,83 @@ pub struct LiveBasis {
     /// the offers that name the wallet there.
     #[serde(default)]
     pub domain_resources: Vec<String>,
+    /// The wallet's counted origin nobody binds, and what could take its place (SCORING.md § 1,
+    /// *Origins*): evidence newer than the snapshot there counts only while the rebuild would
+    /// still count that origin with it ([`LiveBasis::newer_evidence_at_unbound_counts`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unbound: Option<UnboundOrigin>,
     /// Probes in the probe window.
     pub probes: Vec<ProbeSample>,
+}
+
+/// Where the rebuild placed one origin among a wallet's origins nobody binds (`sql/origins.sql`,
+/// `counted_origins`): the lowest rank counts.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct OriginRank {
+    /// The oracle's paid calls there: 0 one delivered and none failed, 1 none settled, 2 one
+    /// settled and undelivered.
+    pub paid_class: u8,
+    /// Its probes: 0 last probe alive and no mismatching offer, 1 none, 2 last alive with a
+    /// mismatching offer, 3 last dead.
+    pub probe_class: u8,
+    /// When the wallet first listed it, Unix seconds.
+    pub first_seen: i64,
+    /// The origin.
+    pub origin: String,
+}
+
+/// A wallet's counted origin nobody binds, as the rebuild ranked it, and what could take its place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnboundOrigin {
+    /// The counted origin's rank at the snapshot.
+    pub rank: OriginRank,
+    /// The wallet has a bound origin, beside which this one counts only while its evidence is clean.
+    pub beside_bound: bool,
+    /// The best of the wallet's other listed origins nobody binds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rival: Option<OriginRank>,
+}
+
+impl LiveBasis {
+    /// Whether evidence newer than the snapshot at the counted origin nobody binds can lower the
+    /// wallet: `newer` probes and, from the oracle's paid calls there, whether one settled and was
+    /// not delivered, as of `end` (exclusive). It cannot when, with that evidence, the rebuild would
+    /// count another origin instead (its rival ranks better) or no longer count it (beside a bound
+    /// origin, once its evidence is not clean); a wallet's only origin always counts.
+    pub fn newer_evidence_at_unbound_counts(&self, newer: &[ProbeSample], end: i64, undelivered: bool) -> bool {
+        let Some(unbound) = &self.unbound else { return true };
+        let at = unbound.rank.origin.as_str();
+        let start = end - PROBE_WINDOW_DAYS * DAY;
+        let window: Vec<&ProbeSample> = self
+            .probes
+            .iter()
+            .chain(newer)
+            .filter(|p| p.t >= start && p.t < end && origin(&p.resource) == at)
+            .collect();
+        let sla = sla_stats(&window);
+        let probe_class = match sla.last_ok {
+            None => 1,
+            Some(false) => 3,
+            Some(true) if sla.offer_mismatches > 0 => 2,
+            Some(true) => 0,
+        };
+        let paid_class = if undelivered { 2 } else { unbound.rank.paid_class };
+        let now = OriginRank { paid_class, probe_class, ..unbound.rank.clone() };
+        let clean = paid_class < 2 && sla.ok == sla.samples && sla.offer_mismatches == 0;
+        (clean || !unbound.beside_bound) && unbound.rival.as_ref().is_none_or(|rival| *rival >= now)
+    }
+
+    /// Whether `url` is on the counted origin nobody binds.
+    pub fn is_unbound_origin(&self, url: &str) -> bool {
+        self.unbound.as_ref().is_some_and(|u| u.rank.origin == origin(url))
+    }
+
+    /// `newer` without the probes at the counted origin nobody binds when they cannot lower the
+    /// wallet ([`LiveBasis::newer_evidence_at_unbound_counts`], with no undelivered paid call).
+    fn newer_probes_that_count<'a>(&self, newer: &'a [ProbeSample], end: i64) -> Vec<&'a ProbeSample> {
+        let counts = self.newer_evidence_at_unbound_counts(newer, end, false);
+        newer.iter().filter(|p| counts || !self.is_unbound_origin(&p.resource)).collect()
+    }
 }
 
 /// Evidence newer than the snapshot.
@@ -405,7 +480,7 @@ fn slide_probe_window(f: &mut SellerFeatures, basis: &LiveBasis, newer: &[ProbeS
     let window: Vec<&ProbeSample> = basis
         .probes
         .iter()
-        .chain(newer.iter())
+        .chain(basis.newer_probes_that_count(newer, end))
         .filter(|p| p.t >= probe_start && p.t < end && current.contains(p.resource.as_str()))
         .collect();
     f.sla = sla_stats(&window);
@@ -541,6 +616,7 @@ mod tests {
             last_at: Some(DAY_END - 2 * DAY + 10),
             repeating_entities: vec![],
             domain_resources: vec![],
+            unbound: None,
             probes: vec![],
         }
     }
@@ -726,5 +802,49 @@ mod tests {
         assert!(folded.denylisted);
         assert_eq!(folded.demand, published.demand);
         assert_eq!(folded.age_days, published.age_days);
+    }
+
+    /// At the counted origin nobody binds, newer probes lower the wallet only while the rebuild
+    /// would still count that origin with them: not when a rival of the wallet's would then rank
+    /// better, nor beside a bound origin once they are not clean; always at a wallet's only origin.
+    #[test]
+    fn newer_probes_at_an_unbound_origin_lower_only_while_it_would_still_count() {
+        let mut b = basis();
+        b.probes = (1..=4).map(|k| probe(DAY_END - k * 3_600, Some(402), Some(100))).collect();
+        let mut published = features();
+        published.sla = sla_stats(&b.probes.iter().collect::<Vec<_>>());
+        let dead = FastEvidence {
+            as_of: DAY_END + 3 * 900,
+            probes: (1..=3).map(|k| probe(DAY_END + k * 900, None, None)).collect(),
+            ..FastEvidence::default()
+        };
+        let rank = |paid_class, probe_class, first_seen, origin: &str| OriginRank {
+            paid_class,
+            probe_class,
+            first_seen,
+            origin: origin.into(),
+        };
+        let lowered = |b: &LiveBasis| fold_fast(&published, b, &dead).sla.last_ok == Some(false);
+        // The only origin: lowered.
+        b.unbound =
+            Some(UnboundOrigin { rank: rank(1, 0, 100, "https://api.example"), beside_bound: false, rival: None });
+        assert!(lowered(&b));
+        // A rival alive at the snapshot (a host of the seller's, or a stranger's): it would count
+        // once this one is dead, so nothing is lowered before the rebuild.
+        let rival =
+            |r| UnboundOrigin { rank: rank(1, 0, 100, "https://api.example"), beside_bound: false, rival: Some(r) };
+        b.unbound = Some(rival(rank(1, 0, 200, "https://trap.example")));
+        assert!(!lowered(&b));
+        // A dead or later-listed rival would not outrank it: lowered.
+        b.unbound = Some(rival(rank(1, 3, 200, "https://trap.example")));
+        assert!(lowered(&b));
+        // Beside a bound origin, an unbound one that is no longer clean stops counting.
+        b.unbound =
+            Some(UnboundOrigin { rank: rank(1, 0, 100, "https://api.example"), beside_bound: true, rival: None });
+        assert!(!lowered(&b));
+        // An undelivered paid call there: a never-paid rival outranks it.
+        b.unbound = Some(rival(rank(1, 3, 200, "https://trap.example")));
+        assert!(!b.newer_evidence_at_unbound_counts(&[], DAY_END + 1, true));
+        assert!(b.newer_evidence_at_unbound_counts(&[], DAY_END + 1, false));
     }
 }

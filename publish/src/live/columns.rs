@@ -130,6 +130,15 @@ fn json<'a, T: serde::Serialize>(
     Ok(Arc::new(StringArray::from_iter_values(texts.map_err(PublishError::Encode)?)))
 }
 
+/// A nullable JSON text column: null where `value` is `None`.
+fn optional_json<'a, T: serde::Serialize + 'a>(
+    rows: &[LiveRow<'a>],
+    value: impl Fn(&LiveRow<'a>) -> Option<&'a T>,
+) -> Result<ArrayRef, PublishError> {
+    let texts = rows.iter().map(|r| value(r).map(serde_json::to_string).transpose()).collect::<Result<Vec<_>, _>>();
+    Ok(Arc::new(texts.map_err(PublishError::Encode)?.into_iter().collect::<StringArray>()))
+}
+
 fn numbers<T: ArrowPrimitiveType>(
     rows: &[LiveRow<'_>],
     values: impl Fn(&LiveBasis) -> Vec<Option<T::Native>>,
@@ -198,6 +207,7 @@ fn batch(rows: &[LiveRow<'_>]) -> Result<RecordBatch, PublishError> {
             numbers::<UInt32Type>(rows, |b| b.repeating_entities.iter().copied().map(Some).collect()),
         ),
         ("domain_resources", texts(rows, |r| r.basis.domain_resources.iter().map(String::as_str).collect())),
+        ("unbound", optional_json(rows, |r| r.basis.unbound.as_ref())?),
         ("probe_resource", texts(rows, |r| r.basis.probes.iter().map(|p| p.resource.as_str()).collect())),
         ("probe_t", numbers::<Int64Type>(rows, |b| b.probes.iter().map(|p| Some(p.t)).collect())),
         ("probe_status", numbers::<UInt32Type>(rows, |b| b.probes.iter().map(|p| p.status).collect())),
@@ -522,6 +532,11 @@ fn decode(b: &RecordBatch, row: usize) -> Result<LiveSellerV1, PublishError> {
         last_at: optional(column::<Int64Array>(b, "last_at")?, row),
         repeating_entities: items::<UInt32Array>(b, row, "repeating_entities")?.values().to_vec(),
         domain_resources: strings(b, row, "domain_resources")?,
+        // A basis written before the column existed has no unbound origin.
+        unbound: match b.column_by_name("unbound").and_then(|c| c.as_any().downcast_ref::<StringArray>()) {
+            Some(c) if c.is_valid(row) => Some(serde_json::from_str(c.value(row)).map_err(PublishError::Encode)?),
+            _ => None,
+        },
         probes,
     };
     Ok(LiveSellerV1 {
@@ -583,6 +598,21 @@ mod tests {
             last_at: i.is_multiple_of(3).then_some(day * 86_400 - 9),
             repeating_entities: (0..n as u32).collect(),
             domain_resources: (0..n % 2).map(|k| format!("https://s{i}.example/api/{k}")).collect(),
+            unbound: (n > 1).then(|| agentrep_model::live::UnboundOrigin {
+                rank: agentrep_model::live::OriginRank {
+                    paid_class: 1,
+                    probe_class: 0,
+                    first_seen: day * 86_400,
+                    origin: format!("https://s{i}.example"),
+                },
+                beside_bound: i.is_multiple_of(2),
+                rival: (n > 2).then(|| agentrep_model::live::OriginRank {
+                    paid_class: 2,
+                    probe_class: 3,
+                    first_seen: day * 86_400 + 1,
+                    origin: format!("https://t{i}.example"),
+                }),
+            }),
             probes: (0..n)
                 .map(|k| ProbeSample {
                     resource: format!("https://s{i}.example/api/{k}"),
