@@ -100,6 +100,7 @@ pub(crate) const ORIGINS: SqlFile = SqlFile {
         "counted_probes",
         "listing_paid",
         "seller_origins",
+        "unbound_ranked",
         "counted_origins",
         "unbound_rivals",
         "listing_risks",

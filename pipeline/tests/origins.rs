@@ -189,6 +189,37 @@ fn a_honeypot_that_lists_a_dead_decoy_beside_its_origin_is_still_blocked() {
 }
 
 #[test]
+fn a_proxy_serving_the_listed_terms_does_not_outrank_a_seller_whose_402_differs_from_its_listing() {
+    // The seller's 402 names it at other terms than its listing says (the listing lags a price
+    // change); a stranger's proxy serves a 402 at the listed terms, takes the oracle's paid calls
+    // at the price buyers pay, settles them and answers 500 on two days. The seller's own origin
+    // names the wallet, so it stays eligible, and as the never-paid origin it ranks first: the
+    // proxy lowers nothing.
+    let mut b = LakeBuilder::new();
+    let seller = honest();
+    b.listing(OWN_URL, &seller, 10_000, -20);
+    b.probes_naming(OWN_URL, 0, Some(402), Some(false), &[&seller]);
+    for p in 0..30u32 {
+        let payer = addr(0x700 + p);
+        b.fund(&payer, EXCHANGE, -30, 20_000_000);
+        b.pay(i64::from(p % (LAST + 1)), 100 + i64::from(p), &payer, &seller, 10_000, Via::X402);
+    }
+    let base = rebuild(&b);
+    let proxy = "https://proxy.attacker.example/api";
+    b.listing(proxy, &seller, 10_000, 2);
+    b.probes_naming(proxy, 2, Some(402), Some(true), &[&seller]);
+    b.paid_probe(4, proxy, &seller, true, false);
+    b.paid_probe(7, proxy, &seller, true, false);
+    let after = rebuild(&b);
+    let (before, after) = (of(&base, &seller), of(&after, &seller));
+    assert!(after.assessment.decision >= before.assessment.decision, "lowered: {:?}", flags(after));
+    assert!(!flags(after).iter().any(|f| matches!(f, FlagKey::PayThenFail | FlagKey::PaidCallUndelivered)));
+    // What the proxy does move (a rule of 3.1, open): its 402 at the listed terms takes the wallet,
+    // so the seller's own mismatching probes stop counting and its `offer-mismatch` goes.
+    assert!(!flags(after).contains(&FlagKey::OfferMismatch), "{:?}", flags(after));
+}
+
+#[test]
 fn an_origin_the_seller_binds_counts_even_beside_a_delivering_one() {
     // The seller's agent card names both origins: the failing one is its own, and counts.
     let (mut b, _) = with_failing_second_origin();

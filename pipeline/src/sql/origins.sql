@@ -68,11 +68,12 @@ FROM paid_probes WHERE probed_at >= {d30} AND probed_at < {day_end} AND error IS
 -- undelivered) and how its probes went (0 last probe alive and no offer for another wallet or
 -- terms, 1 no probe, 2 last probe alive with mismatching offers, 3 last probe dead); and whether
 -- it may be the wallet's best origin nobody binds (`eligible`, 3.2): when a resource of the wallet
--- took it in the window, an origin that was probed and never did may not, since a 402 that never
--- asked for the wallet is no evidence of it (a dead or made-up listing the seller adds beside the
--- host that takes its buyers' money cannot stand in for that host). An origin nothing probed yet
--- stays eligible: a stranger's host that took the wallet must not outrank a seller's listing the
--- prober has not reached.
+-- took it in the window, an origin that was probed and never answered a 402 naming the wallet (at
+-- any terms) may not, since it is no evidence of the wallet (a dead or made-up listing the seller
+-- adds beside the host that takes its buyers' money cannot stand in for that host). An origin
+-- nothing probed yet stays eligible, and so does one whose 402 names the wallet at other terms
+-- than listed: a stranger's host that took the wallet must not outrank a seller's listing the
+-- prober has not reached, or whose listing lags its price.
 CREATE TEMP TABLE seller_origins AS
 WITH listed AS (
     SELECT w.address, w.origin, epoch(min(c.first_seen))::BIGINT AS first_seen
@@ -87,8 +88,8 @@ WITH listed AS (
     SELECT address, origin, count(*) FILTER (WHERE settled AND outcome = 'delivered') AS delivered,
            count(*) FILTER (WHERE settled AND outcome = 'not-delivered') AS undelivered
     FROM listing_paid GROUP BY 1, 2
-), took AS (
-    SELECT DISTINCT w.address, w.origin FROM taken_resources t JOIN wallet_resources w USING (address, resource)
+), named AS (
+    SELECT DISTINCT address, origin FROM listing_probes WHERE names_wallet
 ), probed_at_all AS (
     SELECT DISTINCT address, origin FROM listing_probes
 )
@@ -98,60 +99,47 @@ SELECT address, origin, l.first_seen, coalesce(p.samples, 0) AS samples, coalesc
        CASE WHEN coalesce(pd.undelivered, 0) > 0 THEN 2 WHEN coalesce(pd.delivered, 0) > 0 THEN 0 ELSE 1 END AS paid_class,
        CASE WHEN p.last_ok IS NULL THEN 1 WHEN NOT p.last_ok THEN 3 WHEN p.mismatches > 0 THEN 2 ELSE 0 END AS probe_class,
        b.address IS NOT NULL AS bound,
-       tk.address IS NOT NULL OR pa.address IS NULL OR address NOT IN (SELECT address FROM taken_resources) AS eligible
+       nm.address IS NOT NULL OR pa.address IS NULL OR address NOT IN (SELECT address FROM taken_resources) AS eligible
 FROM listed l
 FULL JOIN paid_calls pd USING (address, origin)
 LEFT JOIN probed p USING (address, origin)
 LEFT JOIN bound_origins b USING (address, origin)
-LEFT JOIN took tk USING (address, origin)
+LEFT JOIN named nm USING (address, origin)
 LEFT JOIN probed_at_all pa USING (address, origin)
 WHERE address IN (SELECT address FROM seller_ids);
 
--- The origins whose evidence counts for each seller: every bound origin, and the best unbound one
--- among the eligible ones it currently lists (by its paid calls, then its probes, then the earliest listed,
--- then the origin's text; an origin it no longer lists counts only when bound). Beside a
--- bound origin, the best unbound one counts only when none of its evidence is bad (what a
--- stranger's host adds can then only help, and a seller that moved to an origin nothing has
--- probed yet keeps its listings there).
+-- Each wallet's eligible origins nobody binds among those it currently lists, ranked (`rn` 1 is the
+-- best): by its paid calls, then its probes, then the earliest listed, then the origin's text.
+CREATE TEMP TABLE unbound_ranked AS
+SELECT *, row_number() OVER (PARTITION BY address ORDER BY paid_class, probe_class, first_seen, origin) AS rn
+FROM seller_origins WHERE NOT bound AND first_seen IS NOT NULL AND eligible;
+
+-- The origins whose evidence counts for each seller: every bound origin, and its best unbound one
+-- (an origin it no longer lists counts only when bound). Beside a bound origin, the best unbound
+-- one counts only when none of its evidence is bad (what a stranger's host adds can then only
+-- help, and a seller that moved to an origin nothing has probed yet keeps its listings there).
 CREATE TEMP TABLE counted_origins AS
-WITH best AS (
-    SELECT * EXCLUDE (rn) FROM (
-        SELECT *, row_number() OVER (PARTITION BY address
-                                     ORDER BY paid_class, probe_class, first_seen NULLS LAST, origin) AS rn
-        FROM seller_origins WHERE NOT bound AND first_seen IS NOT NULL AND eligible
-    ) WHERE rn = 1
-)
 SELECT address, origin, true AS bound FROM seller_origins WHERE bound
 UNION ALL
-SELECT address, origin, false AS bound FROM best
-WHERE address NOT IN (SELECT address FROM seller_origins WHERE bound)
-   OR (paid_class < 2 AND ok = samples AND mismatches = 0);
+SELECT address, origin, false AS bound FROM unbound_ranked
+WHERE rn = 1
+  AND (address NOT IN (SELECT address FROM seller_origins WHERE bound)
+       OR (paid_class < 2 AND ok = samples AND mismatches = 0));
 
 -- Each wallet's counted origin nobody binds, with its rank, whether it counts beside a bound origin
--- (then only while clean) and the best of the wallet's other listed origins nobody binds (its
--- rival). Evidence newer than the snapshot there can lower the wallet only while the rebuild would
--- still count that origin with it (`LiveBasis::unbound`): a stranger's host that answered well at
--- the rebuild and fails after it lowers nobody when the seller's own origin would then count, and
--- a seller's only origin failing lowers it at once.
+-- (then only while clean) and the next of its ranked origins nobody binds (its rival). Evidence
+-- newer than the snapshot there can lower the wallet only while the rebuild would still count that
+-- origin with it (`LiveBasis::unbound`): a stranger's host that answered well at the rebuild and
+-- fails after it lowers nobody when the seller's own origin would then count, and a seller's only
+-- origin failing lowers it at once.
 CREATE TEMP TABLE unbound_rivals AS
-WITH rivals AS (
-    SELECT * EXCLUDE (rn) FROM (
-        SELECT s.address, s.origin, s.paid_class, s.probe_class, s.first_seen,
-               row_number() OVER (PARTITION BY s.address
-                                  ORDER BY s.paid_class, s.probe_class, s.first_seen, s.origin) AS rn
-        FROM seller_origins s
-        WHERE NOT s.bound AND s.first_seen IS NOT NULL AND s.eligible
-          AND NOT EXISTS (SELECT 1 FROM counted_origins c WHERE c.address = s.address AND c.origin = s.origin)
-    ) WHERE rn = 1
-)
-SELECT o.address, o.origin, s.paid_class, s.probe_class, s.first_seen,
+SELECT o.address, o.origin, o.paid_class, o.probe_class, o.first_seen,
        EXISTS (SELECT 1 FROM seller_origins b WHERE b.address = o.address AND b.bound) AS beside_bound,
        r.origin AS rival_origin, r.paid_class AS rival_paid_class, r.probe_class AS rival_probe_class,
        r.first_seen AS rival_first_seen
-FROM counted_origins o
-JOIN seller_origins s USING (address, origin)
-LEFT JOIN rivals r ON r.address = o.address
-WHERE NOT o.bound;
+FROM unbound_ranked o
+LEFT JOIN unbound_ranked r ON r.address = o.address AND r.rn = 2
+WHERE o.rn = 1 AND EXISTS (SELECT 1 FROM counted_origins c WHERE c.address = o.address AND c.origin = o.origin);
 
 -- What the seller's listings say of it, over the listings whose probes count (a counted origin,
 -- and a resource that took the wallet or a wallet none of whose resources did): a secrets path

@@ -74,13 +74,17 @@ SELECT address, hash(address) AS h, (row_number() OVER (ORDER BY address) - 1)::
 -- alive (200/201/204, or a 402 with a well-formed x402 offer) and whether the offer asked this
 -- wallet to be paid at the listed terms. A probe written before the offer's wallets were recorded
 -- (`offer_pay_tos` null or empty) keeps its `offer_matches` (a match with any listing of the URL).
+-- `names_wallet`: the offer asks this wallet to be paid, at whatever terms.
 -- A probe without an answer (status null) is dead, not unknown: `alive` is never null.
 CREATE TEMP TABLE listing_probes AS
 SELECT c.address, c.origin, p.resource, p.probed_at, p.status, p.latency_ms, p.alive, p.offer_version,
        CASE WHEN p.offer_version IS NULL THEN NULL
             WHEN len(coalesce(p.offer_pay_tos, [])) = 0 THEN p.offer_matches
             ELSE coalesce(p.offer_matches, false) AND list_contains(p.offer_pay_tos, c.address)
-       END AS offer_matches
+       END AS offer_matches,
+       p.offer_version IS NOT NULL
+           AND CASE WHEN len(coalesce(p.offer_pay_tos, [])) = 0 THEN coalesce(p.offer_matches, false)
+                    ELSE list_contains(p.offer_pay_tos, c.address) END AS names_wallet
 FROM (SELECT *, coalesce(status IN (200, 201, 204) OR (status = 402 AND offer_version IS NOT NULL), false) AS alive
       FROM probes WHERE probed_at >= {d7} AND probed_at < {day_end}) p
 JOIN wallet_resources c USING (resource);

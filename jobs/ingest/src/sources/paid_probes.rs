@@ -345,9 +345,9 @@ fn due(
         let pay_to = l.pay_to.to_ascii_lowercase();
         let seen = demand.get(&pay_to).cloned().unwrap_or_default();
         // The resource at the usual price first (the one buyers pay for), on an origin the seller
-        // bound (an ownership proof, an agent card) before one nobody binds (a stranger can list its own host at that price), then
-        // the cheapest, then the earliest listed (the seller's own listing is older than a trap
-        // naming it): the origin the rebuild counts is the one called.
+        // bound (an ownership proof, an agent card) before one nobody binds (a stranger can list
+        // its own host at that price), then the cheapest, then the earliest listed (the seller's
+        // own listing is older than a trap naming it): the origin the rebuild counts is called.
         let rank = |l: &ListingRow| {
             let own = bound.contains(&(pay_to.clone(), agentrep_model::live::origin(&l.resource)));
             (seen.usual_price != Some(l.price_atomic), !own, l.price_atomic, l.first_seen, l.resource.clone())
