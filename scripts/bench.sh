@@ -115,9 +115,29 @@ i=0
 for day in $days; do
   i=$((i + 1))
   kind=$([ "$i" -lt 3 ] && echo cold || echo steady)
-  timed "rebuild-$day-$kind" "$bin" rebuild --lake "$lake" --snapshots "$snap" --date "$day" --retain 2
+  # Each stage's memory after it (`pipeline::memory`, JSON lines) beside its time in runs.jsonl.
+  AGENTREP_LOG_FORMAT=json RUST_LOG="info,pipeline::memory=debug" \
+    timed "rebuild-$day-$kind" "$bin" rebuild --lake "$lake" --snapshots "$snap" --date "$day" --retain 2
 done
 last_day=$(echo "$days" | tail -n 1)
+# The last (steady) day, stage by stage: the stage table of `pipeline/src/stages.rs` as it ran.
+python3 - "$snap/runs.jsonl" "$out/rebuild-$last_day-steady.log" <<'PY' | tee -a "$results"
+import json, sys
+run = json.loads(open(sys.argv[1]).readlines()[-1])
+memory = {}
+for line in open(sys.argv[2]):
+    try:
+        fields = json.loads(line).get("fields", {})
+    except ValueError:
+        continue
+    if fields.get("message") == "Memory after pass.":
+        memory[fields["pass"]] = (fields["resident_mib"], fields["duckdb_mib"], fields["spilled_mib"])
+print(f"steady day {run['date']}, stage by stage (ms; resident, DuckDB and spilled MiB after the stage):")
+for name, ms in run["passes"]:
+    resident, duckdb, spilled = memory.get(name, ("", "", ""))
+    print(f"  {name:>16} {ms:>8} ms  {resident:>6} {duckdb:>6} {spilled:>6}")
+print(f"  {'day':>16} {run['durationMs']:>8} ms")
+PY
 floor=$("$bin" bench floor --lake "$lake" --date "$last_day" --runs 5)
 log "duckdb floor (GROUP BY pay_to over the same settlements): $floor"
 log "live bases (file size, indexing at load, one seller decoded as a paid re-score does, every 10th seller): $("$bin" bench live-basis --snapshot "$snap/current" --step 10)"

@@ -5,7 +5,8 @@
 //!
 //! A token can have more buyers than is worth moving out of DuckDB, so the work is split: Rust
 //! classes each distinct known buyer once (the model's [`classify_buyer`]) into a table, DuckDB
-//! adds up every token's classes and picks its largest buyers, and only those come back.
+//! adds up every token's classes and picks its largest buyers (`sql/buyers.sql`, over the carried
+//! `token_buys` and `token_deployers` states the stage folds before it), and only those come back.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,64 +16,10 @@ use agentrep_model::{
     assess_buyer_base, classify_buyer,
 };
 
+use crate::PipelineError;
 use crate::directory::Directory;
 use crate::engine::{Engine, query};
-use crate::{PipelineError, carry};
-
-/// Every launched token with its deployer (`launch_deployer`), and the (token, buyer) pairs in
-/// which the buyer is the deployer's (`insiders`): first funded by it, or its first funder (from
-/// the seller pass's `first_funder`, narrowed to deployers first so the pairs meet a small table).
-/// Every (token, buyer) up to the day is the carried [`carry::TOKEN_BUYS`] state itself
-/// (`carried_token_buys`, tokens as exact milli-tokens, so totals do not depend on the order they
-/// are added in); the queries below read it where it lies, joined with these two small tables,
-/// rather than copying its millions of rows into a table of their own. The lake's addresses are
-/// lowercase already.
-const PAIRS_SQL: &str = "
-CREATE OR REPLACE TEMP TABLE launch_deployer AS SELECT token, deployer FROM carried_token_deployers;
-DROP TABLE carried_token_deployers;
-CREATE OR REPLACE TEMP TABLE deployer_links AS
-SELECT funded AS buyer, funder AS deployer FROM first_funder WHERE funder IN (SELECT deployer FROM launch_deployer)
-UNION
-SELECT funder AS buyer, funded AS deployer FROM first_funder WHERE funded IN (SELECT deployer FROM launch_deployer);
-CREATE OR REPLACE TEMP TABLE insiders AS
-SELECT l.token, k.buyer FROM launch_deployer l JOIN deployer_links k USING (deployer);
-DROP TABLE deployer_links;
-CREATE OR REPLACE TEMP TABLE buyer_classes (buyer VARCHAR PRIMARY KEY, rank UTINYINT NOT NULL)";
-
-/// The pairs of launched tokens (a buy of a token with no launch in the lake is not judged), with
-/// their row in the carried state (`r`).
-const LAUNCHED_PAIRS: &str = "(SELECT carried_token_buys.rowid AS r, token, buyer, buys, milli, first_at
-    FROM carried_token_buys SEMI JOIN launch_deployer USING (token))";
-
-const DISTINCT_BUYERS_SQL: &str = "SELECT DISTINCT buyer FROM {pairs}";
-
-/// Every token with its deployer, in token order (with or without a buy).
-const TOKENS_SQL: &str = "SELECT token, deployer FROM launch_deployer ORDER BY token";
-
-/// Per token and class (insider first, then the buyer's own class, unknown when it has none).
-const TOTALS_SQL: &str = "
-SELECT token, rank, count(*)::UINTEGER AS buyers, sum(buys)::UBIGINT AS buys, sum(milli)::DOUBLE / 1e3 AS tokens
-FROM (
-    SELECT t.token, CASE WHEN i.buyer IS NOT NULL THEN 0 ELSE coalesce(c.rank, {unknown}) END::UTINYINT AS rank,
-           t.buys, t.milli
-    FROM {pairs} t LEFT JOIN insiders i USING (token, buyer) LEFT JOIN buyer_classes c USING (buyer)
-)
-GROUP BY 1, 2";
-
-/// Each token's largest buyers by tokens bought (ties by a hash of the address, so the pick is
-/// the same every run): a top-n aggregate of row ids, far cheaper than a window over every pair.
-const TOP_SQL: &str = "
-SELECT t.token, t.buyer, t.buys::UINTEGER AS buys, t.milli::DOUBLE / 1e3 AS tokens,
-       epoch(t.first_at)::BIGINT AS first_at, i.buyer IS NOT NULL AS insider
-FROM (
-    SELECT unnest(max_by(r, milli::HUGEINT * 18446744073709551616 + hash(buyer)::HUGEINT, {listed})) AS r
-    FROM {pairs} GROUP BY token
-) x JOIN carried_token_buys t ON t.rowid = x.r
-LEFT JOIN insiders i ON i.token = t.token AND i.buyer = t.buyer";
-
-/// The pass's tables, dropped once read (the carried state holds every pair).
-const DROP_SQL: &str =
-    "DROP TABLE carried_token_buys; DROP TABLE insiders; DROP TABLE buyer_classes; DROP TABLE launch_deployer";
+use crate::sql_files::BUYERS;
 
 /// What the rest of the rebuild knows about wallets, by address.
 struct Known<'a> {
@@ -131,17 +78,18 @@ pub(crate) fn assess(
     directory: &Directory,
 ) -> Result<Vec<BuyerTrust>, PipelineError> {
     let known = Known::new(sellers, deployers, directory);
-    carry::materialise(db, &carry::TOKEN_DEPLOYERS)?;
-    carry::materialise(db, &carry::TOKEN_BUYS)?;
-    db.execute("buyer pairs", PAIRS_SQL)?;
+    db.execute("buyer pairs", BUYERS.section("prepare")?)?;
 
     // Each distinct buyer's own class, once; unknown ones are left out of the table.
-    let fill = |sql: &str| {
-        sql.replace("{pairs}", LAUNCHED_PAIRS)
+    let launched_pairs = BUYERS.section("launched_pairs")?;
+    let fill = |section: &'static str| -> Result<String, PipelineError> {
+        Ok(BUYERS
+            .section(section)?
+            .replace("{pairs}", launched_pairs)
             .replace("{unknown}", &BuyerClass::Unknown.rank().to_string())
-            .replace("{listed}", &LISTED_BUYERS.to_string())
+            .replace("{listed}", &LISTED_BUYERS.to_string()))
     };
-    let buyers = query(db, "buyers", &fill(DISTINCT_BUYERS_SQL), |r| r.get::<_, String>("buyer"))?;
+    let buyers = query(db, "buyers", &fill("distinct_buyers")?, |r| r.get::<_, String>("buyer"))?;
     {
         let mut appender = db.conn.appender("buyer_classes").map_err(duckdb("buyer classes"))?;
         for buyer in buyers {
@@ -154,7 +102,7 @@ pub(crate) fn assess(
     }
 
     let mut totals: HashMap<String, Vec<ClassTotal>> = HashMap::new();
-    for (token, total) in query(db, "buyer totals", &fill(TOTALS_SQL), |r| {
+    for (token, total) in query(db, "buyer totals", &fill("totals")?, |r| {
         let class = BuyerClass::from_rank(r.get("rank")?).unwrap_or(BuyerClass::Unknown);
         Ok((
             r.get::<_, String>("token")?,
@@ -164,16 +112,17 @@ pub(crate) fn assess(
         totals.entry(token).or_default().push(total);
     }
     let mut top: HashMap<String, Vec<BuyerFacts>> = HashMap::new();
-    for (token, facts) in query(db, "top buyers", &fill(TOP_SQL), |r| {
+    for (token, facts) in query(db, "top buyers", &fill("top")?, |r| {
         let facts =
             known.facts(r.get("buyer")?, r.get("buys")?, r.get("tokens")?, r.get("first_at")?, r.get("insider")?);
         Ok((r.get::<_, String>("token")?, facts))
     })? {
         top.entry(token).or_default().push(facts);
     }
-    let tokens =
-        query(db, "buyer tokens", TOKENS_SQL, |r| Ok((r.get::<_, String>("token")?, r.get::<_, String>("deployer")?)))?;
-    db.execute("buyer pairs", DROP_SQL)?;
+    let tokens = query(db, "buyer tokens", BUYERS.section("tokens")?, |r| {
+        Ok((r.get::<_, String>("token")?, r.get::<_, String>("deployer")?))
+    })?;
+    db.execute("buyer pairs", BUYERS.section("drop")?)?;
     Ok(tokens
         .into_iter()
         .map(|(token, deployer)| {

@@ -16,6 +16,7 @@ use crate::PipelineError;
 use crate::engine::Engine;
 use crate::engine::columns::{f64s, i64s, strs, u32s, u64s};
 use crate::graph::WalletGraph;
+use crate::sql_files::DEPLOYERS;
 
 const DAY: i64 = 86_400;
 
@@ -68,7 +69,7 @@ pub(crate) fn assess(
 ) -> Result<(Vec<DeployerRecord>, Vec<bool>), PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployers", source };
     let mut by_deployer: BTreeMap<String, Vec<Launch>> = BTreeMap::new();
-    let mut stmt = db.conn.prepare(&db.sql(crate::sql_files::DEPLOYERS.text)).map_err(err)?;
+    let mut stmt = db.conn.prepare(&db.sql(DEPLOYERS.section("launches")?)).map_err(err)?;
     for batch in stmt.query_arrow([]).map_err(err)? {
         let cols = LaunchColumns::of(&batch);
         for i in 0..batch.num_rows() {
@@ -159,15 +160,14 @@ pub(crate) fn assess(
 
 fn wallet_ids(db: &Engine) -> Result<HashMap<String, u32>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployer wallets", source };
-    let sql = "SELECT w.address, w.wid FROM wallets w SEMI JOIN (SELECT lower(deployer) AS address FROM token_launches) d USING (address)";
-    let mut stmt = db.conn.prepare(sql).map_err(err)?;
+    let mut stmt = db.conn.prepare(DEPLOYERS.section("wallets")?).map_err(err)?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>("address")?, r.get::<_, u32>("wid")?))).map_err(err)?;
     rows.collect::<Result<_, _>>().map_err(err)
 }
 
 fn proofs_by_address(db: &Engine) -> Result<HashMap<String, Vec<ProofType>>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployer proofs", source };
-    let mut stmt = db.conn.prepare("SELECT address, proof_types FROM proofs").map_err(err)?;
+    let mut stmt = db.conn.prepare(DEPLOYERS.section("proofs")?).map_err(err)?;
     let rows = stmt
         .query_map([], |r| {
             let types: String = r.get("proof_types")?;
@@ -179,7 +179,7 @@ fn proofs_by_address(db: &Engine) -> Result<HashMap<String, Vec<ProofType>>, Pip
 
 fn denylisted(db: &Engine) -> Result<HashSet<String>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "deployer lists", source };
-    let mut stmt = db.conn.prepare("SELECT address FROM lists WHERE denylisted").map_err(err)?;
+    let mut stmt = db.conn.prepare(DEPLOYERS.section("denylisted")?).map_err(err)?;
     let rows = stmt.query_map([], |r| r.get::<_, String>("address")).map_err(err)?;
     rows.collect::<Result<_, _>>().map_err(err)
 }

@@ -13,6 +13,7 @@ use agentrep_model::{
 
 use crate::PipelineError;
 use crate::engine::{Engine, query};
+use crate::sql_files::DIRECTORY;
 
 /// Everything the directory pass reads, besides the per-seller profiles it attaches.
 #[derive(Debug, Default)]
@@ -25,84 +26,13 @@ pub(crate) struct Directory {
     pub listings: Vec<ResourceListing>,
 }
 
-const PROFILE_SQL: &str = "
-SELECT i.address, coalesce(a.earned_7d, 0)::UBIGINT AS earned_7d,
-       coalesce(a.settlements_7d, 0)::UBIGINT AS settlements_7d, coalesce(a.buyers_7d, 0)::UINTEGER AS buyers_7d,
-       a.last_t AS last_settlement_at, lp.probed_at, lp.status, lp.error
-FROM seller_ids i
-LEFT JOIN seller_recent a USING (sid)
-LEFT JOIN (
-    SELECT lower(c.pay_to) AS address,
-           epoch(max(p.probed_at))::BIGINT AS probed_at,
-           arg_max(p.status, (p.probed_at, p.resource)) AS status,
-           arg_max(p.error, (p.probed_at, p.resource)) AS error
-    FROM probes p JOIN cur c USING (resource)
-    WHERE p.probed_at < {day_end} GROUP BY 1
-) lp USING (address)
-ORDER BY i.address";
-
-const IDENTITIES_SQL: &str = "
-SELECT r.agent_id, lower(r.owner) AS owner, lower(r.agent_wallet) AS agent_wallet, r.registration_uri AS uri,
-       epoch(r.registered_at)::BIGINT AS registered_at, c.name, coalesce(c.links_back, false) AS links_back,
-       c.fetched_at AS card_fetched_at, c.error AS card_error
-FROM (
-    SELECT * EXCLUDE (rn) FROM (
-        SELECT *, row_number() OVER (PARTITION BY agent_id ORDER BY registered_at DESC, registration_uri DESC) AS rn
-        FROM erc8004_registrations WHERE registered_at < {day_end}
-    ) WHERE rn = 1
-) r
-LEFT JOIN (
-    SELECT agent_id, arg_max(name, (fetched_at, uri)) AS name, arg_max(links_back, (fetched_at, uri)) AS links_back,
-           epoch(max(fetched_at))::BIGINT AS fetched_at, arg_max(error, (fetched_at, uri)) AS error
-    FROM agent_cards WHERE fetched_at < {day_end} GROUP BY 1
-) c USING (agent_id)
-ORDER BY r.agent_id";
-
-const PROOFS_SQL: &str = "
-SELECT lower(address) AS address, proof_type, arg_min(source, (verified_at, source)) AS source,
-       epoch(min(verified_at))::BIGINT AS verified_at
-FROM identity_proofs WHERE verified_at < {day_end}
-GROUP BY 1, 2 ORDER BY 2, 1";
-
-const LISTS_SQL: &str = "
-SELECT lower(address) AS address, list, arg_min(source, (added_at, source)) AS source,
-       arg_min(category, (added_at, category)) AS category, epoch(min(added_at))::BIGINT AS added_at
-FROM address_lists WHERE added_at < {day_end}
-GROUP BY 1, 2 ORDER BY 2, 1";
-
-const CRAWLERS_SQL: &str = "
-SELECT r.source_url, r.ecosystem, r.runs::UINTEGER AS runs, r.failed::UINTEGER AS failed_runs,
-       r.last_run AS last_run_at, r.last_error, r.last_items, coalesce(a.addresses, 0)::UINTEGER AS addresses
-FROM (
-    SELECT source_url, arg_max(ecosystem, finished_at) AS ecosystem, count(*) AS runs,
-           count(*) FILTER (WHERE error IS NOT NULL) AS failed, epoch(max(finished_at))::BIGINT AS last_run,
-           arg_max(error, finished_at) AS last_error, arg_max(items, finished_at) AS last_items
-    FROM crawl_runs WHERE finished_at < {day_end} GROUP BY 1
-) r
-LEFT JOIN (SELECT ecosystem, count(DISTINCT lower(pay_to)) AS addresses FROM cur GROUP BY 1) a USING (ecosystem)
-ORDER BY 1";
-
-/// The first fundings of the wallets in `funding_roots` (the sellers and deployers) and of their
-/// funders, `{max_hops}` hops back (the root's own funding is the first), in funded order:
-/// what `/funded-by` answers without publishing every wallet's funding. The chains are walked
-/// here, so only the kept rows leave DuckDB (`first_funder` has a row for every funded wallet:
-/// tens of millions at ten times the benchmark scale).
-const FUNDING_CHAINS_SQL: &str = "
-WITH RECURSIVE chain(wallet, hop) AS (
-    SELECT address, 1 FROM funding_roots
-    UNION
-    SELECT f.funder, c.hop + 1 FROM chain c JOIN first_funder f ON f.funded = c.wallet WHERE c.hop < {max_hops}
-)
-SELECT f.funded, f.funder, f.amount, f.t AS first_funded_at FROM first_funder f SEMI JOIN chain c ON f.funded = c.wallet
-ORDER BY f.funded";
-
 /// Reads the directory and attaches each seller's profile.
 pub(crate) fn read(
     db: &Engine,
     sellers: &mut [SellerRecord],
     deployers: &[DeployerRecord],
 ) -> Result<Directory, PipelineError> {
-    let identities = query(db, "identities", IDENTITIES_SQL, |r| {
+    let identities = query(db, "identities", DIRECTORY.section("identities")?, |r| {
         Ok(AgentIdentity {
             agent_id: r.get("agent_id")?,
             owner: r.get("owner")?,
@@ -123,7 +53,7 @@ pub(crate) fn read(
             m.entry(w).or_insert(i);
             m
         });
-    let profiles = query(db, "profiles", PROFILE_SQL, |r| {
+    let profiles = query(db, "profiles", DIRECTORY.section("profiles")?, |r| {
         let probed_at: Option<i64> = r.get("probed_at")?;
         Ok((
             r.get::<_, String>("address")?,
@@ -148,7 +78,7 @@ pub(crate) fn read(
         profile.identity = by_wallet.get(s.address.as_str()).map(|i| (*i).clone());
         s.profile = profile;
     }
-    let proofs = query(db, "proofs", PROOFS_SQL, |r| {
+    let proofs = query(db, "proofs", DIRECTORY.section("proofs")?, |r| {
         Ok(ProofRecord {
             address: r.get("address")?,
             proof_type: r.get("proof_type")?,
@@ -156,7 +86,7 @@ pub(crate) fn read(
             verified_at: r.get("verified_at")?,
         })
     })?;
-    let lists = query(db, "lists", LISTS_SQL, |r| {
+    let lists = query(db, "lists", DIRECTORY.section("lists")?, |r| {
         Ok(ListedAddress {
             address: r.get("address")?,
             list: r.get("list")?,
@@ -165,7 +95,7 @@ pub(crate) fn read(
             added_at: r.get("added_at")?,
         })
     })?;
-    let crawlers = query(db, "crawlers", CRAWLERS_SQL, |r| {
+    let crawlers = query(db, "crawlers", DIRECTORY.section("crawlers")?, |r| {
         Ok(CrawlerRecord {
             source_url: r.get("source_url")?,
             ecosystem: r.get("ecosystem")?,
@@ -178,9 +108,8 @@ pub(crate) fn read(
         })
     })?;
     let roots = sellers.iter().map(|s| s.address.as_str()).chain(deployers.iter().map(|d| d.address.as_str()));
-    let funding =
-        funding_chains(&db.conn, roots).map_err(|source| PipelineError::Duckdb { pass: "funding", source })?;
-    let listings = query(db, "listings", LISTINGS_SQL, |r| {
+    let funding = funding_chains(&db.conn, roots)?;
+    let listings = query(db, "listings", DIRECTORY.section("listings")?, |r| {
         Ok(ResourceListing {
             resource: r.get("resource")?,
             pay_to: r.get("pay_to")?,
@@ -195,41 +124,24 @@ pub(crate) fn read(
     Ok(Directory { proofs, lists, identities, crawlers, funding, listings })
 }
 
-/// Every current listing (seen in the listing window, as `cur`), one row per resource, payTo,
-/// network and asset at its newest crawl: unlike `cur`, which keeps one listing per resource, a
-/// resource that two wallets list keeps both, so a URL preflight can tell a decoy from a seller
-/// that someone else also listed. Columns are read by name.
-const LISTINGS_SQL: &str = "
-SELECT resource, pay_to, net AS network, asset, price, ecosystem, first_seen, last_seen FROM (
-    SELECT resource,
-           arg_max(pay_to, (last_seen, pay_to, ecosystem, price_atomic)) AS pay_to,
-           CASE network WHEN 'base' THEN 'eip155:8453' WHEN 'base-sepolia' THEN 'eip155:84532' ELSE network END AS net,
-           lower(asset) AS asset,
-           arg_max(price_atomic, (last_seen, pay_to, ecosystem, price_atomic))::UBIGINT AS price,
-           arg_max(ecosystem, (last_seen, pay_to, ecosystem, price_atomic)) AS ecosystem,
-           epoch(min(first_seen))::BIGINT AS first_seen,
-           epoch(max(last_seen))::BIGINT AS last_seen
-    FROM listings WHERE last_seen >= {listing_cutoff} AND last_seen < {day_end}
-    GROUP BY resource, lower(pay_to), net, lower(asset)
-)
-ORDER BY resource, lower(pay_to), network, asset";
-
-/// The first fundings of `roots` and of their funders, [`MAX_FUNDING_HOPS`] hops back,
-/// in funded order (`FUNDING_CHAINS_SQL` over `first_funder`).
+/// The first fundings of `roots` and of their funders, [`MAX_FUNDING_HOPS`] hops back, in funded
+/// order (`directory.sql`'s `funding_chains` over `first_funder`): what `/funded-by` answers
+/// without publishing every wallet's funding.
 fn funding_chains<'a>(
     conn: &duckdb::Connection,
     roots: impl Iterator<Item = &'a str>,
-) -> duckdb::Result<Vec<FundingRecord>> {
-    conn.execute_batch("CREATE OR REPLACE TEMP TABLE funding_roots (address VARCHAR)")?;
-    let mut appender = conn.appender("funding_roots")?;
+) -> Result<Vec<FundingRecord>, PipelineError> {
+    let err = |source| PipelineError::Duckdb { pass: "funding", source };
+    conn.execute_batch(DIRECTORY.section("funding_roots")?).map_err(err)?;
+    let mut appender = conn.appender("funding_roots").map_err(err)?;
     for root in roots {
-        appender.append_row([root])?;
+        appender.append_row([root]).map_err(err)?;
     }
-    appender.flush()?;
+    appender.flush().map_err(err)?;
     drop(appender);
-    let sql = FUNDING_CHAINS_SQL.replace("{max_hops}", &MAX_FUNDING_HOPS.to_string());
+    let sql = DIRECTORY.section("funding_chains")?.replace("{max_hops}", &MAX_FUNDING_HOPS.to_string());
     let started = std::time::Instant::now();
-    let mut stmt = conn.prepare(&sql)?;
+    let mut stmt = conn.prepare(&sql).map_err(err)?;
     let chains = stmt
         .query_map([], |r| {
             Ok(FundingRecord {
@@ -238,10 +150,12 @@ fn funding_chains<'a>(
                 amount: r.get("amount")?,
                 first_funded_at: r.get("first_funded_at")?,
             })
-        })?
-        .collect::<duckdb::Result<Vec<_>>>()?;
+        })
+        .map_err(err)?
+        .collect::<duckdb::Result<Vec<_>>>()
+        .map_err(err)?;
     tracing::debug!(target: "pipeline::sql", pass = "funding", ms = started.elapsed().as_millis() as u64, rows = chains.len(), "Query done.");
-    conn.execute_batch("DROP TABLE funding_roots")?;
+    conn.execute_batch(DIRECTORY.section("drop_funding_roots")?).map_err(err)?;
     Ok(chains)
 }
 

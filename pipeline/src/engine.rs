@@ -174,6 +174,7 @@ impl Engine {
                 "{ranks_cutoff}",
                 &ts(day_end - Duration::days(crate::window_days(agentrep_lake::Dataset::DomainRanks))),
             )
+            .replace("{domain_proven_rank}", &agentrep_model::decision::params::DOMAIN_PROVEN_RANK.to_string())
             .replace("{hub_min_fanout}", &trust::HUB_MIN_FANOUT.to_string())
             .replace("{hub_min_amount}", &trust::HUB_MIN_AMOUNT.to_string())
             .replace("{hub_min_days}", &trust::HUB_MIN_DAYS.to_string())
@@ -184,12 +185,14 @@ impl Engine {
             )
     }
 
-    /// Runs one of the rebuild's SQL files, checking its declaration: the tables it reads exist
-    /// before it runs, and the tables it leaves exist after.
-    pub(crate) fn execute_file(&self, file: &SqlFile) -> Result<(), PipelineError> {
-        self.require(file, "reads", &[])?;
-        self.execute(file.name, file.text)?;
-        self.require(file, "leaves", &[])
+    /// Runs one of the rebuild's SQL script files whole (the stage runner checks its declaration).
+    pub(crate) fn run_file(&self, file: &SqlFile) -> Result<(), PipelineError> {
+        self.execute(file.name, file.text)
+    }
+
+    /// The end of the rebuild's day, in seconds since the epoch.
+    pub fn day_end(&self) -> i64 {
+        (self.day + Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp()
     }
 
     /// Checks that the tables `file` declares it `reads` (tables or views) or `leaves` exist on

@@ -9,6 +9,7 @@ use crate::PipelineError;
 use crate::demand::Pair;
 use crate::engine::Engine;
 use crate::engine::columns::{bools, i64s, strs, u32s, u64s};
+use crate::sql_files::GRAPH;
 use crate::trust::{Edge, FundingForest, PairPayments, PayerHistory, TrustGraph, history_seeds};
 
 /// The wallet graph and the trust computed over it.
@@ -42,34 +43,26 @@ impl WalletGraph {
     pub fn load(db: &Engine, day_end: i64, tolerance: f64) -> Result<Self, PipelineError> {
         let started = std::time::Instant::now();
         let step = |name: &str| tracing::debug!(target: "pipeline::trust", step = name, ms = started.elapsed().as_millis() as u64, "Trust step done.");
-        let n = db
-            .conn
-            .query_row("SELECT count(*) AS n FROM wallets", [], |r| r.get::<_, i64>("n"))
-            .map_err(|source| PipelineError::Duckdb { pass: "wallets", source })? as usize;
+        let n = db.count("wallets", "wallets")?;
 
         let mut forest = FundingForest::new(n);
-        let funding = "SELECT wf.wid AS child, wr.wid AS parent, ff.t FROM first_funder ff \
-             JOIN wallets wf ON wf.h = hash(ff.funded) JOIN wallets wr ON wr.h = hash(ff.funder)";
-        db.each_batch("funding forest", funding, |b| {
+        db.each_batch("funding forest", GRAPH.section("funding_forest")?, |b| {
             let (child, parent, t) = (u32s(b, "child"), u32s(b, "parent"), i64s(b, "t"));
             for i in 0..b.num_rows() {
                 forest.parent[child.value(i) as usize] = parent.value(i);
                 forest.funded_at[child.value(i) as usize] = t.value(i);
             }
         })?;
-        for b in db.batches("hubs", "SELECT w.wid FROM hubs JOIN wallets w USING (address)")? {
+        for b in db.batches("hubs", GRAPH.section("hubs")?)? {
             u32s(&b, "wid").values().iter().for_each(|v| forest.hub[*v as usize] = true);
         }
         let mut denylisted = vec![false; n];
-        for b in db.batches("denylist", "SELECT w.wid FROM lists JOIN wallets w USING (address) WHERE denylisted")? {
+        for b in db.batches("denylist", GRAPH.section("denylist")?)? {
             u32s(&b, "wid").values().iter().for_each(|v| denylisted[*v as usize] = true);
         }
         let mut anchors = vec![0.0f64; n];
         let mut allowlisted = vec![false; n];
-        let anchor_sql = "SELECT w.wid, coalesce(pr.proof_types, '') AS proofs, coalesce(li.allow_label IS NOT NULL, false) AS allow \
-             FROM wallets w LEFT JOIN proofs pr USING (address) LEFT JOIN lists li USING (address) \
-             WHERE pr.address IS NOT NULL OR li.allow_label IS NOT NULL";
-        for b in db.batches("anchors", anchor_sql)? {
+        for b in db.batches("anchors", GRAPH.section("anchors")?)? {
             let (wid, proofs, allow) = (u32s(&b, "wid"), strs(&b, "proofs"), bools(&b, "allow"));
             for i in 0..b.num_rows() {
                 anchors[wid.value(i) as usize] = anchor_weight(proofs.value(i), allow.value(i));
@@ -79,17 +72,14 @@ impl WalletGraph {
 
         step("forest, hubs, denylist, anchors");
         let mut seller_wid = Vec::new();
-        let seller_sql = "SELECT w.wid FROM seller_ids i JOIN wallets w USING (address) ORDER BY i.sid";
-        for b in db.batches("seller ids", seller_sql)? {
+        for b in db.batches("seller ids", GRAPH.section("seller_wids")?)? {
             seller_wid.extend_from_slice(u32s(&b, "wid").values());
         }
 
-        let pair_sql = "SELECT (pp.sid - 1)::UINTEGER AS seller, w.wid, pp.n::UBIGINT AS n, pp.spend::UBIGINT AS spend, \
-             pp.first_t::BIGINT AS first_t, pp.last_t::BIGINT AS last_t, pp.mask30::UBIGINT AS mask30 FROM pp JOIN wallets w ON w.h = pp.payer_h ORDER BY pp.sid, w.wid";
         // Sized once and read a batch at a time: the pairs are the largest thing the rebuild reads
         // into Rust (BENCHMARKS.md § 4l).
         let mut pairs = Vec::with_capacity(db.count("pairs", "pp")?);
-        db.each_batch("pairs", pair_sql, |b| {
+        db.each_batch("pairs", GRAPH.section("pairs")?, |b| {
             let (sid, wid, cnt, spend) = (u32s(b, "seller"), u32s(b, "wid"), u64s(b, "n"), u64s(b, "spend"));
             let (first, last, mask) = (i64s(b, "first_t"), i64s(b, "last_t"), u64s(b, "mask30"));
             for i in 0..b.num_rows() {
@@ -139,13 +129,7 @@ impl WalletGraph {
         }
         // A seller proven by a ranked domain it controls, or by a Coinbase verification, is
         // established too: spending there builds a payer's history (`SCORING.md` § 1).
-        let proven_sql = format!(
-            "SELECT w.wid FROM seller_domain sd JOIN wallets w USING (address) WHERE sd.rank <= {} \
-             UNION SELECT w.wid FROM proofs pr JOIN seller_ids USING (address) JOIN wallets w USING (address) \
-             WHERE list_contains(string_split(pr.proof_types, ','), 'cb1-verified')",
-            agentrep_model::decision::params::DOMAIN_PROVEN_RANK
-        );
-        for b in db.batches("proven sellers", &proven_sql)? {
+        for b in db.batches("proven sellers", GRAPH.section("proven_sellers")?)? {
             u32s(&b, "wid").values().iter().for_each(|v| established[*v as usize] = true);
         }
         let payments: Vec<PairPayments> =

@@ -9,12 +9,9 @@ use chrono::NaiveDate;
 use crate::PipelineError;
 use crate::engine::Engine;
 
-const HISTORY_SQL: &str = "SELECT address, strftime(date, '%Y-%m-%d') AS date, score, settlements, methodology FROM daily_scores \
-     WHERE date >= {d90} AND date::TIMESTAMP < {day_end} - INTERVAL 1 DAY ORDER BY address, date";
-
 pub(crate) fn attach(db: &Engine, day: NaiveDate, sellers: &mut [SellerRecord]) -> Result<(), PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "history", source };
-    let mut stmt = db.conn.prepare(&db.sql(HISTORY_SQL)).map_err(err)?;
+    let mut stmt = db.conn.prepare(&db.sql(crate::sql_files::HISTORY.text)).map_err(err)?;
     let mut by_address: HashMap<String, Vec<HistoryPoint>> = HashMap::new();
     let rows = stmt
         .query_map([], |r| {

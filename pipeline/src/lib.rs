@@ -19,11 +19,11 @@ mod live_basis;
 mod passes;
 mod sellers;
 mod sql_files;
+mod stages;
 mod trust;
 
 use std::time::Instant;
 
-use agentrep_lake::datasets::DailyScoreRow;
 use agentrep_lake::{Lake, LakeError};
 use agentrep_model::SnapshotInput;
 use chrono::NaiveDate;
@@ -32,6 +32,7 @@ pub use carry::{Carried, Recompute, STORE_EVERY_DAYS};
 pub use engine::statements;
 pub use freshness::{SourceFreshness, window_days};
 pub use passes::{Embedded, LocalTables, Output, Pass, PassEngine, SETTLEMENTS, Shipped};
+pub use stages::markdown as stage_table;
 
 /// TLDs counted as suspicious for the `suspicious-tld` flag: the free, abandoned Freenom registries
 /// (a domain there costs nothing, so nobody's standing is at stake) and the two that mimic file
@@ -80,6 +81,23 @@ pub enum PipelineError {
         /// `reads` or `leaves`.
         role: &'static str,
     },
+    /// A section a rebuild's code runs is not in its SQL file: a defect of one or the other.
+    #[error("{file} has no section '{section}'")]
+    MissingSection {
+        /// The file.
+        file: &'static str,
+        /// The section's name.
+        section: &'static str,
+    },
+    /// A stage ran without a value an earlier stage makes, or did not make one it declares it
+    /// makes (`stages::STAGES`): a defect of the stage or of its row.
+    #[error("stage '{stage}': no {product}, which its row in the stage table says an earlier stage makes or it makes")]
+    StageOrder {
+        /// The stage (`undeclared` for a stage reading a value its row does not name).
+        stage: &'static str,
+        /// The value.
+        product: &'static str,
+    },
     /// The lake holds no listings up to the day: nothing to score.
     #[error("the lake has no listings up to {0}")]
     NoListings(NaiveDate),
@@ -124,7 +142,7 @@ pub struct RebuildOptions {
 }
 
 impl RebuildTimings {
-    fn record(&mut self, pass: &'static str, since: Instant) {
+    pub(crate) fn record(&mut self, pass: &'static str, since: Instant) {
         self.passes.push((pass, since.elapsed().as_millis()));
     }
 }
@@ -135,134 +153,17 @@ pub fn rebuild(lake: &Lake, day: NaiveDate) -> Result<(SnapshotInput, RebuildTim
     rebuild_with(lake, day, RebuildOptions::default())
 }
 
-/// [`rebuild`] with options.
+/// [`rebuild`] with options: the stages of `stages::STAGES`, in order.
 pub fn rebuild_with(
     lake: &Lake,
     day: NaiveDate,
     options: RebuildOptions,
 ) -> Result<(SnapshotInput, RebuildTimings), PipelineError> {
-    let mut timings = RebuildTimings::default();
     let engine: &dyn PassEngine = options.engine.as_deref().unwrap_or(&Embedded);
     // One listing of each dataset for the whole rebuild (a bucket lake; a folder is read as is).
     // With an engine that reads the bucket itself, the datasets only it reads are never fetched.
     let lake = &if engine.reads_lake_remotely() { lake.pinned_remote(SETTLEMENTS.remote_only) } else { lake.pinned() };
-    let t = Instant::now();
-    let input_digest = lake.input_digest(day)?;
-    timings.record("digest", t);
-
-    let t = Instant::now();
-    let freshness = freshness::check(lake, day)?;
-    let db = engine::Engine::open(lake, day, options.from_scratch)?;
-    timings.record("register", t);
-
-    let t = Instant::now();
-    carry::materialise(&db, &carry::FIRST_FUNDINGS)?;
-    timings.record("first fundings", t);
-    db.log_memory("first fundings");
-
-    let t = Instant::now();
-    db.execute_file(&sql_files::LISTINGS)?;
-    // An engine that reads the lake where it lives reads the pass's remote-only datasets there:
-    // they are no views of this connection.
-    let elsewhere: Vec<&str> = match engine.reads_lake_remotely() {
-        true => SETTLEMENTS.remote_only.iter().map(|d| d.name()).collect(),
-        false => Vec::new(),
-    };
-    db.require(&sql_files::SETTLEMENTS_DUCKDB, "reads", &elsewhere)?;
-    engine.run(&SETTLEMENTS, &LocalTables::new(&db))?;
-    db.require(&sql_files::SETTLEMENTS_DUCKDB, "leaves", &[])?;
-    timings.record("settlement pass", t);
-    db.log_memory("settlement pass");
-
-    let t = Instant::now();
-    db.execute_file(&sql_files::SELLERS)?;
-    domains::prepare(&db)?;
-    timings.record("seller sql", t);
-    db.log_memory("seller sql");
-
-    // From here Rust holds the most (the wallet graph, then every seller's inputs and records):
-    // DuckDB's temporary tables move to its spill folder as far as they must.
-    db.lower_memory_limit(engine::DUCKDB_SCORING_SHARE);
-
-    let t = Instant::now();
-    let day_end = (day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp();
-    let tolerance = if options.exact_trust { 0.0 } else { agentrep_model::trust::TOLERANCE };
-    let graph = graph::WalletGraph::load(&db, day_end, tolerance)?;
-    timings.record("trust", t);
-    db.log_memory("trust");
-
-    let t = Instant::now();
-    let (deployers, avoid) = deployers::assess(&db, day, &graph)?;
-    timings.record("deployers", t);
-    db.log_memory("deployers");
-
-    let t = Instant::now();
-    let live_basis::LiveInputs { window, sellers: live, facilitators, oracle_payers } =
-        live_basis::LiveInputs::read(&db, lake, graph.seller_wid.len(), day_end)?;
-    db.log_memory("live inputs");
-    let mut sellers = sellers::assess(&db, &graph, &avoid, &freshness, window, live)?;
-    // Nothing later reads the graph: its pairs and per-wallet vectors go before the other passes.
-    drop(graph);
-    if sellers.is_empty() && lake.partitions_up_to(agentrep_lake::Dataset::Listings, day)?.is_empty() {
-        return Err(PipelineError::NoListings(day));
-    }
-    timings.record("sellers", t);
-    db.log_memory("sellers");
-
-    let t = Instant::now();
-    history::attach(&db, day, &mut sellers)?;
-    timings.record("history", t);
-    db.log_memory("history");
-
-    let t = Instant::now();
-    let counterparties = sellers::counterparties(&db)?;
-    timings.record("counterparties", t);
-    db.log_memory("counterparties");
-
-    let t = Instant::now();
-    let directory = directory::read(&db, &mut sellers, &deployers)?;
-    timings.record("directory", t);
-    db.log_memory("directory");
-
-    let t = Instant::now();
-    let buyer_trust = buyers::assess(&db, &sellers, &deployers, &directory)?;
-    timings.record("buyer trust", t);
-    db.log_memory("buyer trust");
-
-    let t = Instant::now();
-    let rows: Vec<DailyScoreRow> = sellers
-        .iter()
-        .map(|s| DailyScoreRow {
-            address: s.address.clone(),
-            score: s.assessment.score.map(u32::from),
-            decision: s.assessment.decision.as_str().to_owned(),
-            settlements: s.features.demand.settlements,
-            volume: s.features.demand.volume,
-            methodology: agentrep_model::METHODOLOGY_VERSION.to_owned(),
-        })
-        .collect();
-    lake.write_partition(day, &rows)?;
-    timings.record("daily_scores", t);
-
-    timings.carried = db.carried.take();
-    let directory::Directory { proofs, lists, identities, crawlers, funding, listings } = directory;
-    let input = SnapshotInput {
-        date: day.to_string(),
-        input_digest,
-        sellers,
-        deployers,
-        counterparties,
-        proofs,
-        lists,
-        identities,
-        crawlers,
-        funding,
-        listings,
-        buyer_trust,
-        facilitators,
-        oracle_payers,
-    };
-    Ok((input, timings))
+    stages::run(lake, day, &options, engine)
 }
 
 /// The benchmark floor: DuckDB's bare `GROUP BY pay_to` (count and sum) over the same settlement

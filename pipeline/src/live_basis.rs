@@ -13,38 +13,7 @@ use crate::PipelineError;
 use crate::demand::Standings;
 use crate::engine::columns::{i64s, strs, u32s, u64s};
 use crate::engine::{Engine, query};
-
-const PAYERS_SQL: &str = "SELECT (pp.sid - 1)::UINTEGER AS seller, w.address FROM pp JOIN wallets w ON w.h = pp.payer_h \
-     ORDER BY pp.sid, w.wid";
-const DAYS_SQL: &str = "SELECT (sid - 1)::UINTEGER AS seller, day, n FROM seller_days ORDER BY 1, 2";
-/// The probes of the window at the seller's counted origins (`sql/origins.sql`), each offer judged
-/// for the seller as the SLA pass judges it.
-const PROBES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, p.resource, (epoch_us(p.probed_at) // 1000000)::BIGINT AS t, \
-     p.status, p.latency_ms, p.offer_version, p.offer_matches \
-     FROM counted_probes p JOIN counted_origins o USING (address, origin) JOIN seller_ids i USING (address) \
-     ORDER BY 1, 3, 2";
-/// The seller's current listings, each saying whether its probes count for the seller
-/// (`sql/origins.sql`: a counted origin, and a resource that took the wallet or a wallet none of
-/// whose resources did): every listing's price bounds a settlement, and the counted listings are
-/// what a live re-score probes and whose probes its window keeps.
-const LISTINGS_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource, c.pay_to, c.network, c.net, \
-     c.asset, c.price_atomic::UBIGINT AS price, \
-     o.origin IS NOT NULL AND (t.resource IS NOT NULL OR i.address NOT IN (SELECT address FROM taken_resources)) AS counted \
-     FROM cur c JOIN seller_ids i ON i.address = lower(c.pay_to) \
-     LEFT JOIN counted_origins o ON o.address = i.address AND o.origin = c.origin \
-     LEFT JOIN taken_resources t ON t.address = i.address AND t.resource = c.resource \
-     ORDER BY 1, 2, c.net, c.asset, c.price_atomic";
-const FACILITATORS_SQL: &str = "SELECT address FROM facilitators ORDER BY 1";
-const ORACLE_PAYERS_SQL: &str = "SELECT address FROM oracle_payers ORDER BY 1";
-/// The current resources served from each seller's ranked domain (`sql/domains.sql`).
-const DOMAIN_RESOURCES_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, c.resource FROM wallet_resources c \
-     JOIN listing_domains d USING (resource) JOIN seller_ids i USING (address) \
-     JOIN seller_domain sd ON sd.address = i.address AND sd.domain = d.domain ORDER BY 1, 2";
-/// Each seller's counted origin nobody binds, its rank and its rival (`sql/origins.sql`).
-const UNBOUND_SQL: &str = "SELECT (i.sid - 1)::UINTEGER AS seller, u.origin, u.paid_class::UTINYINT AS paid_class, \
-     u.probe_class::UTINYINT AS probe_class, u.first_seen, u.beside_bound, u.rival_origin, \
-     u.rival_paid_class::UTINYINT AS rival_paid_class, u.rival_probe_class::UTINYINT AS rival_probe_class, \
-     u.rival_first_seen FROM unbound_rivals u JOIN seller_ids i USING (address) ORDER BY 1, 2";
+use crate::sql_files::LIVE_BASIS;
 
 /// Each seller's rows (by 0-based seller index), filled from a query in seller order. A seller's
 /// rows keep the query's order; its vector is trimmed to size when the next seller's rows begin.
@@ -146,20 +115,20 @@ impl LiveInputs {
         // One row per (seller, payer) pair, the largest input: read a batch at a time straight
         // into each seller's vector.
         let mut payers = PerSeller::new(sellers);
-        db.each_batch("live payers", PAYERS_SQL, |b| {
+        db.each_batch("live payers", LIVE_BASIS.section("payers")?, |b| {
             let (sid, address) = (u32s(b, "seller"), strs(b, "address"));
             for i in 0..b.num_rows() {
                 payers.push(sid.value(i), address.value(i).to_owned());
             }
         })?;
         let mut days = PerSeller::new(sellers);
-        for b in db.batches("live days", DAYS_SQL)? {
+        for b in db.batches("live days", LIVE_BASIS.section("days")?)? {
             let (sid, day, n) = (u32s(&b, "seller"), i64s(&b, "day"), u64s(&b, "n"));
             for i in 0..b.num_rows() {
                 days.push(sid.value(i), (day.value(i), n.value(i)));
             }
         }
-        let probes = query(db, "live probes", PROBES_SQL, |r| {
+        let probes = query(db, "live probes", LIVE_BASIS.section("probes")?, |r| {
             Ok((
                 r.get::<_, u32>("seller")?,
                 ProbeSample {
@@ -172,7 +141,7 @@ impl LiveInputs {
                 },
             ))
         })?;
-        let listings = query(db, "live listings", LISTINGS_SQL, |r| {
+        let listings = query(db, "live listings", LIVE_BASIS.section("listings")?, |r| {
             Ok((
                 r.get::<_, u32>("seller")?,
                 Listed {
@@ -188,12 +157,13 @@ impl LiveInputs {
                 },
             ))
         })?;
-        let facilitators = query(db, "live facilitators", FACILITATORS_SQL, |r| r.get("address"))?;
-        let oracle_payers = query(db, "the oracle's wallets", ORACLE_PAYERS_SQL, |r| r.get("address"))?;
-        let domain_resources = query(db, "live domain resources", DOMAIN_RESOURCES_SQL, |r| {
+        let facilitators = query(db, "live facilitators", LIVE_BASIS.section("facilitators")?, |r| r.get("address"))?;
+        let oracle_payers =
+            query(db, "the oracle's wallets", LIVE_BASIS.section("oracle_payers")?, |r| r.get("address"))?;
+        let domain_resources = query(db, "live domain resources", LIVE_BASIS.section("domain_resources")?, |r| {
             Ok((r.get::<_, u32>("seller")?, r.get::<_, String>("resource")?))
         })?;
-        let unbound = query(db, "live unbound origins", UNBOUND_SQL, |r| {
+        let unbound = query(db, "live unbound origins", LIVE_BASIS.section("unbound")?, |r| {
             let rival = match r.get::<_, Option<String>>("rival_origin")? {
                 Some(origin) => Some(OriginRank {
                     paid_class: r.get("rival_paid_class")?,

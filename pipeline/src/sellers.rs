@@ -163,10 +163,8 @@ pub(crate) fn by_seller<T>(items: &[T], sellers: usize, seller: impl Fn(&T) -> u
 }
 
 fn reviews(db: &Engine) -> Result<Vec<Review>, PipelineError> {
-    let sql = "SELECT (fb.sid - 1)::UINTEGER AS seller, w.wid, fb.t, fb.v::BIGINT AS v FROM fb JOIN wallets w ON w.address = fb.client \
-         ORDER BY fb.sid, w.wid, fb.t, fb.v";
     let mut out = Vec::new();
-    for b in db.batches("reviews", sql)? {
+    for b in db.batches("reviews", sql_files::SELLER_EVIDENCE.section("reviews")?)? {
         let (sid, wid, t, v) = (u32s(&b, "seller"), u32s(&b, "wid"), i64s(&b, "t"), i64s(&b, "v"));
         out.extend((0..b.num_rows()).map(|i| Review {
             seller: sid.value(i),
@@ -179,11 +177,8 @@ fn reviews(db: &Engine) -> Result<Vec<Review>, PipelineError> {
 }
 
 fn receipts(db: &Engine) -> Result<Vec<Receipt>, PipelineError> {
-    let sql = "SELECT (rc.sid - 1)::UINTEGER AS seller, wb.wid AS buyer, rc.success, rc.t, wq.wid AS payer, rc.cites FROM rc \
-         JOIN wallets wb ON wb.address = rc.buyer LEFT JOIN wallets wq ON wq.address = rc.tx_payer \
-         ORDER BY rc.sid, wb.wid, rc.t, rc.success, wq.wid, rc.cites";
     let mut out = Vec::new();
-    for b in db.batches("receipts", sql)? {
+    for b in db.batches("receipts", sql_files::SELLER_EVIDENCE.section("receipts")?)? {
         let (sid, buyer, ok, t, payer, cites) = (
             u32s(&b, "seller"),
             u32s(&b, "buyer"),
@@ -216,10 +211,7 @@ pub(crate) fn assess(
     live: Vec<SellerLiveInputs>,
 ) -> Result<Vec<SellerRecord>, PipelineError> {
     let err = |source| PipelineError::Duckdb { pass: "seller select", source };
-    let day_end: i64 = db
-        .conn
-        .query_row(&db.sql("SELECT epoch({day_end})::BIGINT AS day_end"), [], |r| r.get("day_end"))
-        .map_err(err)?;
+    let day_end = db.day_end();
     let mut stmt = db.conn.prepare(sql_files::SELLERS_SELECT.text).map_err(err)?;
     let raws: Vec<Raw> =
         stmt.query_map([], |row| read_row(row, day_end)).map_err(err)?.collect::<Result<_, _>>().map_err(err)?;

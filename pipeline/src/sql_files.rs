@@ -1,11 +1,16 @@
 //! The rebuild's SQL files, in the order it runs them, each with the tables it reads and the tables
 //! it leaves: the DuckDB temporary tables the passes share are one namespace, declared here once.
 //!
+//! A file is a script run whole, or named sections (`-- name: <section>` lines, the convention of
+//! yesql and aiosql) that Rust runs or queries one at a time ([`SqlFile::section`]): no stage
+//! writes its SQL in Rust. The stages (`stages.rs`) name the files they run.
+//!
 //! The tests read every file's text and check it against its declaration (what it creates and
 //! does not drop is what it leaves; what it reads that it did not create is what it reads), and
-//! check the order: every table a file reads is a lake view, a carried state, a table the rebuild
-//! fills from Rust ([`FROM_OUTSIDE`]), or one an earlier file leaves.
+//! check the order: every table a file reads is a lake view, a carried state its stage folds, or
+//! one an earlier file leaves.
 
+use crate::PipelineError;
 use crate::passes::SETTLEMENTS;
 
 /// One SQL file of the rebuild.
@@ -19,6 +24,25 @@ pub(crate) struct SqlFile {
     pub reads: &'static [&'static str],
     /// The tables it creates and leaves for the files after it.
     pub leaves: &'static [&'static str],
+}
+
+/// The line that opens a section.
+const SECTION: &str = "-- name: ";
+
+impl SqlFile {
+    /// The text of the section `name`: from the line after its `-- name: <name>` line to the next
+    /// such line or the end.
+    pub fn section(&self, name: &'static str) -> Result<&'static str, PipelineError> {
+        let text: &'static str = self.text;
+        let start = text
+            .match_indices(SECTION)
+            .map(|(i, _)| i + SECTION.len())
+            .find(|&i| text[i..].lines().next() == Some(name))
+            .ok_or(PipelineError::MissingSection { file: self.name, section: name })?;
+        let body = start + text[start..].find('\n').map_or(text.len() - start, |n| n + 1);
+        let end = text[body..].find(&format!("\n{SECTION}")).map_or(text.len(), |n| body + n + 1);
+        Ok(&text[body..end])
+    }
 }
 
 /// Current listings, the sellers and their ids, price bounds, facilitators.
@@ -67,6 +91,15 @@ pub(crate) const SELLERS: SqlFile = SqlFile {
         "wallet_resources",
     ],
     leaves: &["first_funder", "hubs", "reg", "fb", "rc", "proofs", "attested", "lists", "wallets", "listing_probes"],
+};
+
+/// The current listings' resources, and the table `domains.rs` fills with their registrable
+/// domains.
+pub(crate) const LISTING_DOMAINS: SqlFile = SqlFile {
+    name: "listing_domains.sql",
+    text: include_str!("sql/listing_domains.sql"),
+    reads: &["cur"],
+    leaves: &["listing_domains"],
 };
 
 /// Ranked domains.
@@ -140,24 +173,84 @@ pub(crate) const COUNTERPARTIES: SqlFile = SqlFile {
     leaves: &[],
 };
 
-/// Token launches and their daily observations.
-pub(crate) const DEPLOYERS: SqlFile = SqlFile {
-    name: "deployers.sql",
-    text: include_str!("sql/deployers.sql"),
-    reads: &["launch_observations", "token_launches"],
+/// The wallet graph trust runs on.
+pub(crate) const GRAPH: SqlFile = SqlFile {
+    name: "graph.sql",
+    text: include_str!("sql/graph.sql"),
+    reads: &["first_funder", "hubs", "lists", "pp", "proofs", "seller_domain", "seller_ids", "wallets"],
     leaves: &[],
 };
 
-/// The files in the order the rebuild runs them.
-#[cfg(test)]
-pub(crate) const REBUILD_ORDER: &[&SqlFile] =
-    &[&LISTINGS, &SETTLEMENTS_DUCKDB, &SELLERS, &DOMAINS, &ORIGINS, &SELLERS_SELECT, &COUNTERPARTIES, &DEPLOYERS];
+/// Token launches and their daily observations, the deployers' wallet ids, proofs and denylist.
+pub(crate) const DEPLOYERS: SqlFile = SqlFile {
+    name: "deployers.sql",
+    text: include_str!("sql/deployers.sql"),
+    reads: &["launch_observations", "lists", "proofs", "token_launches", "wallets"],
+    leaves: &[],
+};
 
-/// What the files read that none of them makes: the carried state `carry::FIRST_FUNDINGS` leaves
-/// before them, and `listing_domains`, which `domains::prepare` fills from Rust (the lake's
-/// datasets, views of their names, are the rest).
-#[cfg(test)]
-pub(crate) const FROM_OUTSIDE: &[&str] = &["carried_first_fundings", "listing_domains"];
+/// What each seller's live re-score builds on.
+pub(crate) const LIVE_BASIS: SqlFile = SqlFile {
+    name: "live_basis.sql",
+    text: include_str!("sql/live_basis.sql"),
+    reads: &[
+        "counted_origins",
+        "counted_probes",
+        "cur",
+        "facilitators",
+        "listing_domains",
+        "oracle_payers",
+        "pp",
+        "seller_days",
+        "seller_domain",
+        "seller_ids",
+        "taken_resources",
+        "unbound_rivals",
+        "wallet_resources",
+        "wallets",
+    ],
+    leaves: &[],
+};
+
+/// Each seller's feedback and receipts by wallet id.
+pub(crate) const SELLER_EVIDENCE: SqlFile = SqlFile {
+    name: "seller_evidence.sql",
+    text: include_str!("sql/seller_evidence.sql"),
+    reads: &["fb", "rc", "wallets"],
+    leaves: &[],
+};
+
+/// Earlier days' scores.
+pub(crate) const HISTORY: SqlFile =
+    SqlFile { name: "history.sql", text: include_str!("sql/history.sql"), reads: &["daily_scores"], leaves: &[] };
+
+/// What the free reads show beside scores.
+pub(crate) const DIRECTORY: SqlFile = SqlFile {
+    name: "directory.sql",
+    text: include_str!("sql/directory.sql"),
+    reads: &[
+        "address_lists",
+        "agent_cards",
+        "crawl_runs",
+        "cur",
+        "erc8004_registrations",
+        "first_funder",
+        "identity_proofs",
+        "listings",
+        "probes",
+        "seller_ids",
+        "seller_recent",
+    ],
+    leaves: &[],
+};
+
+/// Every launched token's buyers, classed and totalled.
+pub(crate) const BUYERS: SqlFile = SqlFile {
+    name: "buyers.sql",
+    text: include_str!("sql/buyers.sql"),
+    reads: &["carried_token_buys", "carried_token_deployers", "first_funder"],
+    leaves: &[],
+};
 
 #[cfg(test)]
 mod tests;

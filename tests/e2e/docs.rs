@@ -34,6 +34,11 @@ fn architecture_md_tool_table_matches_the_code() {
 }
 
 #[test]
+fn architecture_md_stage_table_matches_the_code() {
+    check_generated_section("ARCHITECTURE.md", "stages", "pipeline/src/stages.rs", &agentrep_pipeline::stage_table());
+}
+
+#[test]
 fn architecture_md_store_schema_matches_the_migrations() {
     check_generated_section(
         "ARCHITECTURE.md",

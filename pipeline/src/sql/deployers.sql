@@ -1,3 +1,6 @@
+-- The deployer pass (`deployers.rs`).
+
+-- name: launches
 -- Launches up to the day with their daily observations, for the deployer model. One launch per
 -- token (the earliest). An indexer that re-ran a day wrote a second row for the same (token,
 -- day): the rows come in a total order, and `deployers.rs` keeps the first of each day.
@@ -10,3 +13,13 @@ FROM (
 ) l
 LEFT JOIN launch_observations o ON o.token = l.token AND o.date::TIMESTAMP < {day_end}
 ORDER BY 1, 2, 5, 6 DESC, 7 DESC, 8 DESC, 9 DESC, 10
+
+-- name: wallets
+-- The deployers' wallet ids.
+SELECT w.address, w.wid FROM wallets w SEMI JOIN (SELECT lower(deployer) AS address FROM token_launches) d USING (address)
+
+-- name: proofs
+SELECT address, proof_types FROM proofs
+
+-- name: denylisted
+SELECT address FROM lists WHERE denylisted

@@ -5,6 +5,13 @@ use std::collections::BTreeSet;
 use agentrep_lake::Dataset;
 
 use super::*;
+use crate::engine::statements;
+use crate::stages::STAGES;
+
+/// Every SQL file, in the order the stages run them.
+fn rebuild_order() -> Vec<&'static SqlFile> {
+    STAGES.iter().flat_map(|s| s.sql.iter().copied()).collect()
+}
 
 /// The tables a text creates, drops and reads, read off its tokens: `CREATE [OR REPLACE]
 /// [TEMP|TEMPORARY] TABLE t`, `DROP TABLE [IF EXISTS] t`, and `FROM t` or `JOIN t` where `t` is
@@ -79,8 +86,19 @@ pub(crate) fn tables(text: &str) -> Tables {
             "from" | "join" if at(i + 2) != "(" && at(i + 1).chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
                 read.push(at(i + 1).to_owned());
             }
-            "as" if at(i + 1) == "(" && matches!(at(i.wrapping_sub(2)), "with" | "recursive" | ",") => {
-                ctes.insert(at(i - 1).to_owned());
+            "as" if at(i + 1) == "(" => {
+                // `name AS (` or, with a column list, `name(a, b) AS (`, after `WITH`,
+                // `RECURSIVE` or a comma.
+                let mut j = i.wrapping_sub(1);
+                if at(j) == ")" {
+                    while j > 0 && at(j) != "(" {
+                        j -= 1;
+                    }
+                    j = j.wrapping_sub(1);
+                }
+                if matches!(at(j.wrapping_sub(1)), "with" | "recursive" | ",") {
+                    ctes.insert(at(j).to_owned());
+                }
             }
             _ => {}
         }
@@ -95,7 +113,7 @@ fn set(names: &[&str]) -> BTreeSet<String> {
 
 #[test]
 fn every_file_reads_and_leaves_what_it_declares() {
-    for file in REBUILD_ORDER {
+    for file in rebuild_order() {
         let found = tables(file.text);
         assert_eq!(found.read, set(file.reads), "{}: the tables it reads", file.name);
         let left: Vec<&str> =
@@ -107,14 +125,65 @@ fn every_file_reads_and_leaves_what_it_declares() {
 #[test]
 fn every_table_a_file_reads_exists_before_it_runs() {
     let mut known: BTreeSet<String> = Dataset::ALL.iter().map(|d| d.name().to_owned()).collect();
-    known.extend(set(FROM_OUTSIDE));
-    for file in REBUILD_ORDER {
-        for table in file.reads {
-            assert!(known.contains(*table), "{} reads {table}, which nothing before it makes", file.name);
+    for stage in STAGES {
+        known.extend(stage.carries.iter().map(|f| f.table()));
+        for file in stage.sql {
+            for table in file.reads {
+                assert!(known.contains(*table), "{} reads {table}, which nothing before it makes", file.name);
+            }
+            known.extend(set(file.leaves));
+            for dropped in tables(file.text).dropped {
+                known.remove(&dropped);
+            }
         }
-        known.extend(set(file.leaves));
-        for dropped in tables(file.text).dropped {
-            known.remove(&dropped);
+    }
+}
+
+/// Every file runs in exactly one stage.
+#[test]
+fn every_file_is_run_by_one_stage() {
+    let order = rebuild_order();
+    let mut names: Vec<&str> = order.iter().map(|f| f.name).collect();
+    names.sort_unstable();
+    let count = names.len();
+    names.dedup();
+    assert_eq!(names.len(), count, "a file runs in two stages: {names:?}");
+    let on_disk: BTreeSet<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".sql") && !n.ends_with(".datafusion.sql"))
+        .collect();
+    assert_eq!(
+        on_disk,
+        names.iter().map(|n| (*n).to_owned()).collect(),
+        "the files under src/sql and the stages' files"
+    );
+}
+
+#[test]
+fn a_section_runs_from_its_name_line_to_the_next() {
+    let file = SqlFile {
+        name: "t.sql",
+        text: "-- header\n\n-- name: a\nSELECT 1\n\n-- name: ab\n-- its comment\nSELECT 2;\nSELECT 3\n",
+        reads: &[],
+        leaves: &[],
+    };
+    assert_eq!(file.section("a").unwrap(), "SELECT 1\n\n");
+    assert_eq!(file.section("ab").unwrap(), "-- its comment\nSELECT 2;\nSELECT 3\n");
+    assert!(matches!(file.section("b"), Err(PipelineError::MissingSection { section: "b", .. })));
+}
+
+/// A file of sections holds each section once, none of them empty.
+#[test]
+fn every_section_is_named_once_and_holds_sql() {
+    for file in rebuild_order() {
+        let names: Vec<&str> = file.text.lines().filter_map(|l| l.strip_prefix(SECTION)).collect();
+        let unique: BTreeSet<&str> = names.iter().copied().collect();
+        assert_eq!(unique.len(), names.len(), "{}: a section named twice", file.name);
+        for name in names {
+            let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
+            let body = file.section(name).unwrap();
+            assert!(!statements(body).is_empty(), "{}: section {name} is empty", file.name);
         }
     }
 }
@@ -144,7 +213,7 @@ fn the_two_dialects_create_the_same_tables_in_the_same_order() {
 #[test]
 fn the_reader_sees_through_comments_subqueries_and_functions() {
     let found = tables(
-        "-- FROM commented\nCREATE TEMP TABLE a AS WITH c AS (SELECT 1 FROM b), d AS (SELECT * FROM c) \
+        "-- FROM commented\nCREATE TEMP TABLE a AS WITH c AS (SELECT 1 FROM b), d(x) AS (SELECT * FROM c) \
          SELECT * FROM d JOIN e USING (x) JOIN (SELECT 'FROM f' FROM g) h ON true, range(3) r \
          WHERE x IN (SELECT y FROM read_parquet('p'));\nDROP TABLE IF EXISTS z;",
     );
