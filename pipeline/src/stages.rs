@@ -209,10 +209,7 @@ pub(crate) const STAGES: &[Stage] = &[
         needs: &[Product::Sellers],
         makes: &[],
         run: |d| {
-            let sellers = d
-                .sellers
-                .as_mut()
-                .ok_or(PipelineError::StageOrder { stage: "history", product: Product::Sellers.name() })?;
+            let sellers = need_mut(&mut d.sellers, Product::Sellers)?;
             history::attach(&d.db, d.day, sellers)
         },
     },
@@ -236,10 +233,7 @@ pub(crate) const STAGES: &[Stage] = &[
         needs: &[Product::Sellers, Product::Deployers],
         makes: &[Product::Directory],
         run: |d| {
-            let sellers = d
-                .sellers
-                .as_mut()
-                .ok_or(PipelineError::StageOrder { stage: "directory", product: Product::Sellers.name() })?;
+            let sellers = need_mut(&mut d.sellers, Product::Sellers)?;
             d.directory = Some(directory::read(&d.db, sellers, need(&d.deployers, Product::Deployers)?)?);
             Ok(())
         },
@@ -315,6 +309,12 @@ pub(crate) struct Day<'a> {
 /// this fails only for a stage that reads a value it does not declare.
 fn need<T>(slot: &Option<T>, product: Product) -> Result<&T, PipelineError> {
     slot.as_ref().ok_or(PipelineError::StageOrder { stage: "undeclared", product: product.name() })
+}
+
+/// [`need`], for a stage that adds to the value (history and the directory add to each seller's
+/// record).
+fn need_mut<T>(slot: &mut Option<T>, product: Product) -> Result<&mut T, PipelineError> {
+    slot.as_mut().ok_or(PipelineError::StageOrder { stage: "undeclared", product: product.name() })
 }
 
 impl Day<'_> {
