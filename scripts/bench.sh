@@ -186,10 +186,14 @@ for label, f in [("first fundings", passes("first fundings")), ("buyer trust (in
 PY
 fi
 
-# 3. Servers: agentrep and nginx over the same current snapshot.
-current="$(readlink -f "$snap/current")"
+# 3. Servers: agentrep over the current snapshot, nginx over its static export (`export-static`:
+# the file tree a deployment that serves snapshots with nginx or a CDN writes).
+static="$out/static"
+rm -rf "$static"
+log "export-static: $("$bin" export-static --snapshots "$snap" --to "$static")"
+log "export-static: $(du -sm "$static" | cut -f1) MB on disk, $(find "$static" -type f | wc -l) files"
 addrs="$out/addresses.txt"
-awk -F, 'NR > 1 && NR <= 1001 {print $2}' "$current/scores.csv" > "$addrs"
+awk -F, 'NR > 1 && NR <= 1001 {print $2}' "$static/scores.csv" > "$addrs"
 first=$(head -n 1 "$addrs")
 cat > "$out/nginx.conf" <<NGINX
 worker_processes 2;
@@ -203,8 +207,8 @@ http {
   open_file_cache max=200000 inactive=60s;
   server {
     listen 127.0.0.1:18403;
-    location = /api/agent/leaderboard { default_type application/json; alias $current/leaderboard.json; }
-    location ~ "^/api/agent/score/(0x[0-9a-f]{40})\$" { default_type application/json; alias $current/score/\$1.json; }
+    location = /api/agent/leaderboard { default_type application/json; alias $static/leaderboard.json; }
+    location ~ "^/api/agent/score/(0x[0-9a-f]{40})\$" { default_type application/json; alias $static/score/\$1.json; }
   }
 }
 NGINX

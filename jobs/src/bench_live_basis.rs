@@ -46,7 +46,7 @@ pub fn measure(snapshot: &Path, step: usize) -> anyhow::Result<LiveBasisCost> {
     let file_bytes = file.len();
     let bases = LiveBases::read(bytes::Bytes::from(file)).with_context(|| format!("indexing {}", path.display()))?;
     let index_ms = started.elapsed().as_secs_f64() * 1e3;
-    let mut sellers = bases.sellers();
+    let mut sellers = bases.keys();
     sellers.sort_unstable();
     let mut times = Vec::new();
     for seller in sellers.iter().step_by(step.max(1)) {

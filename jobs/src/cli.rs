@@ -327,6 +327,20 @@ pub enum Command {
         #[arg(long)]
         to: PathBuf,
     },
+    /// Write a snapshot's static file tree (every score document, badge, deployer document and
+    /// bundle rendered from its record tables, its other files linked beside them, and its
+    /// manifest) into a new folder, for deployments that serve snapshots with nginx or a CDN.
+    ExportStatic {
+        /// Snapshots folder.
+        #[arg(long, env = "AGENTREP_SNAPSHOTS")]
+        snapshots: PathBuf,
+        /// Snapshot id (default: the current snapshot).
+        #[arg(long)]
+        snapshot: Option<String>,
+        /// Folder to write; it must not exist or be empty.
+        #[arg(long)]
+        to: PathBuf,
+    },
     /// Serve a snapshots folder, picking up new snapshots without a restart.
     Serve {
         /// Snapshots folder.

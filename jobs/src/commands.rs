@@ -86,6 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             println!("backed {} up to {}", store.display(), to.display());
             Ok(())
         }
+        Command::ExportStatic { snapshots, snapshot, to } => export_static(&snapshots, snapshot.as_deref(), &to),
         Command::ExportStore { lake, store } => {
             let report = agentrep_ingest::sources::export_store(&lake.open()?, &store, chrono::Utc::now().timestamp())?;
             println!(
@@ -233,6 +234,36 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `agentrep export-static`: the static file tree of snapshot `id` (default: the current one).
+pub fn export_static(snapshots: &Path, id: Option<&str>, to: &Path) -> anyhow::Result<()> {
+    let store = SnapshotStore::new(snapshots);
+    let dir = match id {
+        Some(id) => {
+            anyhow::ensure!(
+                store.list()?.iter().any(|s| s == id),
+                "no snapshot {id} under {} (published: {})",
+                snapshots.display(),
+                store.list()?.join(", ")
+            );
+            snapshots.join(id)
+        }
+        None => store.current_dir()?,
+    };
+    let started = Instant::now();
+    let export = agentrep_publish::static_export::export_static(&dir, to)
+        .with_context(|| format!("exporting {} into {}", dir.display(), to.display()))?;
+    println!(
+        "exported {} into {}: {} files rendered from its tables, {} linked, {:.1} MB, in {:.1} s",
+        dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        to.display(),
+        export.rendered,
+        export.linked,
+        export.bytes as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 pub fn world(lake: &Lake, config: WorldConfig) -> anyhow::Result<()> {

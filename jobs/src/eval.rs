@@ -374,13 +374,8 @@ pub fn evaluate(lake_dir: &Path, snapshots: &Path) -> anyhow::Result<Report> {
         Vec::new()
     };
 
-    let verdicts: HashMap<String, String> = snapshot
-        .files
-        .iter()
-        .filter(|(p, _)| p.starts_with("deployer/"))
-        .filter_map(|(_, b)| serde_json::from_slice::<agentrep_publish::wire::DeployerV1>(b).ok())
-        .map(|d| (d.address, d.verdict.as_str().to_owned()))
-        .collect();
+    let verdicts: HashMap<String, String> =
+        snapshot.deployers.iter().map(|d| (d.address.clone(), d.verdict.as_str().to_owned())).collect();
     let mut dep: BTreeMap<String, (bool, Vec<&str>)> = BTreeMap::new();
     for d in &labels.deployers {
         let verdict = verdicts.get(&d.address).map_or("MISSING", String::as_str);

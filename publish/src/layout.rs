@@ -64,6 +64,13 @@ pub const LISTINGS_INDEX: &str = "index/listings.jsonl";
 /// First fundings of sellers, deployers and their funders (4 hops), one per line.
 pub const FUNDING_INDEX: &str = "index/funding.jsonl";
 
+/// Every seller's assessment, profile and history, keyed by seller ([`crate::tables`]).
+pub const SELLERS_TABLE: &str = "sellers.parquet";
+/// Every deployer's record, keyed by deployer ([`crate::tables`]).
+pub const DEPLOYERS_TABLE: &str = "deployers.parquet";
+/// Every launched token's buyer trust, keyed by token ([`crate::tables`]).
+pub const TOKENS_TABLE: &str = "tokens.parquet";
+
 /// Folders the writer creates.
 pub const FOLDERS: &[&str] = &[SCORE, BADGE, DEPLOYER, "bundles", "index"];
 
@@ -110,6 +117,9 @@ pub enum FileKind<'a> {
     Bundle(WalletDoc),
     /// A whole-snapshot document.
     Whole(WholeDoc),
+    /// A record table the rendered documents are made from (`sellers.parquet`, `deployers.parquet`,
+    /// `tokens.parquet`): server data, never served, and left out of a static export.
+    Table,
     /// Read by the loader, not served as a file (manifest, indexes, counterparties, full leaderboard,
     /// live bases).
     Data,
@@ -127,6 +137,7 @@ pub fn classify(path: &str) -> FileKind<'_> {
         SCORES_PARQUET => return FileKind::Whole(WholeDoc::ScoresParquet),
         HISTORY_PARQUET => return FileKind::Whole(WholeDoc::HistoryParquet),
         MOVERS => return FileKind::Whole(WholeDoc::Movers),
+        SELLERS_TABLE | DEPLOYERS_TABLE | TOKENS_TABLE => return FileKind::Table,
         _ => {}
     }
     let Some((dir, file)) = path.split_once('/') else { return FileKind::Data };
@@ -160,6 +171,7 @@ mod tests {
         assert_eq!(classify(AGENTS_INDEX), FileKind::Data);
         assert_eq!(classify(MANIFEST), FileKind::Data);
         assert_eq!(classify(LIVE_BASIS), FileKind::Data);
+        assert_eq!(classify(SELLERS_TABLE), FileKind::Table);
     }
 
     #[test]

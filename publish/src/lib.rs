@@ -6,13 +6,16 @@
 
 pub mod categories;
 pub mod exports;
+pub mod keyed;
 pub mod layout;
 pub mod live;
 pub mod mirror;
 pub mod payloads;
 pub mod reader;
+pub mod static_export;
 pub mod store;
 pub mod svg;
+pub mod tables;
 pub mod wire;
 pub mod writer;
 
@@ -45,9 +48,14 @@ pub enum PublishError {
     /// Parquet encoding failed.
     #[error("snapshot parquet: {0}")]
     Parquet(#[source] parquet::errors::ParquetError),
-    /// `live-basis.parquet` does not hold what this version writes.
-    #[error("live basis: {0}")]
-    LiveBasis(String),
+    /// A keyed file (`live-basis.parquet`, a record table) does not hold what this version writes.
+    #[error("snapshot file {file}: {message}")]
+    Table {
+        /// The file.
+        file: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// A snapshot bucket call failed, or the bucket holds something that is not a snapshot.
     #[error("snapshot bucket: {0}")]
     Bucket(String),

@@ -53,6 +53,19 @@ impl CategoryIndex {
         index
     }
 
+    /// The index the query-index rows state (each ranked seller's category and rank in it): what
+    /// a reader of a published snapshot rebuilds without its records.
+    pub fn from_agent_rows(rows: &[AgentRowV1]) -> Self {
+        let mut index = Self::default();
+        for row in rows {
+            let Some(rank) = row.category_rank else { continue };
+            let category = crate::categories::find(&row.category).map_or(crate::categories::OTHER, |c| c.slug);
+            *index.totals.entry(category).or_insert(0) += 1;
+            index.rank.insert(row.address.clone(), rank);
+        }
+        index
+    }
+
     /// Rank of a ranked seller within its category.
     pub fn rank_of(&self, address: &str) -> Option<u32> {
         self.rank.get(address).copied()

@@ -56,8 +56,13 @@ pub struct LoadedSnapshot {
     /// What every live re-score of the snapshot shares (absent in snapshots older than it).
     pub live_context: Option<crate::live::LiveContextV1>,
     /// Every seller's live basis, held compressed (absent in snapshots older than its columns).
-    pub live_bases: Option<crate::live::LiveBases>,
-    /// Every file listed in the manifest, by relative path.
+    pub live_bases: Option<std::sync::Arc<crate::live::LiveBases>>,
+    /// The record tables the per-wallet documents are rendered from, held compressed (absent in
+    /// snapshots older than them, which keep their rendered files in [`LoadedSnapshot::files`]).
+    pub records: Option<crate::tables::SnapshotRecords>,
+    /// Every file listed in the manifest, by relative path, but the record tables and the live
+    /// basis, and, where the snapshot has its record tables, the files they render (verified, not
+    /// kept).
     pub files: HashMap<String, Vec<u8>>,
 }
 
@@ -85,8 +90,23 @@ impl LoadedSnapshot {
         // Moved out, not copied: the server keeps these bytes as they are.
         let live_bases = files
             .remove(layout::LIVE_BASIS)
-            .map(|b| crate::live::LiveBases::read(bytes::Bytes::from(b)))
+            .map(|b| crate::live::LiveBases::read(bytes::Bytes::from(b)).map(std::sync::Arc::new))
             .transpose()?;
+        let records = match (&live_bases, files.remove(layout::SELLERS_TABLE)) {
+            (Some(live), Some(sellers)) => {
+                let mut table = |name: &'static str| {
+                    files.remove(name).map(bytes::Bytes::from).ok_or_else(|| PublishError::Corrupt {
+                        snapshot: manifest.snapshot_id.clone(),
+                        path: name.to_owned(),
+                        reason: "missing beside sellers.parquet".to_owned(),
+                    })
+                };
+                let (deployers, tokens) = (table(layout::DEPLOYERS_TABLE)?, table(layout::TOKENS_TABLE)?);
+                files.retain(|path, _| !crate::static_export::is_rendered(path));
+                Some(crate::tables::SnapshotRecords::from_bytes(live.clone(), sellers.into(), deployers, tokens)?)
+            }
+            _ => None,
+        };
         let required = |path: &str| {
             files.get(path).ok_or_else(|| PublishError::Corrupt {
                 snapshot: manifest.snapshot_id.clone(),
@@ -121,6 +141,7 @@ impl LoadedSnapshot {
             id: manifest.snapshot_id.clone(),
             live_context,
             live_bases,
+            records,
             dir: dir.to_owned(),
             manifest,
             manifest_bytes,

@@ -5,6 +5,7 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use agentrep_model::buyers::BuyerTrust;
 use agentrep_model::{DeployerRecord, METHODOLOGY_VERSION, SellerRecord, SnapshotInput, decision::Decision};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -12,8 +13,10 @@ use sha2::{Digest, Sha256};
 
 use crate::layout::{self, *};
 use crate::payloads::{self, CategoryIndex, PayloadContext, caip2};
+use crate::static_export::{Rendered, write_rendered};
+use crate::tables::{self, Deployers, SellerRow, Sellers, Tokens};
 use crate::wire::*;
-use crate::{PublishError, exports, svg};
+use crate::{PublishError, exports};
 
 /// Entries in the static default leaderboard (the route's default limit).
 pub const DEFAULT_LEADERBOARD_LIMIT: usize = 100;
@@ -61,14 +64,15 @@ fn write_keyed_lines<R: Sync, T: Serialize>(
     })
 }
 
-/// A keyed bundle of one payload per seller.
-fn keyed_bundle<T: Serialize>(
+/// A keyed bundle of one payload per record: `<key> <json>` lines in the records' order.
+pub(crate) fn keyed_bundle<R: Sync, T: Serialize>(
     out: &Out<'_>,
     rel: &str,
-    sellers: &[SellerRecord],
-    payload: impl Fn(&SellerRecord) -> T + Sync,
+    records: &[R],
+    key: impl Fn(&R) -> &str + Sync,
+    payload: impl Fn(&R) -> T + Sync,
 ) -> Result<ManifestFileV1, PublishError> {
-    out.stream(rel, |w| write_keyed_lines(w, sellers, |s| s.address.as_str(), payload))
+    out.stream(rel, |w| write_keyed_lines(w, records, key, payload))
 }
 
 /// One JSON document per line, in input order.
@@ -114,7 +118,8 @@ impl RetiredFiles {
     }
 }
 
-struct Out<'a> {
+/// The folder a snapshot's files are written into, and what was written.
+pub(crate) struct Out<'a> {
     dir: &'a Path,
     retired: &'a RetiredFiles,
     files_written: std::sync::atomic::AtomicU64,
@@ -122,8 +127,19 @@ struct Out<'a> {
     files_kept: std::sync::atomic::AtomicU64,
 }
 
-impl Out<'_> {
-    fn write(&self, rel: &str, bytes: &[u8]) -> Result<ManifestFileV1, PublishError> {
+impl<'a> Out<'a> {
+    /// Writes into `dir`, keeping the files `retired` says hold the same bytes.
+    pub(crate) fn new(dir: &'a Path, retired: &'a RetiredFiles) -> Self {
+        Out {
+            dir,
+            retired,
+            files_written: Default::default(),
+            bytes_written: Default::default(),
+            files_kept: Default::default(),
+        }
+    }
+
+    pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> Result<ManifestFileV1, PublishError> {
         use std::sync::atomic::Ordering::Relaxed;
         let entry = ManifestFileV1 {
             path: rel.to_owned(),
@@ -150,7 +166,7 @@ impl Out<'_> {
         Ok(entry)
     }
 
-    fn json(&self, rel: &str, value: &impl Serialize) -> Result<ManifestFileV1, PublishError> {
+    pub(crate) fn json(&self, rel: &str, value: &impl Serialize) -> Result<ManifestFileV1, PublishError> {
         self.write(rel, &serde_json::to_vec(value).map_err(PublishError::Encode)?)
     }
 
@@ -263,77 +279,27 @@ fn remove_unlisted(dir: &Path, files: &[ManifestFileV1]) -> Result<(), PublishEr
     Ok(())
 }
 
-fn seller_files(
-    out: &Out<'_>,
-    ctx: &PayloadContext,
-    s: &SellerRecord,
-    categories: &CategoryIndex,
-    deployer: Option<&DeployerRecord>,
-) -> Result<Vec<ManifestFileV1>, PublishError> {
-    let a = &s.address;
-    let color = payloads::shield(&s.assessment).color;
-    let value = s.assessment.score.map_or_else(|| "unscored".to_owned(), |v| format!("{v}/100"));
-    Ok(vec![
-        out.json(&format!("{SCORE}/{a}.json"), &payloads::score_payload(ctx, s, categories, deployer))?,
-        out.write(&format!("{BADGE}/{a}.svg"), svg::badge(&value, Some(color)).as_bytes())?,
-    ])
-}
-
-/// Every seller's score document and badge, and every deployer's document.
-fn wallet_files(
-    out: &Out<'_>,
-    ctx: &PayloadContext,
-    input: &SnapshotInput,
-    categories: &CategoryIndex,
-) -> Result<Vec<ManifestFileV1>, PublishError> {
-    let deployers: std::collections::HashMap<&str, &DeployerRecord> =
-        input.deployers.iter().map(|d| (d.address.as_str(), d)).collect();
-
-    let mut files: Vec<ManifestFileV1> = input
-        .sellers
-        .par_iter()
-        .map(|s| seller_files(out, ctx, s, categories, deployers.get(s.address.as_str()).copied()))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .flatten()
-        .collect();
-    files.extend(
-        input
-            .deployers
-            .par_iter()
-            .map(|d| out.json(&format!("{DEPLOYER}/{}.json", d.address), &payloads::deployer(ctx, d)))
-            .collect::<Result<Vec<_>, _>>()?,
-    );
-
-    Ok(files)
-}
-
-/// The keyed bundles (one line per seller or token) and the live basis.
-fn bundle_files(
-    out: &Out<'_>,
-    ctx: &PayloadContext,
-    input: &SnapshotInput,
-) -> Result<Vec<ManifestFileV1>, PublishError> {
-    let mut files = Vec::new();
-    files.push(keyed_bundle(out, PREFLIGHT, &input.sellers, |s| payloads::preflight(ctx, s))?);
-    files.push(keyed_bundle(out, SHIELD, &input.sellers, |s| payloads::shield_payload(ctx, s))?);
-    files.push(keyed_bundle(out, HISTORY, &input.sellers, |s| payloads::history(ctx, s))?);
+/// The record tables, the live basis and the live context.
+fn table_files(out: &Out<'_>, input: &SnapshotInput) -> Result<Vec<ManifestFileV1>, PublishError> {
+    let sellers: Vec<SellerRow<'_>> = input.sellers.iter().map(SellerRow::of).collect();
+    let deployers: Vec<&DeployerRecord> = input.deployers.iter().collect();
+    let tokens: Vec<&BuyerTrust> = input.buyer_trust.iter().collect();
     let live_rows: Vec<crate::live::LiveRow<'_>> = input.sellers.iter().map(crate::live::LiveRow::of).collect();
-    files.push(out.stream(LIVE_BASIS, |w| crate::live::columns::write_to(w, &live_rows))?);
-    files.push(out.json(
-        LIVE_CONTEXT,
-        &crate::live::LiveContextV1 {
-            version: crate::live::LIVE_CONTEXT_VERSION.to_owned(),
-            snapshot_date: input.date.clone(),
-            facilitators: input.facilitators.clone(),
-            oracle_payers: input.oracle_payers.clone(),
-        },
-    )?);
-    files.push(out.stream(BUYER_TRUST, |w| {
-        write_keyed_lines(w, &input.buyer_trust, |t| t.token.as_str(), |t| payloads::buyer_trust(ctx, t))
-    })?);
-
-    Ok(files)
+    Ok(vec![
+        out.stream(SELLERS_TABLE, |w| tables::write_to::<Sellers, _>(w, &sellers))?,
+        out.stream(DEPLOYERS_TABLE, |w| tables::write_to::<Deployers, _>(w, &deployers))?,
+        out.stream(TOKENS_TABLE, |w| tables::write_to::<Tokens, _>(w, &tokens))?,
+        out.stream(LIVE_BASIS, |w| crate::live::columns::write_to(w, &live_rows))?,
+        out.json(
+            LIVE_CONTEXT,
+            &crate::live::LiveContextV1 {
+                version: crate::live::LIVE_CONTEXT_VERSION.to_owned(),
+                snapshot_date: input.date.clone(),
+                facilitators: input.facilitators.clone(),
+                oracle_payers: input.oracle_payers.clone(),
+            },
+        )?,
+    ])
 }
 
 /// The leaderboards, the indexes, movers, and the CSV and Parquet exports.
@@ -441,29 +407,24 @@ pub fn write_snapshot(
         let sub = dir.join(sub);
         fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
     }
-    let out = Out {
-        dir,
-        retired,
-        files_written: Default::default(),
-        bytes_written: Default::default(),
-        files_kept: Default::default(),
-    };
+    let out = Out::new(dir, retired);
     let ranked = ranked(&input.sellers);
     let categories = CategoryIndex::new(&ranked);
-    // Three parts written at once: the wallets' own files (many small ones, much of their time in
-    // the file system), the keyed bundles, and the indexes and exports (a few large ones, encoded
-    // on one thread each).
-    let (wallets, (bundles, indexes)) = rayon::join(
-        || wallet_files(&out, ctx, input, &categories),
-        || {
-            rayon::join(
-                || bundle_files(&out, ctx, input),
-                || index_and_export_files(&out, ctx, input, &ranked, &categories),
-            )
-        },
+    let rendered = Rendered {
+        sellers: &input.sellers,
+        deployers: &input.deployers,
+        tokens: &input.buyer_trust,
+        categories: &categories,
+    };
+    // Three parts written at once: the rendered files (many small ones, much of their time in the
+    // file system), the tables, and the indexes and exports (a few large ones, encoded on one
+    // thread each).
+    let (wallets, (tables, indexes)) = rayon::join(
+        || write_rendered(&out, ctx, rendered),
+        || rayon::join(|| table_files(&out, input), || index_and_export_files(&out, ctx, input, &ranked, &categories)),
     );
     let mut files = wallets?;
-    files.extend(bundles?);
+    files.extend(tables?);
     files.extend(indexes?);
 
     files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -485,11 +446,7 @@ pub fn write_snapshot(
         verifier_contract: ctx.verifier_contract.clone(),
         files,
     };
-    let path: PathBuf = dir.join(MANIFEST);
-    let file = fs::File::create(&path).map_err(PublishError::io(&path))?;
-    let mut w = BufWriter::new(file);
-    serde_json::to_writer_pretty(&mut w, &manifest).map_err(PublishError::Encode)?;
-    w.flush().map_err(PublishError::io(&path))?;
+    write_manifest(dir, &manifest)?;
     let stats = SnapshotWritesV1 {
         files_written: out.files_written.into_inner(),
         bytes_written: out.bytes_written.into_inner(),
@@ -498,18 +455,21 @@ pub fn write_snapshot(
     Ok((manifest, stats))
 }
 
+/// Writes `manifest` as the folder's `manifest.json` (last: it vouches for the files written).
+pub(crate) fn write_manifest(dir: &Path, manifest: &ManifestV1) -> Result<(), PublishError> {
+    let path: PathBuf = dir.join(MANIFEST);
+    let file = fs::File::create(&path).map_err(PublishError::io(&path))?;
+    let mut w = BufWriter::new(file);
+    serde_json::to_writer_pretty(&mut w, manifest).map_err(PublishError::Encode)?;
+    w.flush().map_err(PublishError::io(&path))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn out<'a>(dir: &'a Path, retired: &'a RetiredFiles) -> Out<'a> {
-        Out {
-            dir,
-            retired,
-            files_written: Default::default(),
-            bytes_written: Default::default(),
-            files_kept: Default::default(),
-        }
+        Out::new(dir, retired)
     }
 
     fn lines(w: &mut Streamed, n: usize) -> Result<(), PublishError> {

@@ -9,6 +9,10 @@ use agentrep_publish::layout::{FileKind, WalletDoc, WholeDoc, classify, keyed_li
 use agentrep_publish::payloads::caip2;
 use agentrep_publish::wire::{CounterpartyCsvRowV1, LeaderboardStats, ManifestV1};
 
+use agentrep_publish::payloads::CategoryIndex;
+use agentrep_publish::static_export::{DocumentRenderer, context_of};
+
+use crate::ApiError;
 use crate::query::AgentIndex;
 use bytes::Bytes;
 use serde_json::value::RawValue;
@@ -107,17 +111,46 @@ impl<K: std::hash::Hash + Eq + Clone> ViewCache<K> {
 
     /// The view for `key`, built by `build` on a miss.
     pub fn get_or_build(&self, key: &K, build: impl FnOnce() -> Blob) -> Arc<Blob> {
-        if let Some(hit) = self.views.lock().expect("view cache lock").get(key) {
-            return hit.clone();
+        match self.get_or_try_build(key, || Ok::<_, std::convert::Infallible>(Some(build()))) {
+            Ok(Some(blob)) => blob,
+            Ok(None) => unreachable!("the build always makes a view"),
+            Err(never) => match never {},
         }
-        let blob = Arc::new(build());
+    }
+
+    /// The view for `key`, built by `build` on a miss; a build that fails or finds nothing keeps
+    /// nothing.
+    pub fn get_or_try_build<E>(
+        &self,
+        key: &K,
+        build: impl FnOnce() -> Result<Option<Blob>, E>,
+    ) -> Result<Option<Arc<Blob>>, E> {
+        if let Some(hit) = self.views.lock().expect("view cache lock").get(key) {
+            return Ok(Some(hit.clone()));
+        }
+        let Some(blob) = build()? else { return Ok(None) };
+        let blob = Arc::new(blob);
         let mut views = self.views.lock().expect("view cache lock");
         if views.len() >= self.limit {
             views.clear();
         }
         views.insert(key.clone(), blob.clone());
-        blob
+        Ok(Some(blob))
     }
+}
+
+/// Rendered per-wallet documents kept per snapshot: at about 5 KB a score document, a full cache
+/// holds about 160 MB.
+const RENDERED_DOCUMENTS: usize = 32_768;
+
+/// The per-wallet documents of a snapshot.
+#[derive(Debug)]
+enum Documents {
+    /// Rendered from the snapshot's record tables on first request (with the payload code that
+    /// renders the published files), kept in a bounded cache.
+    Rendered { renderer: Box<DocumentRenderer>, cache: ViewCache<(WalletDoc, String)> },
+    /// Held as published: a snapshot older than its record tables.
+    Files(HashMap<WalletDoc, HashMap<String, Arc<Blob>>>),
 }
 
 /// The snapshot as the server serves it: the published one, or the published one lowered by an
@@ -132,10 +165,10 @@ pub struct ServedSnapshot {
     pub digest: String,
     /// Manifest.
     pub manifest: Arc<ManifestV1>,
-    /// Per-wallet documents as published: kind → address → blob.
-    wallet_docs: Arc<HashMap<WalletDoc, HashMap<String, Blob>>>,
+    /// Per-wallet documents as published.
+    documents: Arc<Documents>,
     /// The documents the overlay rewrote, served instead of the published ones.
-    lowered_docs: HashMap<(WalletDoc, String), Blob>,
+    lowered_docs: HashMap<(WalletDoc, String), Arc<Blob>>,
     /// Whole-snapshot documents.
     pub whole: Arc<HashMap<WholeDoc, Blob>>,
     /// Ranked entries in order.
@@ -182,11 +215,12 @@ impl ServedSnapshot {
             directory,
             live_context,
             live_bases,
+            records,
             mut files,
             ..
         } = loaded;
         let sha: HashMap<&str, &str> = manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
-        let mut wallet_docs: HashMap<WalletDoc, HashMap<String, Blob>> = HashMap::new();
+        let mut wallet_docs: HashMap<WalletDoc, HashMap<String, Arc<Blob>>> = HashMap::new();
         let mut whole = HashMap::new();
         for (path, bytes) in files.drain() {
             let hash = sha.get(path.as_str()).copied().unwrap_or_default();
@@ -198,17 +232,29 @@ impl ServedSnapshot {
                     let bundle = Bytes::from(bytes);
                     let docs = wallet_docs.entry(doc).or_default();
                     for (address, json) in keyed_lines(&bundle) {
-                        docs.insert(address.to_owned(), Blob::new(bundle.slice_ref(json)));
+                        docs.insert(address.to_owned(), Arc::new(Blob::new(bundle.slice_ref(json))));
                     }
                 }
                 FileKind::Wallet(doc, address) => {
                     let address = address.to_owned();
-                    wallet_docs.entry(doc).or_default().insert(address, Blob::with_sha(Bytes::from(bytes), hash));
+                    let blob = Arc::new(Blob::with_sha(Bytes::from(bytes), hash));
+                    wallet_docs.entry(doc).or_default().insert(address, blob);
                 }
-                FileKind::Data => {}
+                FileKind::Data | FileKind::Table => {}
             }
         }
         drop(sha);
+        let documents = match records {
+            Some(records) => Documents::Rendered {
+                renderer: Box::new(DocumentRenderer::new(
+                    records,
+                    context_of(&manifest),
+                    CategoryIndex::from_agent_rows(&agents),
+                )),
+                cache: ViewCache::new(RENDERED_DOCUMENTS),
+            },
+            None => Documents::Files(wallet_docs),
+        };
         let entries = leaderboard.entries.iter().map(EntryJson::of).collect();
         // Whole-snapshot files can be megabytes: compress them here, on the loading thread, so no
         // request ever compresses a large body on a server worker.
@@ -224,7 +270,7 @@ impl ServedSnapshot {
             digest: agentrep_publish::layout::snapshot_digest(&manifest_bytes),
             manifest: Arc::new(manifest),
             directory: Arc::new(directory),
-            wallet_docs: Arc::new(wallet_docs),
+            documents: Arc::new(documents),
             lowered_docs: HashMap::new(),
             whole: Arc::new(whole),
             entries: Arc::new(entries),
@@ -233,7 +279,7 @@ impl ServedSnapshot {
             counterparties: Arc::new(counterparties.into_iter().map(|c| (c.address.clone(), c)).collect()),
             retained,
             live_context,
-            live_bases: live_bases.map(Arc::new),
+            live_bases,
             index: Arc::new(AgentIndex::build(agents, deployers)),
             leaderboard_views: ViewCache::new(512),
             history_views: ViewCache::new(16_384),
@@ -249,14 +295,14 @@ impl ServedSnapshot {
         overlay: Arc<crate::overlay::AppliedOverlay>,
         index: AgentIndex,
         entries: Vec<EntryJson>,
-        lowered_docs: HashMap<(WalletDoc, String), Blob>,
+        lowered_docs: HashMap<(WalletDoc, String), Arc<Blob>>,
         directory: Option<crate::query::directory_index::DirectoryIndex>,
     ) -> Self {
         Self {
             id: self.id.clone(),
             digest: self.digest.clone(),
             manifest: self.manifest.clone(),
-            wallet_docs: self.wallet_docs.clone(),
+            documents: self.documents.clone(),
             lowered_docs,
             whole: self.whole.clone(),
             entries: Arc::new(entries),
@@ -277,18 +323,31 @@ impl ServedSnapshot {
 
     /// A per-wallet document as served: the overlay's rewrite when it lowers that wallet, else
     /// the published one. The only way to a wallet's document, so no read can skip the overlay.
-    pub fn wallet(&self, doc: WalletDoc, address: &str) -> Option<&Blob> {
+    ///
+    /// # Errors
+    /// When the snapshot's tables cannot render it (501 `snapshot_unreadable`).
+    pub fn wallet(&self, doc: WalletDoc, address: &str) -> Result<Option<Arc<Blob>>, ApiError> {
         if !self.lowered_docs.is_empty()
             && let Some(lowered) = self.lowered_docs.get(&(doc, address.to_owned()))
         {
-            return Some(lowered);
+            return Ok(Some(lowered.clone()));
         }
         self.published(doc, address)
     }
 
     /// A per-wallet document as the snapshot published it (what an overlay rewrites).
-    pub(crate) fn published(&self, doc: WalletDoc, address: &str) -> Option<&Blob> {
-        self.wallet_docs.get(&doc)?.get(address)
+    ///
+    /// # Errors
+    /// As [`ServedSnapshot::wallet`].
+    pub(crate) fn published(&self, doc: WalletDoc, address: &str) -> Result<Option<Arc<Blob>>, ApiError> {
+        match &*self.documents {
+            Documents::Files(files) => Ok(files.get(&doc).and_then(|docs| docs.get(address)).cloned()),
+            Documents::Rendered { renderer, cache } => cache
+                .get_or_try_build(&(doc, address.to_owned()), || {
+                    Ok(renderer.render(doc, address)?.map(|body| Blob::new(Bytes::from(body))))
+                })
+                .map_err(|e: agentrep_publish::PublishError| ApiError::snapshot_unreadable("wallet document", &e)),
+        }
     }
 
     /// What the overlay this snapshot is served with says of `address`, when it lowers it.

@@ -114,15 +114,15 @@ pub fn lowered(published: &ServedSnapshot, applied: AppliedOverlay) -> ServedSna
     for (address, seller) in sellers {
         let note = applied.note(seller);
         for doc in [WalletDoc::Score, WalletDoc::Preflight, WalletDoc::Shield] {
-            let Some(body) = published.published(doc, address) else { continue };
+            let Some(body) = published.published(doc, address).ok().flatten() else { continue };
             if let Some(body) = rewrite(doc, &body.body, seller, &note) {
-                docs.insert((doc, address.clone()), Blob::new(Bytes::from(body)));
+                docs.insert((doc, address.clone()), Arc::new(Blob::new(Bytes::from(body))));
             }
         }
         if let Some(row) = index.agent(address) {
             let value = row.score.map_or_else(|| "unscored".to_owned(), |v| format!("{v}/100"));
             let svg = agentrep_publish::svg::badge(&value, Some(row.shield.color));
-            docs.insert((WalletDoc::Badge, address.clone()), Blob::new(Bytes::from(svg)));
+            docs.insert((WalletDoc::Badge, address.clone()), Arc::new(Blob::new(Bytes::from(svg))));
         }
     }
     let directory =

@@ -227,7 +227,7 @@ pub const ROUTES: &[RouteDef] = &[
     RouteDef::get_read(
         "/preflight/{address}",
         "scores",
-        read!("agentrep_preflight", "Preflight", AddressArgs => Either<wire::PreflightV1, wire::UnindexedPreflightV1>, |at, a| Ok(aq::preflight(at.snap()?, &a.parsed()?).into())),
+        read!("agentrep_preflight", "Preflight", AddressArgs => Either<wire::PreflightV1, wire::UnindexedPreflightV1>, |at, a| Ok(aq::preflight(at.snap()?, &a.parsed()?)?.into())),
         "decision BLOCK / CAUTION / PROCEED / PROCEED_LOW_VALUE with score, shield and category",
     )
     .errors(&[400]),
@@ -329,7 +329,7 @@ pub const ROUTES: &[RouteDef] = &[
     RouteDef::get_read(
         "/deployer/{address}",
         "deployers",
-        read!("agentrep_deployer", "Token deployer", AddressArgs => wire::DeployerV1, |at, a| Ok(Answer::Published(dq::deployer(at.snap()?, &a.parsed()?)?))),
+        read!("agentrep_deployer", "Token deployer", AddressArgs => wire::DeployerV1, |at, a| Ok(Answer::Kept(dq::deployer(at.snap()?, &a.parsed()?)?))),
         "token-deployer score, verdict, outcomes and launches",
     )
     .errors(&[400, 404]),
@@ -358,7 +358,7 @@ pub const ROUTES: &[RouteDef] = &[
     RouteDef::get_read(
         "/token/{address}/buyer-trust",
         "deployers",
-        read!("agentrep_buyer_trust", "Token buyer trust", TokenAddressArgs => wire::BuyerTrustV1, |at, a| Ok(Answer::Published(dq::buyer_trust(at.snap()?, &a.parsed()?)?))),
+        read!("agentrep_buyer_trust", "Token buyer trust", TokenAddressArgs => wire::BuyerTrustV1, |at, a| Ok(Answer::Kept(dq::buyer_trust(at.snap()?, &a.parsed()?)?))),
         "verdict on a launched token's buyers (STRONG_BUYER_BASE / BAD_BUYER_BASE / AGENT_BUYER_BASE / MIXED) with \
          each large buyer's class and shield",
     )

@@ -15,6 +15,7 @@ mod overlay;
 mod pages;
 mod robustness;
 mod routes;
+mod static_export;
 mod swap;
 mod trust_tolerance;
 mod url_preflight;

@@ -216,8 +216,7 @@ async fn preflight_shield_history_deployer_badge() {
     let snap =
         agentrep_publish::LoadedSnapshot::load(&SnapshotStore::new(shared_world().snapshots()).current_dir().unwrap())
             .unwrap();
-    let deployer = snap.files.keys().find(|p| p.starts_with("deployer/")).unwrap();
-    let deployer = deployer.trim_start_matches("deployer/").trim_end_matches(".json");
+    let deployer = &snap.deployers.first().expect("a deployer").address;
     let (status, d) = json(&format!("{}/deployer/{deployer}", s.base)).await;
     assert_eq!(status, StatusCode::OK);
     assert!(["OK", "CAUTION", "AVOID"].contains(&d["verdict"].as_str().unwrap()));

@@ -112,8 +112,16 @@ pub struct ComponentScore {
     pub max: f64,
     /// 0..=1: how much evidence stands behind the points.
     pub confidence: f64,
-    /// Evidence counts, by name.
+    /// Evidence counts, by name. A count without a value (days since a settlement that never
+    /// happened: not a number) is written `null` and read back as not a number.
+    #[serde(deserialize_with = "evidence_with_nulls")]
     pub evidence: Vec<(String, f64)>,
+}
+
+/// Reads [`ComponentScore::evidence`] as JSON writes it: a non-finite count became `null`.
+fn evidence_with_nulls<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, f64)>, D::Error> {
+    let counts: Vec<(String, Option<f64>)> = Deserialize::deserialize(d)?;
+    Ok(counts.into_iter().map(|(name, value)| (name, value.unwrap_or(f64::NAN))).collect())
 }
 
 /// The score's components and how they combine.

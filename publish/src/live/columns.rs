@@ -6,11 +6,10 @@
 //! is repeated per value. What the model reads as one object (the features, the listing, the last
 //! probe) stays one JSON text per seller.
 //!
-//! The server does not decode the file when it loads a snapshot: [`LiveBases`] keeps its bytes
-//! and an index of sellers, and a paid re-score decodes the one row it reads (the row group that
-//! holds it, that row only).
+//! The server does not decode the file when it loads a snapshot: [`LiveBases`] (a
+//! [`KeyedFile`]) keeps its bytes and an index of sellers, and a paid re-score decodes the one row
+//! it reads (the row group that holds it, that row only).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use agentrep_model::live::{KnownPayer, LiveBasis, LiveListing, PayerStanding, PriceBound, ProbeSample};
@@ -18,25 +17,15 @@ use arrow::array::{
     Array, ArrayRef, BooleanArray, BooleanBuilder, Int64Array, ListArray, ListBuilder, StringArray, StringBuilder,
     UInt8Array, UInt32Array, UInt64Array, UInt64Builder,
 };
-use arrow::datatypes::{ArrowPrimitiveType, Int64Type, SchemaRef, UInt8Type, UInt32Type, UInt64Type};
+use arrow::datatypes::{ArrowPrimitiveType, Int64Type, UInt8Type, UInt32Type, UInt64Type};
 use arrow::record_batch::RecordBatch;
-use bytes::Bytes;
-use parquet::arrow::ArrowWriter;
-use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector};
-use parquet::arrow::arrow_writer::{ArrowColumnChunk, compute_leaves};
-use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
-use rayon::prelude::*;
 
 use super::{LiveRow, LiveSellerV1};
 use crate::PublishError;
+use crate::keyed::{self, KeyedFile, RowCodec};
 
 /// Sellers per row group: what one re-score decodes to read one seller.
 pub const ROW_GROUP_SELLERS: usize = 512;
-
-/// Row groups built at once while writing (in parallel), bounding the writer's memory.
-const GROUPS_IN_FLIGHT: usize = 8;
 
 fn standing_code(s: PayerStanding) -> u8 {
     match s {
@@ -57,16 +46,12 @@ fn standing_of(code: u8) -> Option<PayerStanding> {
     })
 }
 
-/// Writes the rows (in the order given) as `live-basis.parquet`. Row groups are encoded and
-/// compressed in parallel, [`GROUPS_IN_FLIGHT`] at a time, and appended in order, so the bytes are
-/// those of a sequential writer.
+/// Writes the rows (in the order given) as `live-basis.parquet` ([`keyed::write`]).
 ///
 /// # Errors
 /// When a JSON column cannot be encoded or the Parquet writer fails.
 pub fn write(rows: &[LiveRow<'_>]) -> Result<Vec<u8>, PublishError> {
-    let mut buf = Vec::new();
-    write_to(&mut buf, rows)?;
-    Ok(buf)
+    keyed::write::<LiveCodec>(rows)
 }
 
 /// [`write`] into `out` as the row groups complete.
@@ -74,52 +59,38 @@ pub fn write(rows: &[LiveRow<'_>]) -> Result<Vec<u8>, PublishError> {
 /// # Errors
 /// As [`write`], and when `out` fails.
 pub fn write_to<W: std::io::Write + Send>(out: W, rows: &[LiveRow<'_>]) -> Result<(), PublishError> {
-    let props = properties();
-    let schema = schema()?;
-    let writer = ArrowWriter::try_new(out, schema.clone(), Some(props)).map_err(PublishError::Parquet)?;
-    let (mut file, groups) = writer.into_serialized_writer().map_err(PublishError::Parquet)?;
-    for (w, window) in rows.chunks(ROW_GROUP_SELLERS * GROUPS_IN_FLIGHT).enumerate() {
-        let encoded: Vec<Vec<ArrowColumnChunk>> = window
-            .par_chunks(ROW_GROUP_SELLERS)
-            .enumerate()
-            .map(|(i, chunk)| {
-                let batch = batch(chunk)?;
-                let mut writers =
-                    groups.create_column_writers(w * GROUPS_IN_FLIGHT + i).map_err(PublishError::Parquet)?;
-                let mut leaves_of = writers.iter_mut();
-                for (field, column) in schema.fields().iter().zip(batch.columns()) {
-                    for leaf in compute_leaves(field, column).map_err(PublishError::Parquet)? {
-                        let writer = leaves_of.next().ok_or_else(|| missing(field.name()))?;
-                        writer.write(&leaf).map_err(PublishError::Parquet)?;
-                    }
-                }
-                writers.into_iter().map(|w| w.close().map_err(PublishError::Parquet)).collect()
-            })
-            .collect::<Result<_, PublishError>>()?;
-        for chunks in encoded {
-            let mut group = file.next_row_group().map_err(PublishError::Parquet)?;
-            for chunk in chunks {
-                chunk.append_to_row_group(&mut group).map_err(PublishError::Parquet)?;
-            }
-            group.close().map_err(PublishError::Parquet)?;
-        }
+    keyed::write_to::<LiveCodec, _>(out, rows)
+}
+
+/// The columns of `live-basis.parquet`.
+#[derive(Debug)]
+pub struct LiveCodec;
+
+impl RowCodec for LiveCodec {
+    type Row<'a> = LiveRow<'a>;
+    type Decoded = LiveSellerV1;
+    const FILE: &'static str = crate::layout::LIVE_BASIS;
+    const ROW_GROUP: usize = ROW_GROUP_SELLERS;
+
+    fn key<'r>(row: &'r LiveRow<'_>) -> &'r str {
+        row.seller
     }
-    file.close().map_err(PublishError::Parquet)?;
-    Ok(())
+
+    fn batch(rows: &[LiveRow<'_>]) -> Result<RecordBatch, PublishError> {
+        batch(rows)
+    }
+
+    fn decode(batch: &RecordBatch, row: usize) -> Result<LiveSellerV1, PublishError> {
+        decode(batch, row)
+    }
 }
 
-/// Zstd, row groups of [`ROW_GROUP_SELLERS`], no statistics (nothing filters this file).
-fn properties() -> WriterProperties {
-    WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .set_max_row_group_row_count(Some(ROW_GROUP_SELLERS))
-        .set_statistics_enabled(EnabledStatistics::None)
-        .build()
-}
+/// A snapshot's `live-basis.parquet`, held compressed and indexed by seller: a paid re-score
+/// decodes the one row it reads.
+pub type LiveBases = KeyedFile<LiveCodec>;
 
-/// The file's columns (those of an empty batch): the one definition the reader checks against.
-fn schema() -> Result<SchemaRef, PublishError> {
-    Ok(batch(&[])?.schema())
+fn bad(message: impl Into<String>) -> PublishError {
+    keyed::table_error::<LiveCodec>(message)
 }
 
 fn json<'a, T: serde::Serialize>(
@@ -218,195 +189,15 @@ fn batch(rows: &[LiveRow<'_>]) -> Result<RecordBatch, PublishError> {
     // Every column nullable: `try_from_iter` would infer nullability from the batch's own nulls, so
     // the empty batch that defines the schema would declare them all required.
     RecordBatch::try_from_iter_with_nullable(columns.into_iter().map(|(name, array)| (name, array, true)))
-        .map_err(|e| PublishError::LiveBasis(e.to_string()))
-}
-
-/// A snapshot's `live-basis.parquet`, held compressed: the file's bytes (checked against the
-/// manifest by the loader), its metadata and where each seller's row is.
-#[derive(Debug)]
-pub struct LiveBases {
-    file: Bytes,
-    metadata: ArrowReaderMetadata,
-    /// Seller → row number in the file.
-    rows: HashMap<String, u64>,
-    /// First row of each row group, ascending.
-    group_starts: Vec<u64>,
-}
-
-impl LiveBases {
-    /// Indexes a `live-basis.parquet` file (reads its seller column only).
-    ///
-    /// # Errors
-    /// When the file is not Parquet or its columns are not the writer's.
-    pub fn read(file: Bytes) -> Result<Self, PublishError> {
-        let metadata = ArrowReaderMetadata::load(&file, Default::default()).map_err(PublishError::Parquet)?;
-        let expected = schema()?;
-        let found = metadata.schema();
-        if found.fields().len() != expected.fields().len()
-            || found
-                .fields()
-                .iter()
-                .zip(expected.fields())
-                .any(|(f, e)| f.name() != e.name() || f.data_type() != e.data_type())
-        {
-            return Err(PublishError::LiveBasis(format!(
-                "the file's columns are not this version's ({} columns, {} expected)",
-                found.fields().len(),
-                expected.fields().len()
-            )));
-        }
-        let mut group_starts = Vec::with_capacity(metadata.metadata().num_row_groups());
-        let mut start = 0u64;
-        for g in metadata.metadata().row_groups() {
-            group_starts.push(start);
-            start += u64::try_from(g.num_rows()).unwrap_or(0);
-        }
-        // The seller column is the first.
-        let sellers = ProjectionMask::roots(metadata.metadata().file_metadata().schema_descr(), [0]);
-        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone())
-            .with_projection(sellers)
-            .with_batch_size(8192)
-            .build()
-            .map_err(PublishError::Parquet)?;
-        let mut rows = HashMap::with_capacity(usize::try_from(start).unwrap_or(0));
-        let mut row = 0u64;
-        for b in reader {
-            let b = b.map_err(|e| PublishError::LiveBasis(e.to_string()))?;
-            for seller in column::<StringArray>(&b, "seller")?.iter() {
-                rows.insert(seller.unwrap_or_default().to_owned(), row);
-                row += 1;
-            }
-        }
-        Ok(Self { file, metadata, rows, group_starts })
-    }
-
-    /// Every seller in the file.
-    pub fn sellers(&self) -> Vec<&str> {
-        self.rows.keys().map(String::as_str).collect()
-    }
-
-    /// Sellers in the file.
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    /// Whether the file holds no seller.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
-    /// Bytes held (the compressed file).
-    pub fn file_size(&self) -> usize {
-        self.file.len()
-    }
-
-    /// Whether the file has a row for `seller`.
-    pub fn contains(&self, seller: &str) -> bool {
-        self.rows.contains_key(seller)
-    }
-
-    /// Every row, decoded, in the file's order (for measurements and checks: a re-score decodes
-    /// one row with [`LiveBases::get`]).
-    ///
-    /// # Errors
-    /// When a row cannot be decoded.
-    pub fn decode_all(&self) -> Result<Vec<(String, LiveSellerV1)>, PublishError> {
-        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(self.file.clone(), self.metadata.clone())
-            .with_batch_size(ROW_GROUP_SELLERS)
-            .build()
-            .map_err(PublishError::Parquet)?;
-        let mut all = Vec::with_capacity(self.rows.len());
-        for b in reader {
-            let b = b.map_err(|e| PublishError::LiveBasis(e.to_string()))?;
-            let sellers = column::<StringArray>(&b, "seller")?;
-            for row in 0..b.num_rows() {
-                all.push((sellers.value(row).to_owned(), decode(&b, row)?));
-            }
-        }
-        Ok(all)
-    }
-
-    /// The rows of `sellers` the file has, decoded, in the file's order: each row group that holds
-    /// one of them is decompressed once (the overlay reads thousands of sellers at a time, where
-    /// [`LiveBases::get`] decompresses a row group per seller).
-    ///
-    /// # Errors
-    /// When a row cannot be decoded.
-    pub fn get_many<'s>(
-        &self,
-        sellers: impl IntoIterator<Item = &'s str>,
-    ) -> Result<Vec<(String, LiveSellerV1)>, PublishError> {
-        let mut by_group: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
-        for row in sellers.into_iter().filter_map(|s| self.rows.get(s).copied()) {
-            let group = self.group_starts.partition_point(|start| *start <= row) - 1;
-            by_group.entry(group).or_default().push(usize::try_from(row - self.group_starts[group]).unwrap_or(0));
-        }
-        if by_group.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut selectors = Vec::new();
-        for (group, offsets) in &mut by_group {
-            offsets.sort_unstable();
-            offsets.dedup();
-            let len = usize::try_from(self.metadata.metadata().row_group(*group).num_rows()).unwrap_or(0);
-            let mut at = 0;
-            for &offset in offsets.iter() {
-                if offset > at {
-                    selectors.push(RowSelector::skip(offset - at));
-                }
-                selectors.push(RowSelector::select(1));
-                at = offset + 1;
-            }
-            if len > at {
-                selectors.push(RowSelector::skip(len - at));
-            }
-        }
-        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(self.file.clone(), self.metadata.clone())
-            .with_row_groups(by_group.keys().copied().collect())
-            .with_row_selection(RowSelection::from(selectors))
-            .with_batch_size(ROW_GROUP_SELLERS)
-            .build()
-            .map_err(PublishError::Parquet)?;
-        let mut out = Vec::new();
-        for b in reader {
-            let b = b.map_err(|e| PublishError::LiveBasis(e.to_string()))?;
-            let sellers = column::<StringArray>(&b, "seller")?;
-            for row in 0..b.num_rows() {
-                out.push((sellers.value(row).to_owned(), decode(&b, row)?));
-            }
-        }
-        Ok(out)
-    }
-
-    /// `seller`'s row, decoded; `None` when the file has none.
-    ///
-    /// # Errors
-    /// When the row cannot be decoded.
-    pub fn get(&self, seller: &str) -> Result<Option<LiveSellerV1>, PublishError> {
-        let Some(&row) = self.rows.get(seller) else { return Ok(None) };
-        let group = self.group_starts.partition_point(|start| *start <= row) - 1;
-        let offset = usize::try_from(row - self.group_starts[group]).unwrap_or(0);
-        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(self.file.clone(), self.metadata.clone())
-            .with_row_groups(vec![group])
-            .with_row_selection(RowSelection::from(vec![RowSelector::skip(offset), RowSelector::select(1)]))
-            .build()
-            .map_err(PublishError::Parquet)?;
-        for b in reader {
-            let b = b.map_err(|e| PublishError::LiveBasis(e.to_string()))?;
-            if b.num_rows() == 1 {
-                return decode(&b, 0).map(Some);
-            }
-        }
-        Err(PublishError::LiveBasis(format!("row {row} of {seller} is missing")))
-    }
+        .map_err(|e| bad(e.to_string()))
 }
 
 fn missing(name: &str) -> PublishError {
-    PublishError::LiveBasis(format!("column {name} is missing or of another type"))
+    bad(format!("column {name} is missing or of another type"))
 }
 
 fn column<'b, A: Array + 'static>(b: &'b RecordBatch, name: &str) -> Result<&'b A, PublishError> {
-    b.column_by_name(name).and_then(|c| c.as_any().downcast_ref::<A>()).ok_or_else(|| missing(name))
+    keyed::column::<LiveCodec, A>(b, name)
 }
 
 /// One row's items of a list column.
@@ -436,7 +227,7 @@ fn same_length(what: &str, lengths: &[usize]) -> Result<usize, PublishError> {
     match lengths.split_first() {
         Some((first, rest)) if rest.iter().all(|l| l == first) => Ok(*first),
         None => Ok(0),
-        _ => Err(PublishError::LiveBasis(format!("the {what} columns differ in length: {lengths:?}"))),
+        _ => Err(bad(format!("the {what} columns differ in length: {lengths:?}"))),
     }
 }
 
@@ -485,7 +276,7 @@ fn decode(b: &RecordBatch, row: usize) -> Result<LiveSellerV1, PublishError> {
         .enumerate()
         .map(|(i, address)| {
             let standing = standing_of(standing.value(i))
-                .ok_or_else(|| PublishError::LiveBasis(format!("unknown payer standing {}", standing.value(i))))?;
+                .ok_or_else(|| bad(format!("unknown payer standing {}", standing.value(i))))?;
             let entity = (entity.is_valid(i) && first_day.is_valid(i)).then(|| (entity.value(i), first_day.value(i)));
             Ok(KnownPayer { address, standing, entity })
         })
@@ -550,6 +341,10 @@ fn decode(b: &RecordBatch, row: usize) -> Result<LiveSellerV1, PublishError> {
 
 #[cfg(test)]
 mod tests {
+    use arrow::array::StringArray;
+    use bytes::Bytes;
+    use parquet::arrow::ArrowWriter;
+
     use agentrep_model::features::DemandStats;
     use agentrep_model::{ListingInfo, ProbeSummary, SellerFeatures};
 
@@ -676,11 +471,12 @@ mod tests {
 
     #[test]
     fn the_parallel_writer_writes_the_sequential_writers_bytes() {
-        let sellers: Vec<_> = (0..(ROW_GROUP_SELLERS * (GROUPS_IN_FLIGHT + 1) + 3) as u32).map(seller).collect();
+        let sellers: Vec<_> = (0..(ROW_GROUP_SELLERS * (keyed::GROUPS_IN_FLIGHT + 1) + 3) as u32).map(seller).collect();
         let rows: Vec<LiveRow<'_>> = sellers.iter().map(|(a, s)| LiveRow::decoded(a, s)).collect();
-        let props = properties();
+        let props = keyed::properties::<LiveCodec>();
         let mut sequential = Vec::new();
-        let mut w = ArrowWriter::try_new(&mut sequential, schema().expect("schema"), Some(props)).expect("writer");
+        let mut w = ArrowWriter::try_new(&mut sequential, keyed::schema::<LiveCodec>().expect("schema"), Some(props))
+            .expect("writer");
         for chunk in rows.chunks(ROW_GROUP_SELLERS) {
             w.write(&batch(chunk).expect("batch")).expect("write");
             w.flush().expect("flush");

@@ -31,7 +31,7 @@ pub async fn score(app: Arc<App>, req: Request) -> HandlerResult {
         return full_profile(&app, &req, &a);
     }
     let snap = snapshot(&app)?;
-    let answer: Answer<'_, Either<ScorePayloadV1, _>> = q::score(&snap, app.base_path(), &a).into();
+    let answer: Answer<'_, Either<ScorePayloadV1, _>> = q::score(&snap, app.base_path(), &a)?.into();
     answer.respond(&req)
 }
 
@@ -47,7 +47,7 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
         let live = app.live().expect("sell refuses the route without live sources");
         let snap = snapshot(app)?;
         let (line, context) = read_live_basis(&snap, a).await?;
-        let published: ScorePayloadV1 = parse(snap.wallet(WalletDoc::Score, a.as_str()), "score")?;
+        let published: ScorePayloadV1 = parse(snap.wallet(WalletDoc::Score, a.as_str())?, "score")?;
         let rescore =
             live.rescore(a.as_str(), &line, &context, snap.date()).await.map_err(|e| ApiError::SourceUnavailable {
                 code: "live_source_unavailable",
@@ -79,7 +79,7 @@ async fn live_rescore(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResu
     .await
 }
 
-fn parse<T: serde::de::DeserializeOwned>(blob: Option<&Blob>, what: &str) -> Result<T, ApiError> {
+fn parse<T: serde::de::DeserializeOwned>(blob: Option<Arc<Blob>>, what: &str) -> Result<T, ApiError> {
     let blob = blob.ok_or_else(|| ApiError::NotAvailable {
         code: "snapshot_without_live_basis",
         message: format!("the served snapshot has no {what} for this wallet; nothing was charged"),
@@ -181,7 +181,7 @@ pub async fn preflight_query(app: Arc<App>, req: Request) -> HandlerResult {
     match (query.url, query.address) {
         (Some(url), None) => computed(&resource::url_preflight(&snap, app.base_path(), &url, None, None)?),
         (None, Some(address)) => {
-            let read = q::preflight(&snap, &crate::http::params::address(&address)?);
+            let read = q::preflight(&snap, &crate::http::params::address(&address)?)?;
             let answer: Answer<'_, Either<PreflightV1, _>> = read.into();
             answer.respond(&req)
         }
@@ -193,8 +193,8 @@ pub async fn preflight_query(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn badge(app: Arc<App>, req: Request) -> HandlerResult {
     let a = req.address("address")?;
     let snap = snapshot(&app)?;
-    match snap.wallet(WalletDoc::Badge, a.as_str()) {
-        Some(blob) => serve(&req, blob, mime::SVG),
+    match snap.wallet(WalletDoc::Badge, a.as_str())? {
+        Some(blob) => serve(&req, &blob, mime::SVG),
         None => serve(&req, &app.unindexed_badge, mime::SVG),
     }
 }

@@ -135,7 +135,7 @@ impl Ctx<'_> {
 
 fn score(ctx: &Ctx, a: AddressArgs) -> Result<Out<Either<wire::ScorePayloadV1, wire::UnindexedScoreV1>>, ToolError> {
     let a = address(&a.address)?;
-    Ok(Out::answered(aq::score(ctx.snap()?, ctx.base(), &a).into()))
+    Ok(Out::answered(aq::score(ctx.snap()?, ctx.base(), &a)?.into()))
 }
 
 fn preflight(
@@ -143,7 +143,7 @@ fn preflight(
     a: AddressArgs,
 ) -> Result<Out<Either<wire::PreflightV1, wire::UnindexedPreflightV1>>, ToolError> {
     let a = address(&a.address)?;
-    Ok(Out::answered(aq::preflight(ctx.snap()?, &a).into()))
+    Ok(Out::answered(aq::preflight(ctx.snap()?, &a)?.into()))
 }
 
 fn leaderboard(ctx: &Ctx, q: &rq::LeaderboardQuery) -> Result<Out<wire::LeaderboardV1>, ToolError> {
@@ -155,7 +155,7 @@ fn history(ctx: &Ctx, a: At<aq::HistoryQuery>) -> Result<Out<wire::HistoryV1>, T
 }
 
 fn deployer(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::DeployerV1>, ToolError> {
-    Ok(Out::published(dq::deployer(ctx.snap()?, &address(&a.address)?)?))
+    Ok(Out::published(&*dq::deployer(ctx.snap()?, &address(&a.address)?)?))
 }
 
 fn audit_info(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::AuditInfoV1>, ToolError> {
@@ -234,8 +234,8 @@ fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
         let resource = Some(doc.resource_path).filter(|p| !p.is_empty());
         (doc.score, doc.decision, Some(doc.health.state), resource)
     };
-    let (score, decision, health, resource) = match aq::score(snap, ctx.base(), &addr) {
-        WalletRead::Published(blob) => published(blob),
+    let (score, decision, health, resource) = match aq::score(snap, ctx.base(), &addr)? {
+        WalletRead::Published(blob) => published(&blob),
         WalletRead::Computed(doc) => (None, doc.decision, None, None),
     };
     let mut failures = Vec::new();

@@ -39,7 +39,7 @@ pub struct HistoryQuery {
 /// replaced.
 pub fn history(snap: &ServedSnapshot, a: &Address, q: &HistoryQuery) -> Result<Arc<Blob>, ApiError> {
     let days = q.days.get();
-    let blob = snap.wallet(WalletDoc::History, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
+    let blob = snap.wallet(WalletDoc::History, a.as_str())?.ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
     Ok(snap.history_views.get_or_build(&(a.as_str().to_owned(), days), || {
         let mut view: HistoryV1 = serde_json::from_slice(&blob.body).expect("published history parses");
         let keep = view.series.len().min(days as usize);
@@ -52,35 +52,32 @@ pub fn history(snap: &ServedSnapshot, a: &Address, q: &HistoryQuery) -> Result<A
 
 /// A per-wallet read: the published document of an indexed wallet, or one computed for any other.
 #[derive(Debug)]
-pub enum WalletRead<'a, T> {
+pub enum WalletRead<T> {
     /// The bytes as served (the overlay's rewrite when it lowers the seller), with their ETag.
-    Published(&'a Blob),
+    Published(Arc<Blob>),
     /// Computed now.
     Computed(T),
 }
 
 /// The score of an address: published for an indexed seller, preliminary signals otherwise.
-pub fn score<'a>(snap: &'a ServedSnapshot, base: &str, a: &Address) -> WalletRead<'a, UnindexedScoreV1> {
-    match snap.wallet(WalletDoc::Score, a.as_str()) {
+pub fn score(snap: &ServedSnapshot, base: &str, a: &Address) -> Result<WalletRead<UnindexedScoreV1>, ApiError> {
+    Ok(match snap.wallet(WalletDoc::Score, a.as_str())? {
         Some(blob) => WalletRead::Published(blob),
         None => WalletRead::Computed(unindexed_score(snap, base, a)),
-    }
+    })
 }
 
 /// The preflight of an address: published for an indexed seller, computed otherwise.
-pub fn preflight<'a>(snap: &'a ServedSnapshot, a: &Address) -> WalletRead<'a, UnindexedPreflightV1> {
-    match snap.wallet(WalletDoc::Preflight, a.as_str()) {
+pub fn preflight(snap: &ServedSnapshot, a: &Address) -> Result<WalletRead<UnindexedPreflightV1>, ApiError> {
+    Ok(match snap.wallet(WalletDoc::Preflight, a.as_str())? {
         Some(blob) => WalletRead::Published(blob),
         None => WalletRead::Computed(unindexed_preflight(snap, a)),
-    }
+    })
 }
 
 /// The trust shield of an indexed seller (as the overlay rewrote it, when it lowers the seller).
-pub fn trust_shield<'a>(
-    snap: &'a ServedSnapshot,
-    a: &Address,
-) -> Result<WalletRead<'a, std::convert::Infallible>, ApiError> {
-    snap.wallet(WalletDoc::Shield, a.as_str())
+pub fn trust_shield(snap: &ServedSnapshot, a: &Address) -> Result<WalletRead<std::convert::Infallible>, ApiError> {
+    snap.wallet(WalletDoc::Shield, a.as_str())?
         .map(WalletRead::Published)
         .ok_or_else(|| ApiError::NotIndexed(a.to_string()))
 }

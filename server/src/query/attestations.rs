@@ -41,7 +41,7 @@ pub fn nonce_of(snap: &ServedSnapshot) -> u64 {
 /// # Errors
 /// `not_indexed` for a wallet the snapshot does not score.
 pub fn attestable(snap: &ServedSnapshot, a: &Address) -> Result<Attestable, ApiError> {
-    let blob = snap.wallet(WalletDoc::Score, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
+    let blob = snap.wallet(WalletDoc::Score, a.as_str())?.ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
     let doc: ScorePayloadV1 = serde_json::from_slice(&blob.body)
         .map_err(|e| ApiError::NotAvailable { code: "snapshot_unreadable", message: e.to_string() })?;
     let degraded = doc.sources.iter().any(|s| s.starts_with("DEGRADED:")) || doc.score_basis == ScoreBasis::Degraded;

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use crate::{ApiError, ServedSnapshot};
 
 fn doc<T: DeserializeOwned>(snap: &ServedSnapshot, kind: WalletDoc, a: &Address) -> Result<Option<T>, ApiError> {
-    snap.wallet(kind, a.as_str())
+    snap.wallet(kind, a.as_str())?
         .map(|blob| {
             serde_json::from_slice(&blob.body)
                 .map_err(|e| ApiError::snapshot_unreadable(&format!("{kind:?} document"), &e))
@@ -19,7 +19,7 @@ fn doc<T: DeserializeOwned>(snap: &ServedSnapshot, kind: WalletDoc, a: &Address)
 
 /// Whether `a` can be audited (an indexed seller): checked before any payment is asked for.
 pub fn auditable(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
-    match snap.wallet(WalletDoc::Score, a.as_str()) {
+    match snap.wallet(WalletDoc::Score, a.as_str())? {
         Some(_) => Ok(()),
         None => Err(ApiError::NotIndexed(a.to_string())),
     }

@@ -1,6 +1,7 @@
 //! Deployer lists: the best scored, the sketchy serial deployers, and per-platform rug rates.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use agentrep_publish::wire::*;
 use schemars::JsonSchema;
@@ -41,13 +42,13 @@ fn entry(base: &str, d: &DeployerRowV1) -> DeployerListEntryV1 {
 }
 
 /// The published profile of a deployer.
-pub fn deployer<'a>(snap: &'a ServedSnapshot, a: &Address) -> Result<&'a Blob, ApiError> {
-    snap.wallet(WalletDoc::Deployer, a.as_str()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))
+pub fn deployer(snap: &ServedSnapshot, a: &Address) -> Result<Arc<Blob>, ApiError> {
+    snap.wallet(WalletDoc::Deployer, a.as_str())?.ok_or_else(|| ApiError::NotIndexed(a.to_string()))
 }
 
 /// The published buyer-trust verdict of a launched token.
-pub fn buyer_trust<'a>(snap: &'a ServedSnapshot, token: &Address) -> Result<&'a Blob, ApiError> {
-    snap.wallet(WalletDoc::BuyerTrust, token.as_str()).ok_or_else(|| ApiError::NotIndexed(format!("token {token}")))
+pub fn buyer_trust(snap: &ServedSnapshot, token: &Address) -> Result<Arc<Blob>, ApiError> {
+    snap.wallet(WalletDoc::BuyerTrust, token.as_str())?.ok_or_else(|| ApiError::NotIndexed(format!("token {token}")))
 }
 
 /// Scored deployers, score descending, then more launches, then address.

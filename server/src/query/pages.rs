@@ -246,8 +246,11 @@ pub struct AgentModel {
 /// or just the card of an unknown address (`false`).
 pub fn agent(snap: &ServedSnapshot, a: &Address) -> (AgentModel, bool) {
     let (card, indexed) = card(snap, a);
-    let score: Option<ScorePayloadV1> =
-        snap.wallet(WalletDoc::Score, a.as_str()).and_then(|blob| serde_json::from_slice(&blob.body).ok());
+    let score: Option<ScorePayloadV1> = snap
+        .wallet(WalletDoc::Score, a.as_str())
+        .ok()
+        .flatten()
+        .and_then(|blob| serde_json::from_slice(&blob.body).ok());
     let history: Option<HistoryV1> = history(snap, a, &HistoryQuery { days: Bounded(90) })
         .ok()
         .and_then(|blob| serde_json::from_slice(&blob.body).ok());

@@ -17,7 +17,7 @@ use crate::{ApiError, ServedSnapshot};
 pub const MAX_AUDIT_BATCH: usize = 10;
 
 fn doc<T: serde::de::DeserializeOwned>(snap: &ServedSnapshot, kind: WalletDoc, a: &Address) -> Option<T> {
-    snap.wallet(kind, a.as_str()).and_then(|b| serde_json::from_slice(&b.body).ok())
+    snap.wallet(kind, a.as_str()).ok().flatten().and_then(|b| serde_json::from_slice(&b.body).ok())
 }
 
 /// Whether `a` has anything to report on (it sells, or it launched tokens).
@@ -25,7 +25,7 @@ fn doc<T: serde::de::DeserializeOwned>(snap: &ServedSnapshot, kind: WalletDoc, a
 /// # Errors
 /// `not_indexed` otherwise.
 pub fn risk_available(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
-    if snap.wallet(WalletDoc::Score, a.as_str()).is_some() || snap.wallet(WalletDoc::Deployer, a.as_str()).is_some() {
+    if snap.wallet(WalletDoc::Score, a.as_str())?.is_some() || snap.wallet(WalletDoc::Deployer, a.as_str())?.is_some() {
         Ok(())
     } else {
         Err(ApiError::NotIndexed(a.to_string()))
@@ -122,7 +122,7 @@ pub fn audit_batch(snap: &ServedSnapshot, wallets: &[Address], now: &str) -> Res
 /// # Errors
 /// `not_indexed` otherwise.
 pub fn creator_available(snap: &ServedSnapshot, a: &Address) -> Result<(), ApiError> {
-    snap.wallet(WalletDoc::Deployer, a.as_str()).map(|_| ()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))
+    snap.wallet(WalletDoc::Deployer, a.as_str())?.map(|_| ()).ok_or_else(|| ApiError::NotIndexed(a.to_string()))
 }
 
 /// The creator audit of a deployer.

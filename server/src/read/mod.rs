@@ -96,9 +96,9 @@ impl<T: Serialize> Answer<'_, T> {
 impl<'a, T> Answer<'a, T> {
     /// A wallet's document where every wallet read has one published (as served: lowered by the
     /// overlay when it lowers the wallet).
-    pub fn of_published(read: WalletRead<'a, std::convert::Infallible>) -> Self {
+    pub fn of_published(read: WalletRead<std::convert::Infallible>) -> Self {
         match read {
-            WalletRead::Published(blob) => Answer::Published(blob),
+            WalletRead::Published(blob) => Answer::Kept(blob),
             WalletRead::Computed(never) => match never {},
         }
     }
@@ -108,12 +108,12 @@ fn published(blob: &Blob) -> Value {
     serde_json::from_slice(&blob.body).expect("published documents are JSON")
 }
 
-impl<'a, P, U> From<WalletRead<'a, U>> for Answer<'a, Either<P, U>> {
+impl<P, U> From<WalletRead<U>> for Answer<'_, Either<P, U>> {
     /// A wallet's published document, or what an unindexed wallet gets (never cached: the next
     /// snapshot may index it, and the overlay may lower it).
-    fn from(read: WalletRead<'a, U>) -> Self {
+    fn from(read: WalletRead<U>) -> Self {
         match read {
-            WalletRead::Published(blob) => Answer::Published(blob),
+            WalletRead::Published(blob) => Answer::Kept(blob),
             WalletRead::Computed(doc) => Answer::Fresh(Either::Right(doc)),
         }
     }
