@@ -71,8 +71,11 @@ pub const DEPLOYERS_TABLE: &str = "deployers.parquet";
 /// Every launched token's buyer trust, keyed by token ([`crate::tables`]).
 pub const TOKENS_TABLE: &str = "tokens.parquet";
 
-/// Folders the writer creates.
-pub const FOLDERS: &[&str] = &[SCORE, BADGE, DEPLOYER, "bundles", "index"];
+/// Folders of a published snapshot.
+pub const SNAPSHOT_FOLDERS: &[&str] = &["index"];
+
+/// Folders of a static tree (`export-static`): the snapshot's and those of the rendered files.
+pub const STATIC_FOLDERS: &[&str] = &[SCORE, BADGE, DEPLOYER, "bundles", "index"];
 
 /// A per-wallet document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -2,10 +2,10 @@
 //! deployer's document, and the keyed bundles of one document per seller or token (preflight,
 //! trust shield, history, buyer trust). [`layout::classify`] names them: `Wallet` and `Bundle`.
 //!
-//! The publisher renders them from the rebuild's records; [`export_static`] renders the same files
-//! from a published snapshot's record tables ([`crate::tables`]) into a folder that any static
-//! file server (nginx, a CDN) can serve as it is, with the snapshot's other files beside them (the
-//! tables aside) and its manifest.
+//! They are not files of a published snapshot: the server renders each one from the snapshot's
+//! record tables ([`crate::tables`]) with [`DocumentRenderer`], and [`export_static`] renders them
+//! all into a folder that any static file server (nginx, a CDN) can serve as it is, with the
+//! snapshot's other files beside them (the tables aside) and its manifest.
 
 use std::collections::HashMap;
 use std::fs;
@@ -25,7 +25,7 @@ use crate::{PublishError, svg};
 
 /// The records the rendered files are made of.
 #[derive(Debug, Clone, Copy)]
-pub struct Rendered<'a> {
+struct Rendered<'a> {
     /// Sellers, in address order.
     pub sellers: &'a [SellerRecord],
     /// Deployers, in address order.
@@ -85,7 +85,7 @@ fn bundle_files(out: &Out<'_>, ctx: &PayloadContext, r: Rendered<'_>) -> Result<
 }
 
 /// Writes every rendered file of the records into `out`'s folder (whose folders exist).
-pub(crate) fn write_rendered(
+fn write_rendered(
     out: &Out<'_>,
     ctx: &PayloadContext,
     records: Rendered<'_>,
@@ -197,6 +197,29 @@ pub fn context_of(manifest: &ManifestV1) -> PayloadContext {
     }
 }
 
+/// Writes the rendered files of the records into `to` (creating its folders): what the server
+/// serves for each wallet, as files; returns their manifest entries.
+///
+/// # Errors
+/// When a write fails.
+pub fn render_tree(
+    to: &Path,
+    ctx: &PayloadContext,
+    sellers: &[SellerRecord],
+    deployers: &[DeployerRecord],
+    tokens: &[BuyerTrust],
+) -> Result<Vec<ManifestFileV1>, PublishError> {
+    for sub in layout::STATIC_FOLDERS {
+        let sub = to.join(sub);
+        fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
+    }
+    let ranked = writer::ranked(sellers);
+    let categories = CategoryIndex::new(&ranked);
+    let retired = RetiredFiles::default();
+    let out = Out::new(to, &retired);
+    write_rendered(&out, ctx, Rendered { sellers, deployers, tokens, categories: &categories })
+}
+
 /// Writes the static file tree of the published snapshot in `snapshot` into `to`, a folder that
 /// does not exist yet or is empty: every file the tables render, rendered, and every other file of
 /// the snapshot but the tables hard-linked (copied where `to` is on another file system), then the
@@ -213,20 +236,10 @@ pub fn export_static(snapshot: &Path, to: &Path) -> Result<StaticExport, Publish
             to.display()
         )));
     }
-    for sub in layout::FOLDERS {
-        let sub = to.join(sub);
-        fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
-    }
     let records = SnapshotRecords::open(snapshot)?;
     let (sellers, deployers, tokens) = (records.all_sellers()?, records.all_deployers()?, records.all_tokens()?);
     drop(records);
-    let ranked = writer::ranked(&sellers);
-    let categories = CategoryIndex::new(&ranked);
-    let ctx = context_of(&manifest);
-    let retired = RetiredFiles::default();
-    let out = Out::new(to, &retired);
-    let rendered = Rendered { sellers: &sellers, deployers: &deployers, tokens: &tokens, categories: &categories };
-    let mut files = write_rendered(&out, &ctx, rendered)?;
+    let mut files = render_tree(to, &context_of(&manifest), &sellers, &deployers, &tokens)?;
     let rendered_count = files.len() as u64;
 
     let kept: Vec<&ManifestFileV1> = manifest

@@ -13,7 +13,6 @@ use sha2::{Digest, Sha256};
 
 use crate::layout::{self, *};
 use crate::payloads::{self, CategoryIndex, PayloadContext, caip2};
-use crate::static_export::{Rendered, write_rendered};
 use crate::tables::{self, Deployers, SellerRow, Sellers, Tokens};
 use crate::wire::*;
 use crate::{PublishError, exports};
@@ -262,7 +261,9 @@ pub fn ranked(sellers: &[SellerRecord]) -> Vec<&SellerRecord> {
 fn remove_unlisted(dir: &Path, files: &[ManifestFileV1]) -> Result<(), PublishError> {
     let keep: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut stack = vec![dir.to_path_buf()];
+    let mut folders = Vec::new();
     while let Some(folder) = stack.pop() {
+        folders.push(folder.clone());
         for entry in fs::read_dir(&folder).map_err(PublishError::io(&folder))? {
             let entry = entry.map_err(PublishError::io(&folder))?;
             let path = entry.path();
@@ -274,6 +275,13 @@ fn remove_unlisted(dir: &Path, files: &[ManifestFileV1]) -> Result<(), PublishEr
             if !keep.contains(rel.as_str()) {
                 fs::remove_file(&path).map_err(PublishError::io(&path))?;
             }
+        }
+    }
+    // Folders left empty (those of a retired snapshot's files this one does not have), deepest
+    // first; a folder that still holds files is kept.
+    for folder in folders.iter().skip(1).rev() {
+        if fs::read_dir(folder).map_err(PublishError::io(folder))?.next().is_none() {
+            fs::remove_dir(folder).map_err(PublishError::io(folder))?;
         }
     }
     Ok(())
@@ -403,28 +411,18 @@ pub fn write_snapshot(
     input: &SnapshotInput,
     retired: &RetiredFiles,
 ) -> Result<(ManifestV1, SnapshotWritesV1), PublishError> {
-    for sub in layout::FOLDERS {
+    for sub in layout::SNAPSHOT_FOLDERS {
         let sub = dir.join(sub);
         fs::create_dir_all(&sub).map_err(PublishError::io(&sub))?;
     }
     let out = Out::new(dir, retired);
     let ranked = ranked(&input.sellers);
     let categories = CategoryIndex::new(&ranked);
-    let rendered = Rendered {
-        sellers: &input.sellers,
-        deployers: &input.deployers,
-        tokens: &input.buyer_trust,
-        categories: &categories,
-    };
-    // Three parts written at once: the rendered files (many small ones, much of their time in the
-    // file system), the tables, and the indexes and exports (a few large ones, encoded on one
-    // thread each).
-    let (wallets, (tables, indexes)) = rayon::join(
-        || write_rendered(&out, ctx, rendered),
-        || rayon::join(|| table_files(&out, input), || index_and_export_files(&out, ctx, input, &ranked, &categories)),
-    );
-    let mut files = wallets?;
-    files.extend(tables?);
+    // The per-wallet documents are not files of the snapshot: the server renders them from the
+    // record tables, and `export-static` writes them for a static file server.
+    let (tables, indexes) =
+        rayon::join(|| table_files(&out, input), || index_and_export_files(&out, ctx, input, &ranked, &categories));
+    let mut files = tables?;
     files.extend(indexes?);
 
     files.sort_by(|a, b| a.path.cmp(&b.path));

@@ -7,7 +7,6 @@ use std::path::Path;
 use agentrep_lake::datasets::ProofRow;
 use agentrep_lake::{Dataset, Lake, Timestamp};
 use agentrep_tests::process::base_command;
-use agentrep_tests::read_tree;
 use agentrep_tests::s3::S3Server;
 use chrono::NaiveDate;
 
@@ -134,7 +133,7 @@ fn a_view_that_reads_a_dataset_remotely_never_fetches_it_and_digests_it_the_same
 fn current_snapshot(snapshots: &Path) -> (String, Vec<(String, Vec<u8>)>) {
     let id = std::fs::read_link(snapshots.join("current")).expect("a current snapshot");
     let id = id.display().to_string();
-    let tree = read_tree(&snapshots.join(&id));
+    let tree = agentrep_tests::read_snapshot(&snapshots.join(&id));
     (id, tree)
 }
 

@@ -19,7 +19,8 @@ fn an_attestation_signed_on_the_day_makes_the_seller_attested_in_the_snapshot() 
     let config = PublishConfig { verifier_contract: Some(verifier.clone()), ..PublishConfig::default() };
     agentrep_jobs::commands::rebuild_days(&lake, &snapshots, &config, &[day]).expect("rebuild");
     let score = |address: &str| -> Value {
-        let path = snapshots.current_dir().expect("current").join(format!("score/{address}.json"));
+        let tree = agentrep_tests::static_tree(&snapshots.current_dir().expect("current"));
+        let path = tree.join(format!("score/{address}.json"));
         serde_json::from_slice(&std::fs::read(path).expect("score file")).expect("json")
     };
     let board: Value = serde_json::from_slice(

@@ -13,8 +13,8 @@ use agentrep_lake::datasets::FundingRow;
 use agentrep_model::FundingRecord;
 use agentrep_pipeline::{Carried, RebuildOptions, Recompute, STORE_EVERY_DAYS, rebuild_with};
 use agentrep_publish::{PublishConfig, SnapshotStore};
+use agentrep_tests::copy_dir;
 use agentrep_tests::process::base_command;
-use agentrep_tests::{copy_dir, read_tree};
 use chrono::NaiveDate;
 
 const FOLDS: [&str; 3] = ["first_fundings", "token_deployers", "token_buys"];
@@ -55,7 +55,7 @@ fn rebuild_and_publish(
         rebuild_with(lake, day, RebuildOptions { from_scratch, ..Default::default() }).expect("rebuilds");
     let config = PublishConfig { retain: 2, ..PublishConfig::default() };
     let published = store.publish(&input, &config).expect("publishes");
-    (read_tree(&published.dir), timings.carried)
+    (agentrep_tests::read_snapshot(&published.dir), timings.carried)
 }
 
 fn assert_same_snapshot(a: &Tree, b: &Tree, what: &str) {

@@ -13,7 +13,7 @@ fn rebuilding_a_day_twice_gives_byte_identical_snapshots() {
     for root in &roots {
         let (input, _) = agentrep_pipeline::rebuild(&lake, day).unwrap();
         let published = SnapshotStore::new(root.path()).publish(&input, &PublishConfig::default()).unwrap();
-        trees.push((published.id, read_tree(&published.dir)));
+        trees.push((published.id, agentrep_tests::read_snapshot(&published.dir)));
     }
     assert_eq!(trees[0].0, trees[1].0, "snapshot ids differ");
     assert!(trees[0].1.len() > 1000, "a snapshot holds per-wallet files");

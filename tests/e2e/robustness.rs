@@ -42,12 +42,12 @@ fn a_work_folder_left_by_a_crash_is_never_trusted() {
     let world = build_world(4, 3);
     let store = SnapshotStore::new(world.snapshots());
     // A crash after a snapshot was retired into the work folder and partly rewritten: its old
-    // manifest is still there and no longer describes its badges, most of which the next day
+    // manifest is still there and no longer describes its indexes, most of which the next day
     // would write with the bytes the manifest names.
     let work = world.snapshots().join(agentrep_publish::store::WORK_DIR);
     agentrep_tests::copy_dir(&store.current_dir().unwrap(), &work).unwrap();
-    for badge in std::fs::read_dir(work.join("badge")).unwrap() {
-        let path = badge.unwrap().path();
+    for index in std::fs::read_dir(work.join("index")).unwrap() {
+        let path = index.unwrap().path();
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[0] ^= 1;
         std::fs::write(&path, bytes).unwrap();

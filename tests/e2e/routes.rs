@@ -296,8 +296,8 @@ async fn etag_304_gzip_and_static_bytes() {
     let dir = SnapshotStore::new(shared_world().snapshots()).current_dir().unwrap();
     assert_eq!(
         body.as_ref(),
-        std::fs::read(dir.join(format!("score/{addr}.json"))).unwrap(),
-        "served bytes are the static file"
+        std::fs::read(agentrep_tests::static_tree(&dir).join(format!("score/{addr}.json"))).unwrap(),
+        "served bytes are the static file export-static writes"
     );
 
     let again = client.get(&url).header("if-none-match", etag).send().await.unwrap();

@@ -157,6 +157,33 @@ pub fn shared_world() -> &'static BuiltWorld {
     WORLD.get_or_init(|| build_world_in(shared_tempdir("world").expect("temp dir"), 8, 7))
 }
 
+/// The static tree `export-static` writes for the published snapshot in the folder `snapshot`:
+/// where the per-wallet files a static file server serves are (a published snapshot holds their
+/// records, not the files). Written once per snapshot folder in a test run.
+pub fn static_tree(snapshot: &Path) -> PathBuf {
+    static TREES: Mutex<BTreeMap<PathBuf, (tempfile::TempDir, PathBuf)>> = Mutex::new(BTreeMap::new());
+    let mut trees = TREES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, tree)) = trees.get(snapshot) {
+        return tree.clone();
+    }
+    let dir = shared_tempdir("static").expect("temp dir");
+    let tree = dir.path().join("tree");
+    agentrep_publish::static_export::export_static(snapshot, &tree).expect("the snapshot exports");
+    trees.insert(snapshot.to_path_buf(), (dir, tree.clone()));
+    tree
+}
+
+/// Every file of the published snapshot in `snapshot` and every per-wallet file rendered from its
+/// tables (what the server serves), in path order: what two snapshots that must be the same are
+/// compared by, file by file.
+pub fn read_snapshot(snapshot: &Path) -> Vec<(String, Vec<u8>)> {
+    use agentrep_publish::static_export::is_rendered;
+    let mut files = read_tree(snapshot);
+    files.extend(read_tree(&static_tree(snapshot)).into_iter().filter(|(path, _)| is_rendered(path)));
+    files.sort();
+    files
+}
+
 /// A server on a random loopback port, run on its own runtime thread until the test ends.
 #[derive(Debug)]
 pub struct RunningServer {
