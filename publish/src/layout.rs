@@ -1,9 +1,11 @@
 //! Where each file of a snapshot lives, and what a file is: the one definition shared by the
 //! writer, the reader and the server.
 //!
-//! Per-wallet files that static servers must serve (score, badge, deployer) are one file per
-//! wallet; the other per-wallet payloads are keyed bundles, one line per wallet
-//! (`<address> <json>`), because creating a file costs far more than writing one.
+//! A published snapshot holds the whole-snapshot documents, the indexes and the record tables
+//! ([`crate::tables`]); the server renders per-wallet documents from the tables. The paths of
+//! those rendered documents are defined here too, because `export-static` writes them into a
+//! static tree: score, badge and deployer one file per wallet, the other per-wallet payloads as
+//! keyed bundles, one line per wallet (`<address> <json>`).
 
 /// Score previews: `score/<address>.json`.
 pub const SCORE: &str = "score";
@@ -120,11 +122,13 @@ pub enum FileKind<'a> {
     Bundle(WalletDoc),
     /// A whole-snapshot document.
     Whole(WholeDoc),
-    /// A record table the rendered documents are made from (`sellers.parquet`, `deployers.parquet`,
-    /// `tokens.parquet`): server data, never served, and left out of a static export.
-    Table,
-    /// Read by the loader, not served as a file (manifest, indexes, counterparties, full leaderboard,
-    /// live bases).
+    /// The server's own inputs, never served and left out of a static export: the record tables
+    /// the rendered documents are made from (`sellers.parquet`, `deployers.parquet`,
+    /// `tokens.parquet`) and what live re-scores build on (`live-basis.parquet`,
+    /// `live-context.json`).
+    ServerOnly,
+    /// Read by the loader, not served as a file (manifest, indexes, counterparties, full
+    /// leaderboard), and kept in a static export.
     Data,
 }
 
@@ -140,7 +144,7 @@ pub fn classify(path: &str) -> FileKind<'_> {
         SCORES_PARQUET => return FileKind::Whole(WholeDoc::ScoresParquet),
         HISTORY_PARQUET => return FileKind::Whole(WholeDoc::HistoryParquet),
         MOVERS => return FileKind::Whole(WholeDoc::Movers),
-        SELLERS_TABLE | DEPLOYERS_TABLE | TOKENS_TABLE => return FileKind::Table,
+        SELLERS_TABLE | DEPLOYERS_TABLE | TOKENS_TABLE | LIVE_BASIS | LIVE_CONTEXT => return FileKind::ServerOnly,
         _ => {}
     }
     let Some((dir, file)) = path.split_once('/') else { return FileKind::Data };
@@ -173,8 +177,9 @@ mod tests {
         assert_eq!(classify(MOVERS), FileKind::Whole(WholeDoc::Movers));
         assert_eq!(classify(AGENTS_INDEX), FileKind::Data);
         assert_eq!(classify(MANIFEST), FileKind::Data);
-        assert_eq!(classify(LIVE_BASIS), FileKind::Data);
-        assert_eq!(classify(SELLERS_TABLE), FileKind::Table);
+        assert_eq!(classify(LIVE_BASIS), FileKind::ServerOnly);
+        assert_eq!(classify(LIVE_CONTEXT), FileKind::ServerOnly);
+        assert_eq!(classify(SELLERS_TABLE), FileKind::ServerOnly);
     }
 
     #[test]

@@ -245,7 +245,7 @@ pub fn export_static(snapshot: &Path, to: &Path) -> Result<StaticExport, Publish
     let kept: Vec<&ManifestFileV1> = manifest
         .files
         .iter()
-        .filter(|f| !is_rendered(&f.path) && layout::classify(&f.path) != FileKind::Table)
+        .filter(|f| !is_rendered(&f.path) && layout::classify(&f.path) != FileKind::ServerOnly)
         .collect();
     kept.par_iter().try_for_each(|f| link_or_copy(&snapshot.join(&f.path), &to.join(&f.path)))?;
     files.extend(kept.iter().map(|f| (*f).clone()));

@@ -240,7 +240,7 @@ impl ServedSnapshot {
                     let blob = Arc::new(Blob::with_sha(Bytes::from(bytes), hash));
                     wallet_docs.entry(doc).or_default().insert(address, blob);
                 }
-                FileKind::Data | FileKind::Table => {}
+                FileKind::Data | FileKind::ServerOnly => {}
             }
         }
         drop(sha);

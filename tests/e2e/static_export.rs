@@ -5,7 +5,7 @@
 
 use agentrep_model::SnapshotInput;
 use agentrep_pipeline::rebuild;
-use agentrep_publish::layout::{FileKind, MANIFEST, classify};
+use agentrep_publish::layout::{FileKind, LIVE_BASIS, LIVE_CONTEXT, MANIFEST, SELLERS_TABLE, classify};
 use agentrep_publish::static_export::{context_of, is_rendered, render_tree};
 use agentrep_publish::tables::SnapshotRecords;
 use agentrep_publish::wire::ManifestV1;
@@ -73,11 +73,12 @@ fn export_static_writes_the_rendered_tree_from_the_tables() {
         render_tree(&reference, &ctx, &input.sellers, &input.deployers, &input.buyer_trust).expect("renders");
     assert!(rendered.len() > 2 * input.sellers.len(), "the tree renders every wallet");
     let mut expected = read_tree(&reference);
-    expected
-        .extend(read_tree(&published.dir).into_iter().filter(|(p, _)| p != MANIFEST && classify(p) != FileKind::Table));
+    expected.extend(
+        read_tree(&published.dir).into_iter().filter(|(p, _)| p != MANIFEST && classify(p) != FileKind::ServerOnly),
+    );
     expected.sort();
     let mut manifest = published.manifest.clone();
-    manifest.files.retain(|f| classify(&f.path) != FileKind::Table);
+    manifest.files.retain(|f| classify(&f.path) != FileKind::ServerOnly);
     manifest.files.extend(rendered);
     manifest.files.sort_by(|a, b| a.path.cmp(&b.path));
 
@@ -87,6 +88,10 @@ fn export_static_writes_the_rendered_tree_from_the_tables() {
     assert_eq!(serde_json::from_slice::<ManifestV1>(&manifest_bytes).expect("a manifest"), manifest);
     let paths = |t: &[(String, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
     assert_eq!(paths(&exported), paths(&expected), "the trees hold other files");
+    for private in [LIVE_BASIS, LIVE_CONTEXT, SELLERS_TABLE] {
+        assert!(published.dir.join(private).exists(), "the snapshot holds {private}");
+        assert!(!to.join(private).exists(), "the static tree leaks the server's {private}");
+    }
     for ((path, a), (_, b)) in exported.iter().zip(&expected) {
         assert!(a == b, "{path} differs from the file the records render");
     }
