@@ -12,6 +12,11 @@ use crate::carry::CarryLog;
 use crate::sql_files::SqlFile;
 use crate::{ADMIN_PATH_SEGMENTS, PipelineError, SUSPICIOUS_TLDS};
 
+/// Functions every SQL file of the rebuild may call. `caip2`: a listing's network as CAIP-2
+/// (marketplaces list Base by its name or by its chain id).
+const SQL_MACROS: &str = "CREATE MACRO caip2(network) AS \
+    CASE network WHEN 'base' THEN 'eip155:8453' WHEN 'base-sepolia' THEN 'eip155:84532' ELSE network END;";
+
 pub(crate) struct Engine {
     pub conn: Connection,
     pub lake: Lake,
@@ -119,6 +124,7 @@ impl Engine {
             .tempdir()
             .map_err(|source| PipelineError::Spill { path: std::env::temp_dir(), source })?;
         conn.execute_batch(&memory_settings(spill.path())).map_err(err)?;
+        conn.execute_batch(SQL_MACROS).map_err(err)?;
         for dataset in Dataset::ALL {
             // A dataset the engine reads where it lives gets no table here: a read of it on this
             // connection fails loudly instead of seeing no rows.
@@ -164,6 +170,7 @@ impl Engine {
         text.replace("{day_end_epoch}", &epoch(day_end))
             .replace("{d30_epoch}", &epoch(day_end - Duration::days(30)))
             .replace("{d7_epoch}", &epoch(day_end - Duration::days(7)))
+            .replace("{horizon_epoch}", &epoch(day_end - Duration::days(trust::RELATIONSHIP_HORIZON_DAYS)))
             .replace("{day_end}", &ts(day_end))
             .replace("{d30}", &ts(day_end - Duration::days(30)))
             .replace("{d7}", &ts(day_end - Duration::days(7)))

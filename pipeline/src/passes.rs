@@ -74,11 +74,14 @@ pub const SETTLEMENTS: Pass = Pass {
     remote_only: &[Dataset::Settlements],
     shipped: &[
         Shipped { table: "seller_ids", query: "SELECT address, sid FROM seller_ids" },
-        Shipped { table: "price_bounds", query: "SELECT address, net, asset, min_price FROM price_bounds" },
+        Shipped {
+            table: "price_bounds",
+            query: "SELECT address, net, asset, from_day, until_day, min_price FROM price_bounds",
+        },
         // The advertised prices one row each: Ballista's executors have no list functions.
         Shipped {
             table: "price_points",
-            query: "SELECT address, net, asset, unnest(prices) AS price FROM price_bounds",
+            query: "SELECT address, net, asset, from_day, unnest(prices) AS price FROM price_bounds",
         },
         Shipped { table: "facilitators", query: "SELECT address FROM facilitators" },
         Shipped { table: "oracle_payers", query: "SELECT address FROM oracle_payers" },

@@ -267,3 +267,61 @@ fn every_paid_call_answer_is_classed_as_the_model_classes_it() {
         assert_eq!(pp.undelivered_days, pp.undelivered, "one call, on one day");
     }
 }
+
+/// The evidence horizon (methodology 3.3, SCORING.md § 1): a (seller, payer) relationship counts
+/// until `RELATIONSHIP_HORIZON_DAYS` after its last qualifying payment. Old ones last paid one
+/// day past the horizon and is no payer; Edge last paid one day inside it and counts, as does
+/// Returning, first seen well past the horizon and back this week. The seller's settlement count
+/// and volume stay lifetime figures.
+#[test]
+fn a_relationship_counts_until_the_horizon_after_its_last_payment() {
+    use agentrep_model::trust::RELATIONSHIP_HORIZON_DAYS as H;
+    let (old, edge, returning) = (addr(0x71), addr(0x72), addr(0x73));
+    let last = i64::from(LAST);
+    let mut b = LakeBuilder::new();
+    b.listing("https://api.example/v1", SELLER, 10_000, 0);
+    for payer in [&old, &edge, &returning] {
+        b.fund(payer, EXCHANGE, last - H - 30, 20_000_000);
+    }
+    // The horizon is `H` days before the day's end (midnight after day LAST).
+    b.pay(last - H, 100, &old, SELLER, 10_000, Via::X402);
+    b.pay(last - H + 1, 100, &edge, SELLER, 10_000, Via::X402);
+    b.pay(last - H - 10, 100, &returning, SELLER, 10_000, Via::X402);
+    b.pay(last - 2, 100, &returning, SELLER, 10_000, Via::X402);
+    let sellers = b.rebuild_sellers();
+    let d = &sellers[0].features.demand;
+    assert_eq!((d.payers, d.entities), (2, 2), "Edge and Returning, not Old");
+    assert_eq!((d.settlements, d.volume), (4, 40_000), "lifetime figures keep every settlement");
+    let payers: Vec<&str> = sellers[0].live.payers.iter().map(|p| p.address.as_str()).collect();
+    assert!(!payers.contains(&old.as_str()) && payers.contains(&edge.as_str()), "the live basis: {payers:?}");
+}
+
+/// Attribution against the claims in force (methodology 3.3, SCORING.md § 1): a settlement is
+/// judged against the prices listed on its own day. The seller listed 0.01 USDC from day -60 to
+/// day -40, then 0.02 from day -5; a stranger lists it at 1 µUSDC on the last day only.
+/// Before: paid 0.01 on day -70, before the first crawl (that crawl's claims are in force), and
+/// Early paid 0.01 on day -50: both qualify, though today's price is 0.02 (3.2 judged them by
+/// today's claims: below the price). Late paid 0.01 on day 0, when 0.02 was in force: below the
+/// price. Gap paid 0.02 on day -8, when no claim was in force (0.01 lapsed after day -11):
+/// unattributed. Dust paid 1 µUSDC on day 0: the stranger's claim, listed later, does not reach it.
+#[test]
+fn settlements_are_attributed_against_the_claims_in_force_on_their_day() {
+    let (before, early, late, gap, dust) = (addr(0x81), addr(0x82), addr(0x83), addr(0x84), addr(0x85));
+    let last = i64::from(LAST);
+    let mut b = LakeBuilder::new();
+    b.listing_between("https://api.example/v1", SELLER, 10_000, -60, -40)
+        .listing_between("https://api.example/v1", SELLER, 20_000, -5, last)
+        .listing_between("https://api.example/v1", SELLER, 1, last, last);
+    for payer in [&before, &early, &late, &gap, &dust] {
+        b.fund(payer, EXCHANGE, -90, 20_000_000);
+    }
+    b.pay(-70, 100, &before, SELLER, 10_000, Via::X402)
+        .pay(-50, 100, &early, SELLER, 10_000, Via::X402)
+        .pay(0, 100, &late, SELLER, 10_000, Via::X402)
+        .pay(-8, 100, &gap, SELLER, 20_000, Via::X402)
+        .pay(0, 200, &dust, SELLER, 1, Via::X402);
+    let sellers = b.rebuild_sellers();
+    let d = &sellers[0].features.demand;
+    assert_eq!((d.payers, d.settlements, d.volume), (2, 2, 20_000), "Before and Early");
+    assert_eq!((d.below_price, d.unattributed), (2, 1), "Late and Dust below the price, Gap unattributed");
+}

@@ -20,9 +20,14 @@ fn fill(text: &str) -> String {
     text.replace("{day_end}", DAY_END)
         .replace("{d30_epoch}", &(DAY_END_EPOCH - 30 * 86_400).to_string())
         .replace("{d7_epoch}", &(DAY_END_EPOCH - 7 * 86_400).to_string())
+        // Inside the 55 days of transfers (the rebuild's is 400 days), so the pairs whose last
+        // payment is older than the horizon are dropped by both dialects alike.
+        .replace("{horizon_epoch}", &(DAY_END_EPOCH - 40 * 86_400).to_string())
 }
 
-/// Thirty sellers (every seventh without a price bound), two facilitators, two of the oracle's own
+/// Thirty sellers (every seventh without a price bound; the others' prices in force in two pieces,
+/// doubled from 2026-10-22 for every other seller, with two days of no price between them for
+/// every fifth), two facilitators, two of the oracle's own
 /// wallets (whose payments both dialects leave out), six thousand transfers
 /// spread over 55 days with every attribution case (non-sellers, other assets and networks,
 /// missing facilitators, non-EIP-3009, prices below, at and above the bounds), a seller paid at
@@ -32,9 +37,14 @@ const INPUTS: &str = "
 CREATE TABLE seller_ids AS SELECT printf('0x%040x', i) AS address, (i + 1)::UINTEGER AS sid FROM range(30) t(i);
 CREATE TABLE price_bounds AS
 SELECT hash(address, 'eip155:8453', '0xusdc') AS k, address, 'eip155:8453' AS net, '0xusdc' AS asset,
-       (1000 * (1 + sid % 3))::UBIGINT AS min_price,
-       [(1000 * (1 + sid % 3))::UBIGINT, (5000 * (1 + sid % 3))::UBIGINT] AS prices
-FROM seller_ids WHERE sid % 7 <> 0;
+       from_day, CASE WHEN from_day = 0 AND sid % 5 = 0 THEN 20746 ELSE until_day END AS until_day,
+       (price * step)::UBIGINT AS min_price, [(price * step)::UBIGINT, (5 * price * step)::UBIGINT] AS prices
+FROM (
+    SELECT s.*, p.*, 1000 * (1 + sid % 3) AS price,
+           CASE WHEN p.from_day > 0 AND sid % 2 = 0 THEN 2 ELSE 1 END AS step
+    FROM seller_ids s, (VALUES (0::BIGINT, 20748::BIGINT), (20748, 100000)) p(from_day, until_day)
+    WHERE sid % 7 <> 0
+);
 CREATE TABLE facilitators AS SELECT * FROM (VALUES ('0xfac1'), ('0xfac2')) t(address);
 CREATE TABLE oracle_payers AS SELECT printf('0x%040x', 1000 + i) AS address FROM range(2) t(i);
 CREATE TABLE settlements AS

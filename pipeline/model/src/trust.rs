@@ -8,6 +8,10 @@
 //! non-hub funding by personalized PageRank. A seller's demand counts paying entities by the trust
 //! that reached them.
 
+/// The evidence horizon, in days: a (seller, payer) relationship counts (demand, trust edges,
+/// reviews, receipts, counterparties, the live basis) until this long after its last qualifying
+/// payment, then is no evidence at all (SCORING.md § 1, methodology 3.3).
+pub const RELATIONSHIP_HORIZON_DAYS: i64 = 400;
 /// Funding hops followed up a wallet's chain of first funders to find its entity root.
 pub const MAX_FUNDING_HOPS: usize = 4;
 /// Funding hops within which a denylisted or rugging funder taints a wallet: the depth that

@@ -66,7 +66,7 @@ ORDER BY 1
 SELECT resource, pay_to, net AS network, asset, price, ecosystem, first_seen, last_seen FROM (
     SELECT resource,
            arg_max(pay_to, (last_seen, pay_to, ecosystem, price_atomic)) AS pay_to,
-           CASE network WHEN 'base' THEN 'eip155:8453' WHEN 'base-sepolia' THEN 'eip155:84532' ELSE network END AS net,
+           caip2(network) AS net,
            lower(asset) AS asset,
            arg_max(price_atomic, (last_seen, pay_to, ecosystem, price_atomic))::UBIGINT AS price,
            arg_max(ecosystem, (last_seen, pay_to, ecosystem, price_atomic)) AS ecosystem,

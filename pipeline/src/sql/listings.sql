@@ -13,7 +13,7 @@
 CREATE TEMP TABLE cur AS
 SELECT * EXCLUDE (rn) FROM (
     SELECT *,
-           CASE network WHEN 'base' THEN 'eip155:8453' WHEN 'base-sepolia' THEN 'eip155:84532' ELSE network END AS net,
+           caip2(network) AS net,
            lower(regexp_extract(trim(resource), '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*')) AS origin,
            row_number() OVER (PARTITION BY resource, lower(pay_to), net, lower(asset), price_atomic
                               ORDER BY last_seen DESC, pay_to, network, asset, ecosystem, first_seen,
@@ -48,13 +48,52 @@ SELECT DISTINCT lower(pay_to) AS address, resource, origin FROM cur;
 CREATE TEMP TABLE seller_ids AS
 SELECT address, row_number() OVER (ORDER BY address)::UINTEGER AS sid FROM seller_listing;
 
--- Advertised prices per seller, network and asset: a settlement qualifies at no less than the
--- cheapest price listed for its network and asset, and is exact when it equals one of them.
--- `k` hashes (seller, network, asset) so the ten-million-row join below compares integers.
+-- The prices in force: a settlement is attributed against the claims that were current on its own
+-- day (SCORING.md § 1, *Attribution*), so a price change never re-reads history. A claim crawled
+-- on day c is current on days c .. c + 29, as `cur` is on the rebuild's day; a claim's crawls
+-- closer than that join into one span [from_day, until_day) of UTC day numbers. Only listed
+-- sellers' claims, read from every crawl up to the day.
+CREATE TEMP TABLE claim_spans AS
+SELECT address, net, asset, price, min(day) AS from_day, max(day) + 30 AS until_day FROM (
+    SELECT *, sum(CASE WHEN day - prev_day > 30 THEN 1 ELSE 0 END)
+                  OVER (PARTITION BY address, net, asset, price ORDER BY day) AS span
+    FROM (
+        SELECT *, lag(day) OVER (PARTITION BY address, net, asset, price ORDER BY day) AS prev_day FROM (
+            SELECT DISTINCT lower(pay_to) AS address,
+                   caip2(network) AS net,
+                   lower(asset) AS asset, price_atomic AS price, (epoch(last_seen)::BIGINT // 86400) AS day
+            FROM listings WHERE last_seen < {day_end} AND lower(pay_to) IN (SELECT address FROM seller_ids)
+        )
+    )
+) GROUP BY address, net, asset, price, span;
+
+-- Advertised prices per seller, network and asset, piecewise by day: on the days
+-- [from_day, until_day) a settlement qualifies at no less than the cheapest price in force, and is
+-- exact when it equals one of them. The pieces cut where a claim's span starts or ends; a day no
+-- claim is in force has no piece (its settlements are unattributed). Before the first crawl that
+-- named the seller on a network and asset, the claims of that crawl are in force (`from_day` 0: a
+-- chain's history is older than the first crawl of it). `k` hashes (seller, network, asset) so the
+-- ten-million-row join below compares integers.
 CREATE TEMP TABLE price_bounds AS
-SELECT hash(lower(pay_to), net, lower(asset)) AS k, lower(pay_to) AS address, net, lower(asset) AS asset,
-       min(price_atomic) AS min_price, list(DISTINCT price_atomic ORDER BY price_atomic) AS prices
-FROM cur GROUP BY ALL;
+WITH cuts AS (
+    SELECT address, net, asset, from_day AS day FROM claim_spans
+    UNION SELECT address, net, asset, until_day FROM claim_spans
+), pieces AS (
+    SELECT *, min(from_day) OVER (PARTITION BY address, net, asset) AS first_day FROM (
+        SELECT address, net, asset, day AS from_day,
+               lead(day) OVER (PARTITION BY address, net, asset ORDER BY day) AS until_day
+        FROM cuts
+    ) WHERE until_day IS NOT NULL
+)
+SELECT hash(p.address, p.net, p.asset) AS k, p.address, p.net, p.asset,
+       CASE WHEN p.from_day = p.first_day THEN 0 ELSE p.from_day END AS from_day, p.until_day,
+       min(c.price) AS min_price, list(DISTINCT c.price ORDER BY c.price) AS prices
+FROM pieces p JOIN claim_spans c
+  ON c.address = p.address AND c.net = p.net AND c.asset = p.asset
+ AND c.from_day <= p.from_day AND p.until_day <= c.until_day
+GROUP BY ALL;
+
+DROP TABLE claim_spans;
 
 CREATE TEMP TABLE facilitators AS
 SELECT DISTINCT lower(address) AS address FROM entity_labels WHERE entity = 'facilitator' AND added_at < {day_end};

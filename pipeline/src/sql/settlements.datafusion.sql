@@ -1,8 +1,8 @@
 -- The settlement pass in DataFusion's dialect, for a Ballista cluster: `settlements.sql` ported,
 -- statement for statement, to leave the same tables (`passes::SETTLEMENTS` converts their columns
--- to the DuckDB text's types on import). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}.
--- Reads: settlements, receipts (lake, from the bucket); seller_ids, price_bounds, price_points
--- (the advertised prices one row each), facilitators, oracle_payers (the oracle's own wallets) (shipped from the rebuild). Every `CREATE TABLE` is written to the bucket as Parquet.
+-- to the DuckDB text's types on import). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}, {horizon_epoch}.
+-- Reads: settlements, receipts (lake, from the bucket); seller_ids, price_bounds (the prices in
+-- force, by day), price_points (the advertised prices one row each, per piece of `price_bounds`), facilitators, oracle_payers (the oracle's own wallets) (shipped from the rebuild). Every `CREATE TABLE` is written to the bucket as Parquet.
 --
 -- Where the dialects differ, and what this text does about it (each marked [n] where it occurs):
 -- [1] `hash`: DuckDB joins and groups 64-bit hashes of strings (the price bounds' key, payers,
@@ -27,7 +27,8 @@
 -- [7] NULL ordering plays no part: no statement picks a row by order but `min` of strings (both
 --     compare bytes) and the median, whose ties are equal values.
 
--- [1] [2] [6] Every transfer to a listed seller, with its attribution (see `settlements.sql`).
+-- [1] [2] [3] [6] Every transfer to a listed seller, with its attribution against the prices in
+-- force on its day (see `settlements.sql`).
 CREATE TABLE s AS
 SELECT payer, sid, value, t, exact, tx_hash,
        attributed AND value >= min_price AS q,
@@ -40,8 +41,10 @@ FROM (
     JOIN seller_ids i ON st.pay_to = i.address
     LEFT JOIN facilitators f ON f.address = st.facilitator
     LEFT JOIN price_bounds b ON b.address = st.pay_to AND b.net = st.network AND b.asset = st.asset
+          AND to_unixtime(st.block_time) / 86400 >= b.from_day AND to_unixtime(st.block_time) / 86400 < b.until_day
     LEFT JOIN price_points pt
            ON pt.address = st.pay_to AND pt.net = st.network AND pt.asset = st.asset AND pt.price = st.value
+          AND pt.from_day = b.from_day
     WHERE st.block_time < {day_end} AND st.payer NOT IN (SELECT address FROM oracle_payers)
 ) attributed_settlements;
 
@@ -50,13 +53,13 @@ SELECT i.address, count(*) FILTER (WHERE NOT s.below_price) AS unattributed,
        count(*) FILTER (WHERE s.below_price) AS below_price
 FROM s JOIN seller_ids i ON i.sid = s.sid WHERE NOT s.q GROUP BY i.address;
 
--- [1] [3] [6] Per (seller, payer), grouped by the payer itself.
+-- [1] [3] [6] Per (seller, payer), grouped by the payer itself, within the evidence horizon.
 CREATE TABLE pp AS
 SELECT sid, payer, count(*) AS n, sum(value) AS spend, min(t) AS first_t, max(t) AS last_t,
        bit_or(CASE WHEN t >= {d30_epoch}
                    THEN CAST(1 AS BIGINT UNSIGNED) << CAST((t - {d30_epoch}) / 86400 AS BIGINT UNSIGNED)
                    ELSE CAST(0 AS BIGINT UNSIGNED) END) AS mask30
-FROM s WHERE q GROUP BY sid, payer;
+FROM s WHERE q GROUP BY sid, payer HAVING max(t) >= {horizon_epoch};
 
 -- [3] The share of exact prices: a DOUBLE division.
 CREATE TABLE settle AS

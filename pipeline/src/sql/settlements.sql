@@ -2,14 +2,15 @@
 -- aggregates the rest of the rebuild reads. The one pass whose input grows with the chain's
 -- history, and so the one an engine may run on a cluster: `settlements.datafusion.sql` is its
 -- DataFusion form, and `passes::SETTLEMENTS` names its inputs and outputs (the tables below that
--- outlive it). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}.
+-- outlive it). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}, {horizon_epoch} (the
+-- evidence horizon: `RELATIONSHIP_HORIZON_DAYS` before the day's end).
 -- Reads: settlements, receipts (lake); seller_ids, price_bounds, facilitators, oracle_payers
 -- (`listings.sql`: the oracle's own wallets, whose payments are left out of everything here).
 -- Leaves: nonq, pp, settle, cadence, cited, seller_recent, seller_days, payer_recent.
 
 -- Every transfer to a listed seller, with its attribution. `q` marks qualifying settlements:
--- facilitator-settled EIP-3009 payments on a listed network and asset at no less than an
--- advertised price. Only these are demand; the passes below read `WHERE q`. Narrow on purpose (no
+-- facilitator-settled EIP-3009 payments on a listed network and asset at no less than a price
+-- advertised on the settlement's day (`price_bounds`: the claims in force then). Only these are demand; the passes below read `WHERE q`. Narrow on purpose (no
 -- string but the payer): at bench scale it holds ten million rows.
 CREATE TEMP TABLE s AS
 SELECT payer, hash(payer) AS payer_h, sid, value, t, exact, hash(tx_hash) AS tx_h,
@@ -23,6 +24,7 @@ FROM (
     JOIN seller_ids i ON st.pay_to = i.address
     LEFT JOIN facilitators f ON f.address = st.facilitator
     LEFT JOIN price_bounds b ON b.k = hash(st.pay_to, st.network, st.asset)
+          AND epoch(st.block_time)::BIGINT // 86400 >= b.from_day AND epoch(st.block_time)::BIGINT // 86400 < b.until_day
     WHERE st.block_time < {day_end} AND st.payer NOT IN (SELECT address FROM oracle_payers)
 );
 
@@ -31,12 +33,13 @@ SELECT i.address, count(*) FILTER (WHERE NOT below_price) AS unattributed, count
 FROM s JOIN seller_ids i USING (sid) WHERE NOT q GROUP BY 1;
 
 -- Per (seller, payer): payments, spend, first and last time, and a bit mask of the days (of the
--- last 30) it paid on.
+-- last 30) it paid on. A relationship counts until `RELATIONSHIP_HORIZON_DAYS` after its last
+-- payment (the evidence horizon, SCORING.md § 1): one whose last payment is older is no pair.
 CREATE TEMP TABLE pp AS
 SELECT sid, payer_h, any_value(payer) AS payer, count(*) AS n,
        sum(value)::UBIGINT AS spend, min(t) AS first_t, max(t) AS last_t,
        bit_or(CASE WHEN t >= {d30_epoch} THEN (1::UBIGINT << ((t - {d30_epoch}) // 86400)::INTEGER) ELSE 0::UBIGINT END) AS mask30
-FROM s WHERE q GROUP BY sid, payer_h;
+FROM s WHERE q GROUP BY sid, payer_h HAVING max(t) >= {horizon_epoch};
 
 CREATE TEMP TABLE settle AS
 SELECT i.address, a.* EXCLUDE (sid) FROM (

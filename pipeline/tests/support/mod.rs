@@ -43,7 +43,8 @@ pub enum Via {
 
 #[derive(Debug, Default, Clone)]
 pub struct LakeBuilder {
-    listings: Vec<(String, String, u64, i64)>,
+    /// (resource, payTo, price, first seen day, crawled from day, crawled to day).
+    listings: Vec<(String, String, u64, i64, i64, i64)>,
     settlements: Vec<(i64, SettlementRow)>,
     funding: Vec<(i64, FundingRow)>,
     labels: Vec<(i64, EntityLabelRow)>,
@@ -86,8 +87,23 @@ impl LakeBuilder {
     }
 
     /// A resource listed from `first_day` on, crawled every day.
+    /// A listing first seen on `first_day`, crawled every day from then (or day 0) to `LAST`.
     pub fn listing(&mut self, resource: &str, pay_to: &str, price: u64, first_day: i64) -> &mut Self {
-        self.listings.push((resource.into(), pay_to.into(), price, first_day));
+        self.listings.push((resource.into(), pay_to.into(), price, first_day, first_day.max(0), i64::from(LAST)));
+        self
+    }
+
+    /// A listing crawled on every day from `first_day` to `last_day` and on no other (negative days
+    /// are before the lake's first day).
+    pub fn listing_between(
+        &mut self,
+        resource: &str,
+        pay_to: &str,
+        price: u64,
+        first_day: i64,
+        last_day: i64,
+    ) -> &mut Self {
+        self.listings.push((resource.into(), pay_to.into(), price, first_day, first_day, last_day));
         self
     }
 
@@ -405,8 +421,8 @@ impl LakeBuilder {
     pub fn write(&self, dir: &std::path::Path) -> Lake {
         let lake = Lake::new(dir);
         let mut listings: Vec<(i64, ListingRow)> = Vec::new();
-        for (resource, pay_to, price, first) in &self.listings {
-            for d in (*first).max(0)..=i64::from(LAST) {
+        for (resource, pay_to, price, first, from, to) in &self.listings {
+            for d in *from..=*to {
                 listings.push((
                     d,
                     ListingRow {
