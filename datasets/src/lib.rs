@@ -18,6 +18,7 @@ mod grief;
 pub mod knobs;
 mod labels;
 mod plan;
+mod receivers;
 mod rng;
 mod sellers;
 
@@ -49,16 +50,22 @@ pub enum Scale {
     /// Ten times the benchmark world: 1M sellers, 100M settlements, 10M payers, 200k deployers
     /// and 1M launches (issue 21's scale test: does a day still fit one machine).
     Bench10,
+    /// The real economy's shape, after a public census of Base's x402 settlements: 1,500 listed
+    /// sellers with half their buyers one-off, among 163k receiving wallets that list nothing
+    /// (ghosts, test rigs, dormant, duplicates, memecoin sellers: `receivers::CENSUS`), about 345k
+    /// settlements a day. `--days 540` gives the economy's age: about 186M settlements.
+    Census,
 }
 
 impl Scale {
-    /// Parses `tiny`, `small`, `bench` or `bench10`.
+    /// Parses `tiny`, `small`, `bench`, `bench10` or `census`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "tiny" => Some(Scale::Tiny),
             "small" => Some(Scale::Small),
             "bench" => Some(Scale::Bench),
             "bench10" => Some(Scale::Bench10),
+            "census" => Some(Scale::Census),
             _ => None,
         }
     }
@@ -70,6 +77,7 @@ impl Scale {
             Scale::Small => "small",
             Scale::Bench => "bench",
             Scale::Bench10 => "bench10",
+            Scale::Census => "census",
         }
     }
 }
@@ -87,6 +95,10 @@ pub(crate) struct ScaleParams {
     pub feedback_per_registered: f64,
     pub deployers: u32,
     pub launches: u32,
+    /// The share of a pool-demand seller's settlements paid by a wallet never seen before.
+    pub one_off_share: f64,
+    /// Receiving wallets that list nothing, paid at their census rate every day.
+    pub receivers: &'static [receivers::ReceiverBucket],
 }
 
 impl Scale {
@@ -103,6 +115,8 @@ impl Scale {
                 feedback_per_registered: 12.0,
                 deployers: 300,
                 launches: 1_200,
+                one_off_share: 0.0,
+                receivers: &[],
             },
             Scale::Tiny => ScaleParams {
                 sellers: 30,
@@ -115,6 +129,8 @@ impl Scale {
                 feedback_per_registered: 4.0,
                 deployers: 8,
                 launches: 24,
+                one_off_share: 0.0,
+                receivers: &[],
             },
             Scale::Bench => ScaleParams {
                 sellers: 100_000,
@@ -127,6 +143,8 @@ impl Scale {
                 feedback_per_registered: 21.5,
                 deployers: 20_000,
                 launches: 100_000,
+                one_off_share: 0.0,
+                receivers: &[],
             },
             Scale::Bench10 => ScaleParams {
                 sellers: 1_000_000,
@@ -139,6 +157,24 @@ impl Scale {
                 feedback_per_registered: 21.5,
                 deployers: 200_000,
                 launches: 1_000_000,
+                one_off_share: 0.0,
+                receivers: &[],
+            },
+            // The census's 948 active legitimate sellers carry 86.7M settlements over its 540
+            // days: the listed sellers' 30 days hold 86.7M × 30 / 540. Listings crawled daily.
+            Scale::Census => ScaleParams {
+                sellers: 1_500,
+                payer_pool: 300_000,
+                hubs: 40,
+                settlements: 86.7e6 * 30.0 / receivers::CENSUS_DAYS,
+                probes_per_day: 2,
+                probe_days: 5,
+                crawl_every_days: 1,
+                feedback_per_registered: 21.5,
+                deployers: 2_000,
+                launches: 10_000,
+                one_off_share: 0.5,
+                receivers: receivers::CENSUS,
             },
         }
     }

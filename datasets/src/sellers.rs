@@ -340,6 +340,7 @@ pub(crate) fn day_rows(world: &World, day: u32, date: NaiveDate) -> DayRows {
         .flat_map_iter(|g| g.events.streams.iter().flat_map(|st| stream_rows(world, st, "gtx", from)))
         .collect();
     settlements.extend(grief);
+    settlements.extend(crate::receivers::receiver_settlements(world, day, from));
     let probes = (day + world.params.probe_days > last)
         .then(|| world.sellers.par_iter().flat_map_iter(|s| seller_probes(world, s, day, date)).collect());
     DayRows { listings, domain_ranks, origin_proofs, paid_probes, settlements, probes }
@@ -467,7 +468,7 @@ fn day_secs(world: &World, day_index: i32) -> i64 {
 
 /// One settlement row.
 #[allow(clippy::too_many_arguments)]
-fn row(
+pub(crate) fn row(
     world: &World,
     tx_hash: String,
     h: u64,
@@ -547,6 +548,8 @@ fn seller_settlements(world: &World, s: &Seller, day: u32, date: NaiveDate, surg
             let at = start + r.random_range(0..DAY);
             let payer = if s.kind == SellerKind::SelfDealing && r.random_bool(s.self_pay_share) {
                 s.address.clone()
+            } else if s.kind.has_pool_demand() && crate::receivers::one_off(world, &mut r) {
+                rng::hex_bytes(key(seed, "one-off-buyer", &[u64::from(s.index), u64::from(day), k]), 20)
             } else if !s.extra_payers.is_empty() && (s.customers.is_empty() || r.random_bool(s.extra_share)) {
                 s.extra_payers[r.random_range(0..s.extra_payers.len())].clone()
             } else {

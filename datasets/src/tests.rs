@@ -310,3 +310,65 @@ fn a_longer_history_keeps_the_daily_rate() {
     assert!((q / m - 1.0).abs() < 0.25, "30 days at the 10-day rate: {q:.0} a day against {m:.0}");
     assert!(s < q * 0.6, "without it the same total is spread thinner: {s:.0} a day against {q:.0}");
 }
+
+/// The census world (issue 53, part 6): its unlisted receivers are paid at the census's daily
+/// rate and in its shape, none of them is a listed seller, test rigs have at most two payers,
+/// dormant wallets stop, and half a listed seller's pool demand comes from one-off buyers.
+#[test]
+fn the_census_world_has_the_census_shape() {
+    let config = WorldConfig { days: 10, ..WorldConfig::new(Scale::Census) };
+    let world = World::plan(&config);
+    assert!((1_500..1_600).contains(&world.sellers.len()), "1,500 listed sellers and the cost probes");
+    let listed: BTreeSet<&str> = world.sellers.iter().map(|s| s.address.as_str()).collect();
+    let names: Vec<&str> = receivers::CENSUS.iter().map(|b| b.name).collect();
+    let bucket_of: BTreeMap<String, usize> = receivers::CENSUS
+        .iter()
+        .enumerate()
+        .flat_map(|(b, bucket)| {
+            (0..bucket.wallets).map(move |w| (receivers::receiver_address(config.seed, bucket, w), b))
+        })
+        .collect();
+    assert_eq!(bucket_of.len(), 162_469, "every unlisted receiver has its own address");
+
+    let mut rig_payers: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut per_bucket = vec![0usize; names.len()];
+    let (mut seller_rows, mut payers_seen) = (0usize, BTreeMap::<String, usize>::new());
+    let sampled = [0u32, 3, 9];
+    let rows: Vec<_> =
+        sampled.iter().map(|&d| sellers::day_rows(&world, d, config.days()[d as usize]).settlements).collect();
+    for (&day, day_rows) in sampled.iter().zip(&rows) {
+        let mut dormant = 0;
+        for row in day_rows {
+            match bucket_of.get(&row.pay_to) {
+                Some(&b) => {
+                    assert!(!listed.contains(row.pay_to.as_str()), "a receiver is never listed");
+                    per_bucket[b] += 1;
+                    dormant += usize::from(names[b] == "dormant");
+                    if names[b] == "test-rig" {
+                        rig_payers.entry(&row.pay_to).or_default().insert(row.payer.clone());
+                    }
+                }
+                None if listed.contains(row.pay_to.as_str()) => {
+                    seller_rows += 1;
+                    *payers_seen.entry(row.payer.clone()).or_default() += 1;
+                }
+                None => {}
+            }
+        }
+        assert_eq!(dormant > 0, day < 4, "dormant wallets are paid in the first 40 % of the days only (day {day})");
+    }
+    for (b, bucket) in receivers::CENSUS.iter().enumerate() {
+        let active = sampled.iter().filter(|&&d| bucket.active_on(d, config.days)).count() as f64;
+        let expected = bucket.daily_rate() * active;
+        let got = per_bucket[b] as f64;
+        assert!(
+            (got - expected).abs() <= 0.05 * expected + 10.0,
+            "{}: {got} settlements, {expected:.0} expected",
+            bucket.name
+        );
+    }
+    assert!(rig_payers.values().all(|p| p.len() <= 2), "a test rig has at most two payers");
+    let once = payers_seen.values().filter(|n| **n == 1).count() as f64 / payers_seen.len() as f64;
+    assert!(once > 0.8, "most of the listed sellers' payers pay once: {once:.2} of {}", payers_seen.len());
+    assert!(seller_rows > 0);
+}

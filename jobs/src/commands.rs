@@ -23,6 +23,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 ScaleArg::Small => Scale::Small,
                 ScaleArg::Bench => Scale::Bench,
                 ScaleArg::Bench10 => Scale::Bench10,
+                ScaleArg::Census => Scale::Census,
             };
             let base = match which {
                 WorldArg::Tune => WorldConfig::new(scale),
