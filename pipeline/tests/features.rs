@@ -272,7 +272,7 @@ fn every_paid_call_answer_is_classed_as_the_model_classes_it() {
 /// until `RELATIONSHIP_HORIZON_DAYS` after its last qualifying payment. Old ones last paid one
 /// day past the horizon and is no payer; Edge last paid one day inside it and counts, as does
 /// Returning, first seen well past the horizon and back this week. The seller's settlement count
-/// and volume stay lifetime figures.
+/// and volume are its relationships' within the horizon.
 #[test]
 fn a_relationship_counts_until_the_horizon_after_its_last_payment() {
     use agentrep_model::trust::RELATIONSHIP_HORIZON_DAYS as H;
@@ -280,18 +280,33 @@ fn a_relationship_counts_until_the_horizon_after_its_last_payment() {
     let last = i64::from(LAST);
     let mut b = LakeBuilder::new();
     b.listing("https://api.example/v1", SELLER, 10_000, 0);
-    for payer in [&old, &edge, &returning] {
+    for payer in [&edge, &returning] {
         b.fund(payer, EXCHANGE, last - H - 30, 20_000_000);
     }
+    // Old is Edge's wallet (Edge funded it): one entity, whose receipts count only for payments of
+    // its relationships within the horizon.
+    b.fund(&old, &edge, last - H - 20, 1_000_000);
     // The horizon is `H` days before the day's end (midnight after day LAST).
     b.pay(last - H, 100, &old, SELLER, 10_000, Via::X402);
     b.pay(last - H + 1, 100, &edge, SELLER, 10_000, Via::X402);
     b.pay(last - H - 10, 100, &returning, SELLER, 10_000, Via::X402);
     b.pay(last - 2, 100, &returning, SELLER, 10_000, Via::X402);
+    // Each cites its own payment (the builder's 1st and 2nd).
+    b.receipt_citing(last - 1, &old, SELLER, true, 1).receipt_citing(last - 1, &edge, SELLER, true, 2);
     let sellers = b.rebuild_sellers();
+    let r = &sellers[0].features.reputation;
+    assert_eq!(
+        (r.receipts, r.receipts_matched),
+        (2, 1),
+        "Old's payment is past the horizon: its receipt proves nothing"
+    );
     let d = &sellers[0].features.demand;
     assert_eq!((d.payers, d.entities), (2, 2), "Edge and Returning, not Old");
-    assert_eq!((d.settlements, d.volume), (4, 40_000), "lifetime figures keep every settlement");
+    assert_eq!(
+        (d.settlements, d.volume),
+        (3, 30_000),
+        "the relationships within the horizon, Returning's old payment with it"
+    );
     let payers: Vec<&str> = sellers[0].live.payers.iter().map(|p| p.address.as_str()).collect();
     assert!(!payers.contains(&old.as_str()) && payers.contains(&edge.as_str()), "the live basis: {payers:?}");
 }

@@ -4,7 +4,7 @@
 -- Wherever one row is picked among several, the order is total (determinism).
 
 -- Current listings: every claim (resource, wallet, network, asset, price) crawled in the last 30
--- days (so only the crawls of those days are read), at its latest crawl. A listing is a claim
+-- days, at its latest crawl (the prices in force, below, read every crawl). A listing is a claim
 -- anyone can make: a URL listed under several wallets, or at several prices, stays listed under
 -- each, and which wallet the URL really takes is what its 402s say (`origins.sql`); no claim
 -- replaces another because its crawl sorts first. Ties (two marketplaces listing one claim at one
@@ -51,8 +51,9 @@ SELECT address, row_number() OVER (ORDER BY address)::UINTEGER AS sid FROM selle
 -- The prices in force: a settlement is attributed against the claims that were current on its own
 -- day (SCORING.md § 1, *Attribution*), so a price change never re-reads history. A claim crawled
 -- on day c is current on days c .. c + 29, as `cur` is on the rebuild's day; a claim's crawls
--- closer than that join into one span [from_day, until_day) of UTC day numbers. Only listed
--- sellers' claims, read from every crawl up to the day.
+-- closer than that join into one span [from_day, until_day) of UTC day numbers (a crawl's day is
+-- its UTC date, to the microsecond: `epoch` would round a crawl in a day's last half-second into
+-- the next). Only listed sellers' claims, read from every crawl up to the day.
 CREATE TEMP TABLE claim_spans AS
 SELECT address, net, asset, price, min(day) AS from_day, max(day) + 30 AS until_day FROM (
     SELECT *, sum(CASE WHEN day - prev_day > 30 THEN 1 ELSE 0 END)
@@ -61,7 +62,7 @@ SELECT address, net, asset, price, min(day) AS from_day, max(day) + 30 AS until_
         SELECT *, lag(day) OVER (PARTITION BY address, net, asset, price ORDER BY day) AS prev_day FROM (
             SELECT DISTINCT lower(pay_to) AS address,
                    caip2(network) AS net,
-                   lower(asset) AS asset, price_atomic AS price, (epoch(last_seen)::BIGINT // 86400) AS day
+                   lower(asset) AS asset, price_atomic AS price, epoch_us(last_seen) // 86400000000 AS day
             FROM listings WHERE last_seen < {day_end} AND lower(pay_to) IN (SELECT address FROM seller_ids)
         )
     )

@@ -23,7 +23,7 @@
 -- [6] Names: `SEMI JOIN` is `LEFT SEMI JOIN`, `UBIGINT` is `BIGINT UNSIGNED`,
 --     `count(DISTINCT x) FILTER (…)` is `count(DISTINCT CASE … THEN x END)`. Lists: Ballista's
 --     executors have no list functions, so `list_contains(b.prices, value)` is a join with the
---     price points (distinct per seller, network and asset, so it adds no row).
+--     price points (distinct per piece of the prices in force, `from_day`, so it adds no row).
 -- [7] NULL ordering plays no part: no statement picks a row by order but `min` of strings (both
 --     compare bytes) and the median, whose ties are equal values.
 
@@ -70,7 +70,12 @@ SELECT i.address, a.settlements, a.settlements_30d, a.volume, a.exact_price_shar
            sum(value) AS volume,
            CAST(count(*) FILTER (WHERE exact) AS DOUBLE) / CAST(count(*) AS DOUBLE) AS exact_price_share,
            count(*) FILTER (WHERE exact) AS exact_settlements
-    FROM s WHERE q GROUP BY sid
+    FROM (
+        SELECT sid, t, value, exact FROM s WHERE q AND t >= {horizon_epoch}
+        UNION ALL
+        SELECT s.sid, s.t, s.value, s.exact FROM s LEFT SEMI JOIN pp ON pp.sid = s.sid AND pp.payer = s.payer
+        WHERE s.q AND s.t < {horizon_epoch}
+    ) within_horizon GROUP BY sid
 ) a JOIN seller_ids i ON i.sid = a.sid;
 
 -- [4] [5] [6] Regularity: the coefficient of variation of each (seller, payer)'s gaps, and the
@@ -107,11 +112,13 @@ JOIN seller_ids i ON i.sid = c.sid;
 
 -- [1] Receipts that cite a qualifying settlement of the seller they name, joined by the hash string.
 CREATE TABLE cited AS
-SELECT r.tx_hash, s.sid, min(s.payer) AS payer
-FROM s JOIN (
-    SELECT DISTINCT lower(tx_hash) AS tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
-) r ON s.tx_hash = r.tx_hash
-WHERE s.q GROUP BY r.tx_hash, s.sid;
+SELECT c.tx_hash, c.sid, min(c.payer) AS payer FROM (
+    SELECT r.tx_hash, s.sid, s.payer
+    FROM s JOIN (
+        SELECT DISTINCT lower(tx_hash) AS tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
+    ) r ON s.tx_hash = r.tx_hash
+    WHERE s.q
+) c LEFT SEMI JOIN pp ON pp.sid = c.sid AND pp.payer = c.payer GROUP BY c.tx_hash, c.sid;
 
 -- [6]
 CREATE TABLE seller_recent AS

@@ -41,6 +41,9 @@ SELECT sid, payer_h, any_value(payer) AS payer, count(*) AS n,
        bit_or(CASE WHEN t >= {d30_epoch} THEN (1::UBIGINT << ((t - {d30_epoch}) // 86400)::INTEGER) ELSE 0::UBIGINT END) AS mask30
 FROM s WHERE q GROUP BY sid, payer_h HAVING max(t) >= {horizon_epoch};
 
+-- Per seller, the settlements of its relationships within the horizon (a payment older than the
+-- horizon counts while its pair does, so every share below compares like with like: the pairs'
+-- own payments and the seller's). A payment newer than the horizon always belongs to such a pair.
 CREATE TEMP TABLE settle AS
 SELECT i.address, a.* EXCLUDE (sid) FROM (
     SELECT sid,
@@ -49,7 +52,11 @@ SELECT i.address, a.* EXCLUDE (sid) FROM (
            sum(value)::UBIGINT AS volume,
            count(*) FILTER (WHERE exact) / count(*) AS exact_price_share,
            count(*) FILTER (WHERE exact) AS exact_settlements
-    FROM s WHERE q GROUP BY 1
+    FROM (
+        SELECT sid, t, value, exact FROM s WHERE q AND t >= {horizon_epoch}
+        UNION ALL
+        SELECT sid, t, value, exact FROM s SEMI JOIN pp USING (sid, payer_h) WHERE q AND t < {horizon_epoch}
+    ) GROUP BY 1
 ) a JOIN seller_ids i USING (sid);
 
 -- Regularity: per (seller, payer) with >= 5 payments, the coefficient of variation of the gaps;
@@ -73,13 +80,16 @@ SELECT i.address, c.interval_cv FROM (
     ) GROUP BY 1
 ) c JOIN seller_ids i USING (sid);
 
--- Receipts that cite a qualifying settlement of the seller they name: the settlement's payer.
+-- Receipts that cite a qualifying settlement of the seller they name, by a payer whose relationship
+-- is within the horizon: the settlement's payer.
 CREATE TEMP TABLE cited AS
-SELECT r.tx_hash, s.sid, min(s.payer) AS payer
-FROM s JOIN (
-    SELECT DISTINCT lower(tx_hash) AS tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
-) r ON s.tx_h = hash(r.tx_hash)
-WHERE s.q GROUP BY 1, 2;
+SELECT c.tx_hash, c.sid, min(c.payer) AS payer FROM (
+    SELECT r.tx_hash, s.sid, s.payer, s.payer_h
+    FROM s JOIN (
+        SELECT DISTINCT lower(tx_hash) AS tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
+    ) r ON s.tx_h = hash(r.tx_hash)
+    WHERE s.q
+) c SEMI JOIN pp USING (sid, payer_h) GROUP BY 1, 2;
 
 -- Each seller's last 7 days and last payment (the directory's profile).
 CREATE TEMP TABLE seller_recent AS

@@ -86,7 +86,6 @@ impl LakeBuilder {
         self
     }
 
-    /// A resource listed from `first_day` on, crawled every day.
     /// A listing first seen on `first_day`, crawled every day from then (or day 0) to `LAST`.
     pub fn listing(&mut self, resource: &str, pay_to: &str, price: u64, first_day: i64) -> &mut Self {
         self.listings.push((resource.into(), pay_to.into(), price, first_day, first_day.max(0), i64::from(LAST)));
