@@ -312,31 +312,65 @@ fn a_relationship_counts_until_the_horizon_after_its_last_payment() {
 }
 
 /// Attribution against the claims in force (methodology 3.3, SCORING.md § 1): a settlement is
-/// judged against the prices listed on its own day. The seller listed 0.01 USDC from day -60 to
-/// day -40, then 0.02 from day -5; a stranger lists it at 1 µUSDC on the last day only.
-/// Before: paid 0.01 on day -70, before the first crawl (that crawl's claims are in force), and
-/// Early paid 0.01 on day -50: both qualify, though today's price is 0.02 (3.2 judged them by
-/// today's claims: below the price). Late paid 0.01 on day 0, when 0.02 was in force: below the
-/// price. Gap paid 0.02 on day -8, when no claim was in force (0.01 lapsed after day -11):
-/// unattributed. Dust paid 1 µUSDC on day 0: the stranger's claim, listed later, does not reach it.
+/// judged against the prices listed on its own day, a claim's first span reaching back to the
+/// chain's start. The seller listed 0.01 USDC from day -60 to day -40, then 0.02 from day -5. A
+/// stranger listed the seller's wallet at 0.05 on days -80 to -75, before the seller's own listing
+/// was first crawled.
+/// Before paid 0.01 on day -70 and Early on day -50: both qualify, though today's price is 0.02
+/// (3.2 judged them by today's claims) and though the stranger's dearer claim came first (it adds
+/// a price, never raises the cheapest). Late paid 0.01 on day 0, when only 0.02 was the seller's
+/// price: below it.
 #[test]
 fn settlements_are_attributed_against_the_claims_in_force_on_their_day() {
-    let (before, early, late, gap, dust) = (addr(0x81), addr(0x82), addr(0x83), addr(0x84), addr(0x85));
+    let (before, early, late) = (addr(0x81), addr(0x82), addr(0x83));
     let last = i64::from(LAST);
     let mut b = LakeBuilder::new();
-    b.listing_between("https://api.example/v1", SELLER, 10_000, -60, -40)
-        .listing_between("https://api.example/v1", SELLER, 20_000, -5, last)
-        .listing_between("https://api.example/v1", SELLER, 1, last, last);
-    for payer in [&before, &early, &late, &gap, &dust] {
+    b.listing_between("https://api.example/v1", SELLER, 50_000, -80, -75)
+        .listing_between("https://api.example/v1", SELLER, 10_000, -60, -40)
+        .listing_between("https://api.example/v1", SELLER, 20_000, -5, last);
+    for payer in [&before, &early, &late] {
         b.fund(payer, EXCHANGE, -90, 20_000_000);
     }
-    b.pay(-70, 100, &before, SELLER, 10_000, Via::X402)
-        .pay(-50, 100, &early, SELLER, 10_000, Via::X402)
-        .pay(0, 100, &late, SELLER, 10_000, Via::X402)
-        .pay(-8, 100, &gap, SELLER, 20_000, Via::X402)
-        .pay(0, 200, &dust, SELLER, 1, Via::X402);
+    b.pay(-70, 100, &before, SELLER, 10_000, Via::X402).pay(-50, 100, &early, SELLER, 10_000, Via::X402).pay(
+        0,
+        100,
+        &late,
+        SELLER,
+        10_000,
+        Via::X402,
+    );
     let sellers = b.rebuild_sellers();
     let d = &sellers[0].features.demand;
     assert_eq!((d.payers, d.settlements, d.volume), (2, 2, 20_000), "Before and Early");
-    assert_eq!((d.below_price, d.unattributed), (2, 1), "Late and Dust below the price, Gap unattributed");
+    assert_eq!((d.below_price, d.unattributed), (1, 0), "Late below the price");
+}
+
+/// A day on which every claim of the seller's had lapsed (crawled again only later) attributes
+/// nothing: the seller listed 0.01 on days -60 to -40 and again from day -5; a payment on day -8
+/// is unattributed, one on day -50 and one on day 0 qualify.
+#[test]
+fn a_day_with_no_claim_in_force_attributes_nothing() {
+    let (early, gap, late) = (addr(0x91), addr(0x92), addr(0x93));
+    let mut b = LakeBuilder::new();
+    b.listing_between("https://api.example/v1", SELLER, 10_000, -60, -40).listing_between(
+        "https://api.example/v1",
+        SELLER,
+        10_000,
+        -5,
+        i64::from(LAST),
+    );
+    for payer in [&early, &gap, &late] {
+        b.fund(payer, EXCHANGE, -90, 20_000_000);
+    }
+    b.pay(-50, 100, &early, SELLER, 10_000, Via::X402).pay(-8, 100, &gap, SELLER, 10_000, Via::X402).pay(
+        0,
+        100,
+        &late,
+        SELLER,
+        10_000,
+        Via::X402,
+    );
+    let sellers = b.rebuild_sellers();
+    let d = &sellers[0].features.demand;
+    assert_eq!((d.payers, d.settlements, d.unattributed), (2, 2, 1), "Early and Late; Gap unattributed");
 }

@@ -48,14 +48,18 @@ SELECT DISTINCT lower(pay_to) AS address, resource, origin FROM cur;
 CREATE TEMP TABLE seller_ids AS
 SELECT address, row_number() OVER (ORDER BY address)::UINTEGER AS sid FROM seller_listing;
 
--- The prices in force: a settlement is attributed against the claims that were current on its own
--- day (SCORING.md § 1, *Attribution*), so a price change never re-reads history. A claim crawled
--- on day c is current on days c .. c + 29, as `cur` is on the rebuild's day; a claim's crawls
--- closer than that join into one span [from_day, until_day) of UTC day numbers (a crawl's day is
--- its UTC date, to the microsecond: `epoch` would round a crawl in a day's last half-second into
--- the next). Only listed sellers' claims, read from every crawl up to the day.
+-- The prices in force: a settlement is attributed against the claims in force on its own day
+-- (SCORING.md § 1, *Attribution*), so a price change never re-reads history. A claim crawled on
+-- day c is in force to day c + 29, as `cur` is on the rebuild's day; a claim's crawls closer than
+-- that join into one span [from_day, until_day) of UTC day numbers (a crawl's day is its UTC
+-- date, to the microsecond: `epoch` would round a crawl in a day's last half-second into the
+-- next). A claim's first span reaches back to day 0: the chain's history is older than any crawl
+-- of it, and a claim only ever adds a price to the days it covers, so a dearer claim anyone
+-- lists, even before the seller's own, never raises the bound of a day the seller's own claim
+-- covers. Only listed sellers' claims, read from every crawl up to the day.
 CREATE TEMP TABLE claim_spans AS
-SELECT address, net, asset, price, min(day) AS from_day, max(day) + 30 AS until_day FROM (
+SELECT address, net, asset, price, CASE WHEN span = 0 THEN 0 ELSE min(day) END AS from_day,
+       max(day) + 30 AS until_day FROM (
     SELECT *, sum(CASE WHEN day - prev_day > 30 THEN 1 ELSE 0 END)
                   OVER (PARTITION BY address, net, asset, price ORDER BY day) AS span
     FROM (
@@ -71,23 +75,21 @@ SELECT address, net, asset, price, min(day) AS from_day, max(day) + 30 AS until_
 -- Advertised prices per seller, network and asset, piecewise by day: on the days
 -- [from_day, until_day) a settlement qualifies at no less than the cheapest price in force, and is
 -- exact when it equals one of them. The pieces cut where a claim's span starts or ends; a day no
--- claim is in force has no piece (its settlements are unattributed). Before the first crawl that
--- named the seller on a network and asset, the claims of that crawl are in force (`from_day` 0: a
--- chain's history is older than the first crawl of it). `k` hashes (seller, network, asset) so the
--- ten-million-row join below compares integers.
+-- claim is in force (every claim lapsed and not crawled again yet) has no piece: its settlements
+-- are unattributed. `k` hashes (seller, network, asset) so the ten-million-row join below
+-- compares integers.
 CREATE TEMP TABLE price_bounds AS
 WITH cuts AS (
     SELECT address, net, asset, from_day AS day FROM claim_spans
     UNION SELECT address, net, asset, until_day FROM claim_spans
 ), pieces AS (
-    SELECT *, min(from_day) OVER (PARTITION BY address, net, asset) AS first_day FROM (
+    SELECT * FROM (
         SELECT address, net, asset, day AS from_day,
                lead(day) OVER (PARTITION BY address, net, asset ORDER BY day) AS until_day
         FROM cuts
     ) WHERE until_day IS NOT NULL
 )
-SELECT hash(p.address, p.net, p.asset) AS k, p.address, p.net, p.asset,
-       CASE WHEN p.from_day = p.first_day THEN 0 ELSE p.from_day END AS from_day, p.until_day,
+SELECT hash(p.address, p.net, p.asset) AS k, p.address, p.net, p.asset, p.from_day, p.until_day,
        min(c.price) AS min_price, list(DISTINCT c.price ORDER BY c.price) AS prices
 FROM pieces p JOIN claim_spans c
   ON c.address = p.address AND c.net = p.net AND c.asset = p.asset
