@@ -65,7 +65,6 @@ SELECT address, hash(address) AS h, (row_number() OVER (ORDER BY address) - 1)::
     UNION SELECT funder FROM first_funder
     UNION SELECT client FROM fb
     UNION SELECT buyer FROM rc
-    UNION SELECT tx_payer FROM rc WHERE tx_payer IS NOT NULL
     UNION SELECT address FROM lists
     UNION SELECT address FROM proofs
     UNION SELECT lower(deployer) FROM token_launches WHERE launched_at < {day_end}
