@@ -3,7 +3,8 @@
 # its own server after the computed reads; `BENCH_ONLY=preflight make bench` runs it alone (the
 # benchmark world and its newest day's snapshot are made first when absent, then served).
 #
-# - The URL preflight at a fixed 1,000 req/s (oha, open loop, --latency-correction), against the
+# - The URL preflight and the signed trust-provider answer (issue 54, both directions) at a fixed
+#   1,000 req/s (oha, open loop, --latency-correction), against the
 #   baseline of the same run: /preflight/{addr}, a published document served from memory, at the
 #   same rate. A listed URL by GET, and by POST with its honest 402 and with a decoy's.
 # - `agentrep overlay` on a snapshot of the day before the lake's newest (so a whole day of probes,
@@ -32,7 +33,8 @@ trap 'for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done' EXIT
 [ -e "$snap/current" ] || "$bin" rebuild --lake "$lake" --snapshots "$snap" --retain 2 >/dev/null 2>"$out/rebuild-preflight.log"
 base="http://127.0.0.1:$port/api/agent"
 if ! curl -sf "$base/health" >/dev/null; then
-  "$bin" serve --snapshots "$snap" --addr "127.0.0.1:$port" >"$out/serve-preflight.log" 2>&1 &
+  AGENTREP_TRUST_SIGNING_KEY="${AGENTREP_TRUST_SIGNING_KEY:-$(printf '%064d' 7)}" \
+    "$bin" serve --snapshots "$snap" --addr "127.0.0.1:$port" >"$out/serve-preflight.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 120); do curl -sf "$base/health" >/dev/null && break; sleep 1; done
 fi
@@ -49,6 +51,8 @@ def required(pay_to):
 open(f"{out}/url-get.txt", "w").write(urllib.parse.quote(listing["resource"], safe=""))
 json.dump({"url": listing["resource"], "paymentRequired": required(listing["payTo"])}, open(f"{out}/url-honest.json", "w"))
 json.dump({"url": listing["resource"], "paymentRequired": required("0x" + "de" * 20)}, open(f"{out}/url-decoy.json", "w"))
+json.dump({"schema": "x402-trust-query-v0.1", "direction": "seller", "subject": {"wallet": listing["payTo"], "chain": "base"},
+    "resource": {"amount": {"value": "0.01", "currency": "USDC", "chain": "base"}}}, open(f"{out}/trust-seller.json", "w"))
 PY
 
 fixed_rate() { # label, oha args... → per run: p99 ms, achieved req/s, statuses
@@ -64,6 +68,12 @@ fixed_rate "/preflight/{addr} (baseline)" "$base/preflight/$first"
 fixed_rate "GET /preflight?url=" "$base/preflight?url=$(cat "$out/url-get.txt")"
 fixed_rate "POST /preflight (honest 402)" -m POST -T application/json -D "$out/url-honest.json" "$base/preflight"
 fixed_rate "POST /preflight (decoy 402)" -m POST -T application/json -D "$out/url-decoy.json" "$base/preflight"
+# The trust-provider answer (issue 54), signed by the AGENTREP_TRUST_SIGNING_KEY the benchmark's
+# server is started with.
+payer=$(curl -sf "$base/top-buyers?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["buyers"][0]["address"])')
+printf '{"schema":"x402-trust-query-v0.1","payer":{"wallet":"%s"},"resource":{"url":"https://x.example/","amount":{"value":"0.01","currency":"USDC","chain":"base"}}}' "$payer" >"$out/trust-payer.json"
+fixed_rate "POST /trust/evaluate (seller)" -m POST -T application/json -D "$out/trust-seller.json" "$base/trust/evaluate"
+fixed_rate "POST /trust/evaluate (payer)" -m POST -T application/json -D "$out/trust-payer.json" "$base/trust/evaluate"
 
 # The overlay of the day before the newest: the newest day's probes, paid calls and denylist
 # entries are its evidence (a whole day of it, where the scheduler folds in a probe cycle's).

@@ -214,7 +214,7 @@ http {
 NGINX
 nginx -c "$out/nginx.conf" -p "$out"
 pids+=("$(cat "$out/nginx.pid" 2>/dev/null || true)")
-"$bin" serve --snapshots "$snap" --addr 127.0.0.1:18402 >"$out/serve.log" 2>&1 &
+AGENTREP_TRUST_SIGNING_KEY="$(printf '%064d' 7)" "$bin" serve --snapshots "$snap" --addr 127.0.0.1:18402 >"$out/serve.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:18402/api/agent/health" >/dev/null && break; sleep 1; done
 serve_pid="${pids[-1]}"

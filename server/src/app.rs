@@ -57,6 +57,8 @@ pub struct App {
     payments_off: Mutex<PaymentsOff>,
     /// The operator's signing key, if configured.
     operator: Option<Operator>,
+    /// The key trust-provider answers are signed with, if configured or derivable.
+    trust_signer: Option<crate::trust::TrustSigner>,
     /// The write store, once opened.
     write_store: OnceLock<Arc<Store>>,
     /// Attestation fetches counted since the last flush: address → (count, last Unix second).
@@ -112,6 +114,15 @@ impl App {
                     None
                 }
             }),
+            trust_signer: crate::trust::TrustSigner::from_config(
+                config.trust_key.as_ref(),
+                config.operator_key.as_ref(),
+                config.operator_key_is_demo,
+            )
+            .unwrap_or_else(|why| {
+                warn!(%why, "Trust-provider answers will be unsigned.");
+                None
+            }),
             write_store: OnceLock::new(),
             fetches: Mutex::new(HashMap::new()),
             limits: crate::writes::limits::WriteLimits::new(config.writes.per_hour),
@@ -153,6 +164,11 @@ impl App {
     /// The operator's signing key.
     pub fn operator(&self) -> Option<&Operator> {
         self.operator.as_ref()
+    }
+
+    /// The key trust-provider answers are signed with.
+    pub fn trust_signer(&self) -> Option<&crate::trust::TrustSigner> {
+        self.trust_signer.as_ref()
     }
 
     /// The write store, if opened.

@@ -76,6 +76,11 @@ pub const SIGNING_KEY: EnvVar = EnvVar::secret(
     "AGENTREP_SIGNING_KEY",
     "the operator's signing key: score attestations, signed x402 offers and receipts; the live re-score (its receipt unlocks `?full=1`) and the risk report need it (`make run` generates a demo key)",
 );
+/// `AGENTREP_TRUST_SIGNING_KEY`.
+pub const TRUST_SIGNING_KEY: EnvVar = EnvVar::secret(
+    "AGENTREP_TRUST_SIGNING_KEY",
+    "the Ed25519 seed (32 bytes of hex) trust-provider answers are signed with (`/.well-known/jwks.json`); unset: derived from `AGENTREP_SIGNING_KEY`, and answers are unsigned without either",
+);
 /// `AGENTREP_LIVE_SOURCES`.
 pub const LIVE_SOURCES: EnvVar = EnvVar::plain(
     "AGENTREP_LIVE_SOURCES",
@@ -207,6 +212,7 @@ pub const SERVER_ENV: &[&EnvVar] = &[
     &STORE,
     &WALLET_FACTORIES,
     &SIGNING_KEY,
+    &TRUST_SIGNING_KEY,
     &LIVE_SOURCES,
     &OPERATOR_NAME,
     &CONTACT,

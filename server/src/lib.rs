@@ -26,6 +26,7 @@ pub mod query;
 pub mod read;
 pub mod routes;
 mod store_task;
+pub mod trust;
 pub mod writes;
 
 use std::convert::Infallible;
@@ -115,6 +116,9 @@ pub struct ServerConfig {
     /// The operator's signing key (`AGENTREP_SIGNING_KEY`): score attestations, x402 offers and
     /// receipts. Without one nothing is signed.
     pub operator_key: Option<SecretKey>,
+    /// The trust-provider answers' Ed25519 seed (`AGENTREP_TRUST_SIGNING_KEY`); without one it is
+    /// derived from `operator_key` (`trust::sign`).
+    pub trust_key: Option<SecretKey>,
     /// The key was generated for a demo (`make run`); attestations say so.
     pub operator_key_is_demo: bool,
     /// The live re-score's sources: the ingest jobs' configuration (`AGENTREP_LIVE_SOURCES` names
@@ -153,6 +157,7 @@ impl Default for ServerConfig {
             identity: ServiceIdentity::from_env(),
             payments: PaymentSettings::from_env(),
             operator_key: env::SIGNING_KEY.get().map(SecretKey::new),
+            trust_key: env::TRUST_SIGNING_KEY.get().map(SecretKey::new),
             operator_key_is_demo: false,
             live_sources: live_sources_from_env(),
             writes: writes::WriteSettings::from_env(),

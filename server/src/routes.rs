@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 
 use crate::endpoints::{Endpoint, InputType, SchemaFn, Verb};
 use crate::handler;
-use crate::handlers::{agents, attestations, exports, pages, paid, service, slots, webhooks, writes};
+use crate::handlers::{agents, attestations, exports, pages, paid, service, slots, trust, webhooks, writes};
 use crate::http::params::address;
 use crate::http::respond::{self, mime};
 use crate::http::{self, Body, Handler, Match, Request, RequestBody, Router};
@@ -247,6 +247,40 @@ pub const ROUTES: &[RouteDef] = &[
         "whether to pay a resource URL, given the 402 it answered (v1 body or v2 PaymentRequired): the wallet it asks to be paid and its decision, with warnings for a decoy payTo, a price above the listing, a network or asset the listings do not name, an unlisted URL",
     )
     .errors(&[400, 413, 415]),
+    RouteDef::post_read(
+        "/trust/evaluate",
+        "trust-provider",
+        read!("agentrep_trust_evaluate", "Trust-provider evaluation", JsonBody<wire::TrustQueryV1> => wire::TrustEvaluationV1, |at, JsonBody(q)| Ok(Answer::Fresh(crate::trust::evaluate(at.snap()?, at.base(), &q, at.app().trust_signer(), chrono::Utc::now())?))),
+        "the x402 trust-provider protocol (drafts 0.1 and 02), both directions: direction seller (should a buyer pay this seller or resource URL?) or buyer (should a seller accept this payer?); PASS / FAIL / UNCERTAIN with a 0..1 score or null and its reason, typed basis, a sha256: evidence address, freshness, and an Ed25519 envelope over the JCS bytes",
+    )
+    .errors(&[400, 413, 415]),
+    RouteDef::get(
+        "/trust/evidence/{address}",
+        "trust-provider",
+        handler!(trust::evidence),
+        "the evidence document a trust evaluation's evidence_uri (sha256: of its JCS bytes) addresses, while the served snapshot and overlay still make it; 404 evidence_superseded after",
+    )
+    .query::<trust::EvidenceQuery>()
+    .returns::<wire::TrustEvidenceV1>()
+    .errors(&[400, 404]),
+    RouteDef::get(
+        "/.well-known/x402-trust-provider",
+        "trust-provider",
+        handler!(trust::discovery),
+        "the trust-provider discovery document: endpoint, directions, evidence classes, decisions, score, freshness, pricing, chains, envelope",
+    )
+    .returns::<wire::TrustProviderCardV1>()
+    .without_snapshot()
+    .at_origin(),
+    RouteDef::get(
+        "/.well-known/jwks.json",
+        "trust-provider",
+        handler!(trust::jwks),
+        "the Ed25519 keys trust-provider answers are signed with (RFC 8037 JWKs, kid = RFC 7638 thumbprint); empty without a signing key",
+    )
+    .returns::<wire::JwksV1>()
+    .without_snapshot()
+    .at_origin(),
     RouteDef::get_read("/trust-shield/{address}", "scores", read!("agentrep_trust_shield", "Trust shield", AddressArgs => wire::ShieldPayloadV1, |at, a| Ok(Answer::of_published(aq::trust_shield(at.snap()?, &a.parsed()?)?))), "shield colour and flags only")
         .errors(&[400, 404]),
     RouteDef::get_read("/history/{address}", "scores", read!("agentrep_history", "Score history", At<aq::HistoryQuery> => wire::HistoryV1, |at, a| Ok(Answer::Kept(aq::history(at.snap()?, &address(&a.address)?, &a.query)?))), "daily score series")

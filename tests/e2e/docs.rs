@@ -14,6 +14,16 @@ fn scoring_md_flag_table_matches_the_code() {
 }
 
 #[test]
+fn scoring_md_trust_provider_tables_match_the_code() {
+    check_generated_section(
+        "SCORING.md",
+        "trust-provider",
+        "pipeline/model/src/trust_provider.rs",
+        &agentrep_model::trust_provider::markdown_table(),
+    );
+}
+
+#[test]
 fn data_dictionary_matches_the_code() {
     check_generated_section(
         "DATA_DICTIONARY.md",

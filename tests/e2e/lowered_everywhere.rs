@@ -162,6 +162,11 @@ fn request_for(op: &str, t: &AgentRowV1, o: &AgentRowV1) -> Option<(reqwest::Met
         "GET /bazaar-scored" => get("/bazaar-scored?limit=500".to_owned()),
         "GET /random" => get("/random".to_owned()),
         "GET /sponsored" => get("/sponsored".to_owned()),
+        "POST /trust/evaluate" => Some((
+            Method::POST,
+            "/trust/evaluate".to_owned(),
+            Some(json!({"direction": "seller", "subject": {"wallet": a}, "resource": {"amount": {"value": "0.01"}}})),
+        )),
         _ => None,
     }
 }
@@ -183,7 +188,17 @@ const MUST_NAME: &[&str] = &[
     "GET /leaderboard",
     "GET /compare",
     "GET /by-category/{cat}",
+    "POST /trust/evaluate",
 ];
+
+/// Operations asked through another's answer: the trust evidence an evaluation's `evidence_url`
+/// names.
+const FOLLOWED: &[&str] = &["GET /trust/evidence/{address}"];
+
+/// The base path the description's server URL names (`/api/agent`).
+fn openapi_base(openapi: &Value) -> String {
+    openapi["servers"][0]["url"].as_str().unwrap_or_default().trim_end_matches('/').to_owned()
+}
 
 /// Whether `op` is a paid route (its answer may be a 402).
 fn paid(openapi: &Value, op: &str) -> bool {
@@ -217,8 +232,11 @@ async fn every_read_that_answers_a_decision_answers_the_overlays() {
     let bearing = decision_bearing(&openapi);
     assert!(bearing.len() >= MUST_NAME.len(), "{bearing:?}");
 
-    let unasked: Vec<&String> =
-        bearing.iter().filter(|op| !paid(&openapi, op) && request_for(op, &w.target, &w.other).is_none()).collect();
+    let unasked: Vec<&String> = bearing
+        .iter()
+        .filter(|op| !paid(&openapi, op) && !FOLLOWED.contains(&op.as_str()))
+        .filter(|op| request_for(op, &w.target, &w.other).is_none())
+        .collect();
     assert!(
         unasked.is_empty(),
         "these answer a seller's decision: add them to request_for so this test asks them: {unasked:?}"
@@ -237,6 +255,13 @@ async fn every_read_that_answers_a_decision_answers_the_overlays() {
         }
         if !said.is_empty() {
             named.insert(op.as_str());
+        }
+        if op == "POST /trust/evaluate" {
+            assert_ne!(answer["decision"], "PASS", "the trust answer passes a lowered seller: {answer}");
+            let url = answer["evidence_url"].as_str().expect("an evidence URL");
+            let origin = server.base.trim_end_matches(&*openapi_base(&openapi));
+            let evidence: Value = client.get(format!("{origin}{url}")).send().await.unwrap().json().await.unwrap();
+            assert_eq!(evidence["facts"]["decision"], "BLOCK", "the trust evidence is the published one: {evidence}");
         }
     }
     for op in MUST_NAME {

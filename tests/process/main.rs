@@ -210,6 +210,36 @@ async fn a_signing_key_signs_attestations() {
     assert_eq!(verified["valid"], true, "{verified}");
 }
 
+/// A deployment with `AGENTREP_TRUST_SIGNING_KEY` answers the x402 trust-provider protocol in
+/// both directions, signed: a client written against the drafts alone (`tests/clients/
+/// trust_provider.py`: RFC 8785 from `rfc8785`, Ed25519 from `cryptography`) verifies every answer,
+/// and the key it publishes is the one configured.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trust_signing_key_signs_trust_provider_answers() {
+    let seed = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
+    let mut server = serve(&[("AGENTREP_TRUST_SIGNING_KEY", seed.to_owned())]);
+    let base = server.serving();
+    let origin = base.trim_end_matches("/api/agent").to_owned();
+    let (_, jwks) = get(&format!("{origin}/.well-known/jwks.json")).await;
+    // RFC 8037 A.1's key: its public half is A.2's `x`.
+    assert_eq!(jwks["keys"][0]["x"], "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", "{jwks}");
+    let seller = top_seller(&base).await;
+    let (_, buyers) = get(&format!("{base}/top-buyers?limit=1")).await;
+    let payer = buyers["buyers"][0]["address"].as_str().expect("a paying wallet").to_owned();
+    let (_, denied) = get(&format!("{base}/denylist?limit=1")).await;
+    let denylisted = denied["addresses"][0]["address"].as_str().expect("a denylisted wallet").to_owned();
+    let unknown = "0x00000000000000000000000000000000000c0ffe";
+    let out = Command::new(test_clients().join("py/bin/python"))
+        .arg(root().join("tests/clients/trust_provider.py"))
+        .args([&origin, "/api/agent", "--seller", &seller, "--payer", &payer, "--denylisted", &denylisted])
+        .args(["--unknown", unknown])
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.lines().count(), 8, "{stdout}");
+}
+
 /// `agentrep serve --check` with `env`: (exit success, stdout).
 fn check(env: &[(&str, String)]) -> (bool, String) {
     let snapshots = demo_dir().join("snapshots").display().to_string();

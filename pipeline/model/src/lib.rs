@@ -16,6 +16,7 @@ pub mod live;
 pub mod records;
 pub mod score;
 pub mod trust;
+pub mod trust_provider;
 
 pub use address::{Address, AddressError};
 pub use buyers::{
@@ -41,7 +42,7 @@ pub use records::{
 pub use score::{Component, ComponentScore, ScoreBreakdown, score_seller, success_rate};
 
 /// Version of the methodology in `SCORING.md`; every published payload carries it.
-pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-3.3.0";
+pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-3.4.0";
 
 /// Micro-USDC (6 decimals), the only unit money has inside agentrep.
 pub type MicroUsdc = u64;

@@ -29,6 +29,7 @@ mod score;
 mod service;
 mod snapshot;
 mod token;
+mod trust;
 mod writes;
 
 pub use agent::*;
@@ -47,6 +48,7 @@ pub use score::*;
 pub use service::*;
 pub use snapshot::*;
 pub use token::*;
+pub use trust::*;
 pub use writes::*;
 
 /// `agentrep-<name>-v1`.

@@ -8,6 +8,7 @@ pub mod pages;
 pub mod paid;
 pub mod service;
 pub mod slots;
+pub mod trust;
 pub mod webhooks;
 pub mod writes;
 
