@@ -4,14 +4,19 @@
 //! buyer pays an honest seller, and refuses a honeypot (a denylisted wallet), a decoy (the 402
 //! pays another wallet than the listing), a price trap (the 402 asks more than the listing) and a
 //! lure (an unreadable offer naming a top seller beside one paying a stranger), paying nothing; of
-//! a 402 with a decoy offer beside the listed one, it pays the listed one. Each package's own tests run here too, as `make test` runs everything.
+//! a 402 with a decoy offer beside the listed one, it pays the listed one. The seller's guard
+//! (`@agentrep/x402-guard/seller`, `agentrep_x402_guard.seller`) wraps the official resource
+//! servers (`@x402/core/server`, PyPI `x402`): it asks agentrep's trust-provider answer about the
+//! payer before verifying, so an honest payer is served and settled through the official
+//! facilitator, and a denylisted one is refused before anything reaches the chain. Each package's
+//! own tests run here too, as `make test` runs everything.
 
 use std::path::{Path, PathBuf};
 
 use agentrep_lake::datasets::{ListEntryRow, ListingRow};
 use agentrep_lake::{Lake, Timestamp};
 use agentrep_tests::buyers::run_buyer_with;
-use agentrep_tests::chain::paychain::{PayChain, key_hex};
+use agentrep_tests::chain::paychain::{Facilitator, FacilitatorFault, PayChain, key_hex};
 use agentrep_tests::fixtures::{AfterPay, PaidEndpoint, PaidSellerFixture};
 use agentrep_tests::process::{Process, base_command};
 use agentrep_tests::test_clients;
@@ -159,6 +164,83 @@ async fn the_guarded_official_buyers_pay_an_honest_seller_and_refuse_the_rest() 
     for wallet in [honeypot, listed, decoy, trap, stranger] {
         assert_eq!(chain.balance(wallet).await.unwrap(), U256::ZERO, "{wallet:#x} was paid");
     }
+    drop(server);
+}
+
+/// The seller script of `language` sells one call to `payer`'s payment; its one JSON line.
+async fn guarded_sale(
+    language: &str,
+    agentrep: &str,
+    facilitator: &str,
+    pay_to: Address,
+    payer: &PrivateKeySigner,
+) -> Value {
+    let (program, script) = match language {
+        "js" => (PathBuf::from("node"), guards().join("js/examples/sell.mjs")),
+        _ => (test_clients().join("py/bin/python"), guards().join("python/examples/sell.py")),
+    };
+    let args = [
+        script.display().to_string(),
+        agentrep.to_owned(),
+        facilitator.to_owned(),
+        format!("{pay_to:#x}"),
+        key_hex(payer),
+    ];
+    let env = [("PYTHONPATH", guards().join("python/src").display().to_string())];
+    tokio::task::spawn_blocking(move || {
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        run_buyer_with(&program, &args.iter().map(String::as_str).collect::<Vec<_>>(), &env)
+    })
+    .await
+    .expect("the seller's thread")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_guarded_official_resource_servers_serve_an_honest_payer_and_refuse_a_denylisted_one() {
+    let chain = PayChain::start().await.unwrap();
+    let facilitator = Facilitator::start(&chain, FacilitatorFault::None).await.unwrap();
+    let seller = PrivateKeySigner::random().address();
+    let denied = PrivateKeySigner::random();
+    let dir = tempfile::tempdir().unwrap();
+    let lake = Lake::new(dir.path().join("lake"));
+    let today = chrono::Utc::now().date_naive();
+    lake.write_partition(today, &[listing("http://127.0.0.1/sold", seller, PRICE)]).unwrap();
+    let deny = ListEntryRow {
+        address: format!("{:#x}", denied.address()),
+        list: "deny".to_owned(),
+        source: "operator".to_owned(),
+        category: "scam:payer".to_owned(),
+        added_at: Timestamp::from_secs(chrono::Utc::now().timestamp() - 3_600),
+    };
+    lake.write_partition(today, &[deny]).unwrap();
+    let snapshots = dir.path().join("snapshots");
+    let (lake_arg, snap_arg) = (lake.root().display().to_string(), snapshots.display().to_string());
+    let rebuilt = base_command().args(["rebuild", "--lake", &lake_arg, "--snapshots", &snap_arg]).output().unwrap();
+    assert!(rebuilt.status.success(), "{}", String::from_utf8_lossy(&rebuilt.stderr));
+    let mut server = Process::start(&["serve", "--snapshots", &snap_arg, "--addr", "127.0.0.1:0"], &[]);
+    let agentrep = server.serving();
+    chain.fund(denied.address(), 1_000_000).await.unwrap();
+
+    for language in ["js", "python"] {
+        let honest = PrivateKeySigner::random();
+        chain.fund(honest.address(), 1_000_000).await.unwrap();
+        let sold = guarded_sale(language, &agentrep, &facilitator.url, seller, &honest).await;
+        assert_eq!(sold["served"], true, "{language}: an honest (new) payer is served: {sold}");
+        assert_eq!(sold["settlement"]["success"], true, "{language}: {sold}");
+        assert_eq!(chain.balance(honest.address()).await.unwrap(), U256::from(1_000_000 - PRICE), "{language}");
+        let refused = guarded_sale(language, &agentrep, &facilitator.url, seller, &denied).await;
+        assert_eq!(refused["served"], false, "{language}: {refused}");
+        assert_eq!(refused["refused"]["reason"], "trust_evaluation_failed", "{language}: {refused}");
+        // @x402/core hands the hook's message back; PyPI x402's `PaymentAbortedError` keeps only the reason.
+        if language == "js" {
+            assert!(
+                refused["refused"]["message"].as_str().is_some_and(|m| m.contains("denylisted")),
+                "{language}: {refused}"
+            );
+        }
+    }
+    assert_eq!(chain.balance(denied.address()).await.unwrap(), U256::from(1_000_000), "the denylisted payer paid");
+    assert_eq!(chain.balance(seller).await.unwrap(), U256::from(2 * PRICE), "only the honest payers paid");
     drop(server);
 }
 

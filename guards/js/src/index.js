@@ -10,7 +10,10 @@
 // - `x402Client.onBeforePaymentCreation`: last check of the chosen offer before the scheme signs (and,
 //   when only an `x402Client` is guarded, the place where the preflight is asked).
 
+import { usdcAmount } from './seller.js';
+
 /** The answer version this guard reads. */
+export { guardX402ResourceServer } from './seller.js';
 export const PREFLIGHT_VERSION = 'agentrep-url-preflight-v1';
 
 const DECISIONS = new Set(['PROCEED', 'PROCEED_LOW_VALUE', 'CAUTION', 'BLOCK']);
@@ -27,9 +30,10 @@ const MARK = 'agentrep x402 guard refused payment';
  * - `not_acceptable`: agentrep did not judge that very offer (or cannot: a scheme or network it does
  *   not read), the URL is listed and the offer is not one agentrep marks acceptable (another
  *   network, asset or wallet than listed), or the client chose an offer not in the 402.
+ * - `trust_fail`: agentrep's trust-provider answer (`POST /trust/evaluate`) for the chosen offer's payee is FAIL.
  * - `unavailable`: the preflight could not be asked or answered something unreadable, and
  *   `onUnavailable` is "refuse".
- * @typedef {'block' | 'decoy' | 'price_trap' | 'caution' | 'low_value' | 'over_listing' | 'not_acceptable' | 'unavailable'} RefusalCode
+ * @typedef {'block' | 'decoy' | 'price_trap' | 'caution' | 'low_value' | 'over_listing' | 'not_acceptable' | 'trust_fail' | 'unavailable'} RefusalCode
  */
 
 /**
@@ -45,6 +49,8 @@ const MARK = 'agentrep x402 guard refused payment';
  * @property {'refuse' | 'allow'} [onUnavailable]  When the preflight cannot be asked: refuse (default) or pay unchecked.
  * @property {number} [timeoutMs]  Preflight timeout, default 3000.
  * @property {typeof fetch} [fetch]  The fetch the preflight call uses (default `globalThis.fetch`); never a paying one.
+ * @property {boolean} [trust]  Also ask agentrep's trust-provider answer about the chosen offer's payee before signing,
+ *   and refuse a FAIL (`trust_fail`); default true.
  */
 
 /**
@@ -176,9 +182,47 @@ export function guardX402Client(client, options) {
     }
     const refusal = verdict.reasons[index];
     if (refusal) throw new X402GuardRefusal(refusal.code, refusal.reason, { url: verdict.url, offer: index, preflight: verdict.preflight });
+    if (opts.trust) {
+      const evaluation = await askTrust(opts, selectedRequirements, verdict.url);
+      if (evaluation?.decision === 'FAIL') {
+        throw new X402GuardRefusal('trust_fail', `agentrep's trust-provider answer for payee ${selectedRequirements?.payTo} is FAIL (${evaluation.reason_code ?? 'no reason given'})`, {
+          url: verdict.url,
+          offer: index,
+          preflight: verdict.preflight,
+        });
+      }
+    }
   });
 
   return client;
+}
+
+/**
+ * Asks agentrep's trust-provider answer (`POST {base}/trust/evaluate`, direction `seller`) about the
+ * payee of the chosen offer, for its amount and URL; null when it cannot be asked (the preflight,
+ * asked first, has judged the offer already, so an older deployment without the route pays as before).
+ * @param {Options} opts @param {any} offer @param {string | null} url
+ * @returns {Promise<any | null>}
+ */
+async function askTrust(opts, offer, url) {
+  const value = usdcAmount(offer);
+  const query = {
+    schema: 'x402-trust-query-v0.1',
+    direction: 'seller',
+    subject: { wallet: offer?.payTo, chain: offer?.network },
+    resource: { ...(url ? { url } : {}), ...(value ? { amount: { value, currency: 'USDC', chain: offer?.network } } : {}) },
+  };
+  try {
+    const res = await opts.fetch(`${opts.base}/trust/evaluate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(query),
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -457,6 +501,7 @@ function errorText(e) {
  * @property {'refuse' | 'allow'} onUnavailable
  * @property {number} timeoutMs
  * @property {typeof fetch} fetch
+ * @property {boolean} trust
  */
 
 /** @param {GuardOptions} options @returns {Options} */
@@ -489,5 +534,6 @@ function normalizeOptions(options) {
     onUnavailable,
     timeoutMs,
     fetch: fetchImpl,
+    trust: o.trust ?? true,
   };
 }

@@ -45,7 +45,7 @@ async function readJson(req) {
 const seller = { accepts: [], v1: false, claim: null, requests: [] };
 let sellerSrv;
 // agentrep: answers `respond(body)` → [status, json] (or null: never answers).
-const agentrep = { respond: null, calls: [] };
+const agentrep = { respond: null, calls: [], trust: null, trustCalls: [] };
 let agentrepSrv;
 
 before(async () => {
@@ -71,6 +71,11 @@ before(async () => {
   });
   agentrepSrv = await listen(async (req, res) => {
     const body = req.method === 'POST' ? await readJson(req) : null;
+    if (req.url === '/api/agent/trust/evaluate') {
+      agentrep.trustCalls.push(body);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(agentrep.trust(body)));
+    }
     agentrep.calls.push({ method: req.method, path: req.url, contentType: req.headers['content-type'], body });
     const answer = agentrep.respond(body);
     if (answer === null) return; // hang
@@ -89,6 +94,22 @@ beforeEach(() => {
   seller.requests = [];
   agentrep.calls = [];
   agentrep.respond = (body) => [200, answer(body)];
+  agentrep.trustCalls = [];
+  agentrep.trust = () => ({ schema: 'x402-trust-evaluation-v0.1', decision: 'PASS', reason_code: 'proceed' });
+});
+
+test("the chosen offer's payee is asked of the trust-provider answer, and a FAIL is refused before signing", async () => {
+  agentrep.trust = () => ({ schema: 'x402-trust-evaluation-v0.1', decision: 'FAIL', reason_code: 'block' });
+  // Thrown from the hook before signing, so @x402/fetch rewraps it (see refusalFrom).
+  await refused(guardedFetch()(paidUrl()), 'trust_fail', { plain: true });
+  assert.equal(signed().length, 0, 'nothing was signed');
+  const [q] = agentrep.trustCalls;
+  assert.equal(q.direction, 'seller');
+  assert.deepEqual(q.subject, { wallet: SELLER, chain: 'eip155:8453' });
+  assert.deepEqual(q.resource.amount, { value: '0.01', currency: 'USDC', chain: 'eip155:8453' });
+  // Turned off, it does not stand in the way of what the preflight allowed.
+  const res = await guardedFetch({ trust: false })(paidUrl());
+  assert.equal(res.status, 200);
 });
 
 function offer(over = {}) {

@@ -161,6 +161,8 @@ class World:
         self.seller_requests: list[dict[str, Any]] = []
         self.calls: list[dict[str, Any]] = []
         self.respond: Callable[[Any], tuple[int, Any] | None] = lambda body: (200, answer(body))
+        self.trust_calls: list[Any] = []
+        self.trust: Callable[[Any], Any] = lambda body: {"decision": "PASS", "reason_code": "proceed"}
         self.seller = Fake(self._sell)
         self.agentrep = Fake(self._preflight)
 
@@ -171,6 +173,8 @@ class World:
         self.seller_requests = []
         self.calls = []
         self.respond = lambda body: (200, answer(body))
+        self.trust_calls = []
+        self.trust = lambda body: {"decision": "PASS", "reason_code": "proceed"}
 
     def _sell(self, handler: BaseHTTPRequestHandler, _method: str, _body: Any) -> None:
         url = f"{self.seller.base}{handler.path}"
@@ -190,6 +194,9 @@ class World:
         reply(handler, 402, {}, {"PAYMENT-REQUIRED": b64(payment_required)})
 
     def _preflight(self, handler: BaseHTTPRequestHandler, method: str, body: Any) -> None:
+        if handler.path == "/api/agent/trust/evaluate":
+            self.trust_calls.append(body)
+            return reply(handler, 200, self.trust(body))
         self.calls.append({"method": method, "path": handler.path, "content_type": handler.headers.get("content-type"), "body": body})
         result = self.respond(body)
         if result is None:
@@ -266,6 +273,16 @@ def test_proceed_pays_and_the_preflight_gets_the_url_and_the_402(world: World) -
         "resource": {"url": world.url(), "description": "a paid answer", "mimeType": "application/json"},
         "accepts": [offer()],
     }
+
+
+def test_a_trust_fail_for_the_chosen_payee_is_refused_before_signing(world: World) -> None:
+    world.trust = lambda body: {"decision": "FAIL", "reason_code": "block"}
+    refused(world, lambda: guarded(world).get(world.url()), "trust_fail")
+    assert world.signed() == [], "nothing was signed"
+    (query,) = world.trust_calls
+    assert query["direction"] == "seller"
+    assert query["subject"] == {"wallet": SELLER, "chain": "eip155:8453"}
+    assert query["resource"]["amount"] == {"value": "0.01", "currency": "USDC", "chain": "eip155:8453"}
 
 
 def test_the_preflight_is_asked_about_the_url_requested_not_the_one_claimed(world: World) -> None:

@@ -64,6 +64,7 @@ RefusalCode = Literal[
     "low_value",
     "over_listing",
     "not_acceptable",
+    "trust_fail",
     "unavailable",
 ]
 
@@ -139,6 +140,7 @@ class _Options:
     on_unavailable: Literal["refuse", "allow"]
     timeout_s: float
     http_client: Any
+    trust: bool = True
 
 
 def _atomic(value: Any) -> int | None:
@@ -536,6 +538,7 @@ def guard_client(
     on_unavailable: Literal["refuse", "allow"] = "refuse",
     timeout_ms: float = 3000,
     http_client: Any = None,
+    trust: bool = True,
 ) -> C:
     """Guards an official x402 client; returns it.
 
@@ -552,6 +555,10 @@ def guard_client(
         timeout_ms: the preflight's timeout, default 3000.
         http_client: optional client for the preflight call (``requests.Session``, ``httpx.Client``
             or, with an async x402 client, ``httpx.AsyncClient``); default: urllib. Never a paying one.
+        trust: also ask agentrep's trust-provider answer (``POST /trust/evaluate``, direction
+            ``seller``) about the chosen offer's payee before signing, and refuse a ``FAIL``
+            (``trust_fail``); default True. Unreachable, it stands in the way of nothing the
+            preflight allowed.
 
     Raises:
         TypeError: on bad options or a client this guard does not know.
@@ -569,6 +576,7 @@ def guard_client(
         on_unavailable=on_unavailable,
         timeout_s=float(timeout_ms) / 1000,
         http_client=http_client,
+        trust=bool(trust),
     )
 
     http = client if callable(getattr(client, "on_payment_required", None)) else None
@@ -619,6 +627,16 @@ def guard_client(
         if refusal is not None:
             raise X402GuardRefusal(refusal[0], refusal[1], url=verdict.url, offer=index, preflight=verdict.preflight)
 
+    def check_trust(verdict: _Verdict, payment_required: Any, selected: Any) -> None:
+        if verdict.allow_all or not opts.trust:
+            return
+        evaluation = _ask_trust(opts, selected, verdict.url)
+        if evaluation is not None and evaluation.get("decision") == "FAIL":
+            index = _index_of_offer(list(getattr(payment_required, "accepts", None) or []), selected)
+            payee = getattr(selected, "pay_to", None) or _attr(selected, "payTo")
+            reason = f"agentrep's trust-provider answer for payee {payee} is FAIL ({evaluation.get('reason_code') or 'no reason given'})"
+            raise X402GuardRefusal("trust_fail", reason, url=verdict.url, offer=index, preflight=verdict.preflight)
+
     def policy(_version: int, requirements: list[Any]) -> list[Any]:
         verdict: _Verdict | None = None
         kept = []
@@ -645,6 +663,7 @@ def guard_client(
                 verdict = await judge_async(context.payment_required, url)
                 remember(context.payment_required, verdict)
             check_chosen(verdict, context.payment_required, context.selected_requirements)
+            await asyncio.to_thread(check_trust, verdict, context.payment_required, context.selected_requirements)
 
         core.on_before_payment_creation(before_async)
         if http is not None:
@@ -663,6 +682,7 @@ def guard_client(
                 verdict = judge_sync(context.payment_required, url)
                 remember(context.payment_required, verdict)
             check_chosen(verdict, context.payment_required, context.selected_requirements)
+            check_trust(verdict, context.payment_required, context.selected_requirements)
 
         core.on_before_payment_creation(before_sync)
         if http is not None:
@@ -674,3 +694,38 @@ def guard_client(
             http.on_payment_required(on_402_sync)
 
     return client
+
+
+def _attr(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def _ask_trust(opts: _Options, offer: Any, url: str | None) -> dict[str, Any] | None:
+    """agentrep's trust-provider answer about an offer's payee, for its amount and URL; None when it
+    cannot be asked (the preflight, asked first, has judged the offer already)."""
+    from .seller import usdc_amount
+
+    network = _attr(offer, "network")
+    requirements = {"amount": _attr(offer, "amount"), "asset": _attr(offer, "asset")}
+    value = usdc_amount(requirements)
+    resource: dict[str, Any] = {"url": url} if url else {}
+    if value is not None:
+        resource["amount"] = {"value": value, "currency": "USDC", "chain": network}
+    query = {
+        "schema": "x402-trust-query-v0.1",
+        "direction": "seller",
+        "subject": {"wallet": getattr(offer, "pay_to", None) or _attr(offer, "payTo"), "chain": network},
+        "resource": resource,
+    }
+    req = urllib.request.Request(
+        f"{opts.base}/trust/evaluate",
+        data=json.dumps(query).encode(),
+        method="POST",
+        headers={"content-type": "application/json", "accept": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=opts.timeout_s) as resp:
+            answer = json.loads(resp.read())
+    except (OSError, ValueError):
+        return None
+    return answer if isinstance(answer, dict) else None
