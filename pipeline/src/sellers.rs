@@ -293,6 +293,8 @@ pub(crate) fn counterparties(db: &Engine) -> Result<Vec<Counterparty>, PipelineE
                 spent_7d: r.get("spent_7d")?,
                 payments_7d: r.get("payments_7d")?,
                 sellers_paid_7d: r.get("sellers_paid_7d")?,
+                first_paid_at: r.get("first_paid_at")?,
+                last_paid_at: r.get("last_paid_at")?,
             })
         })
         .map_err(err)?

@@ -410,6 +410,11 @@ pub fn history<'a>() -> Export<HistoryRow<'a>> {
     }
 }
 
+/// The UTC day of a Unix time.
+fn day_of(secs: i64) -> Option<NaiveDate> {
+    chrono::DateTime::from_timestamp(secs, 0).map(|t| t.date_naive())
+}
+
 /// One known non-seller wallet.
 pub type CounterpartyRow = agentrep_model::records::Counterparty;
 
@@ -443,6 +448,16 @@ pub fn counterparties() -> Export<CounterpartyRow> {
                 "sellersPaid7d",
                 Cells::U32(|c| Some(c.sellers_paid_7d)),
                 "Distinct sellers it paid in those 7 days",
+            ),
+            CounterpartyColumn::new(
+                "firstPaidDay",
+                Cells::Date(|c| c.first_paid_at.and_then(day_of)),
+                "Day of its first qualifying payment in a relationship within the horizon (empty: it paid nothing)",
+            ),
+            CounterpartyColumn::new(
+                "lastPaidDay",
+                Cells::Date(|c| c.last_paid_at.and_then(day_of)),
+                "Day of its last qualifying payment (empty: it paid nothing)",
             ),
         ],
     }

@@ -386,6 +386,15 @@ async fn every_route_of_the_table_answers() {
                     _ => client.post(&url).json(&json!({ "url": resource })).send().await.unwrap(),
                 }
             }
+            // The trust-provider question about the leader, and the evidence its answer addresses.
+            _ if def.path == "/trust/evaluate" => client.post(&url).json(&trust_query(&leader)).send().await.unwrap(),
+            _ if def.path == "/trust/evidence/{address}" => {
+                let asked = format!("{}/trust/evaluate", s.base);
+                let answer: Value =
+                    client.post(asked).json(&trust_query(&leader)).send().await.unwrap().json().await.unwrap();
+                let evidence = answer["evidence_url"].as_str().expect("an evidence URL");
+                client.get(format!("http://{}{evidence}", s.addr)).send().await.unwrap()
+            }
             _ if def.path == "/verify" => {
                 let payload = json!({"version": "agentrep-v1", "subjectType": "agent-onchain",
                     "subject": format!("0x{:0>64}", leader.trim_start_matches("0x")), "score": 80, "timestamp": 1,
@@ -415,6 +424,11 @@ async fn every_route_of_the_table_answers() {
             if def.paid.is_some_and(|p| p.query.is_none()) { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::OK };
         assert_eq!(resp.status(), expected, "{} {path}", def.method.as_str());
     }
+}
+
+/// Draft 02's question: should a buyer pay `wallet` a cent?
+fn trust_query(wallet: &str) -> Value {
+    json!({"direction": "seller", "subject": {"wallet": wallet}, "resource": {"amount": {"value": "0.01"}}})
 }
 
 #[tokio::test]

@@ -239,6 +239,13 @@ pub struct Counterparty {
     pub payments_7d: u64,
     /// Distinct sellers it paid in those 7 days.
     pub sellers_paid_7d: u32,
+    /// Its first qualifying payment of a relationship within the horizon, Unix seconds (none for a
+    /// wallet that paid nothing).
+    #[serde(default)]
+    pub first_paid_at: Option<i64>,
+    /// Its last qualifying payment, Unix seconds.
+    #[serde(default)]
+    pub last_paid_at: Option<i64>,
 }
 
 /// Everything one day's snapshot is made of.

@@ -238,6 +238,8 @@ pub struct PayerFacts {
     pub spent: MicroUsdc,
     /// On a denylist the operator configured.
     pub denylisted: bool,
+    /// Days from its first qualifying payment to its last, both counted (0: it paid nothing).
+    pub paying_days: u32,
 }
 
 /// Spend at which the payer score's volume part is full: 100 USDC.
@@ -246,6 +248,8 @@ pub const PAYER_FULL_SPEND: MicroUsdc = 100_000_000;
 pub const PAYER_FULL_SELLERS: u32 = 5;
 /// Qualifying settlements at which the payer score's repeat part is full.
 pub const PAYER_FULL_PAYMENTS: u64 = 50;
+/// Days of paying (first to last qualifying payment) at which the payer score's tenure part is full.
+pub const PAYER_FULL_DAYS: u32 = 90;
 
 /// The payer direction, for a wallet the snapshot knows: `FAIL` only on a denylist (curated);
 /// otherwise `PASS` with a score when it paid listed sellers, `UNCERTAIN` with no score when it
@@ -262,13 +266,15 @@ pub fn payer_answer(f: &PayerFacts) -> (TrustDecision, ReasonCode, Option<f64>) 
 }
 
 /// A paying wallet's standing, 0..=1, rounded to two decimals: volume (log scale to 100 USDC),
-/// breadth (distinct sellers to 5) and repeat payments (to 50), weighed 0.4 / 0.35 / 0.25. It only
-/// rises with the wallet's own qualifying payments.
+/// breadth (distinct sellers to 5), repeat payments (to 50) and tenure (days from its first
+/// qualifying payment to its last, to 90), weighed 0.35 / 0.3 / 0.15 / 0.2. It only rises with the
+/// wallet's own qualifying payments and the time it kept paying.
 pub fn payer_score(f: &PayerFacts) -> f64 {
     let volume = ((1.0 + f.spent as f64).ln() / (1.0 + PAYER_FULL_SPEND as f64).ln()).min(1.0);
     let breadth = (f64::from(f.sellers_paid) / f64::from(PAYER_FULL_SELLERS)).min(1.0);
     let repeat = (f.payments as f64 / PAYER_FULL_PAYMENTS as f64).min(1.0);
-    let s = 0.4 * volume + 0.35 * breadth + 0.25 * repeat;
+    let tenure = (f64::from(f.paying_days) / f64::from(PAYER_FULL_DAYS)).min(1.0);
+    let s = 0.35 * volume + 0.3 * breadth + 0.15 * repeat + 0.2 * tenure;
     (s * 100.0).round() / 100.0
 }
 
@@ -357,7 +363,7 @@ mod tests {
 
     #[test]
     fn a_payer_fails_only_on_a_list_and_never_gets_a_score_from_nothing() {
-        let known = PayerFacts { payments: 3, sellers_paid: 2, spent: 30_000, denylisted: false };
+        let known = PayerFacts { payments: 3, sellers_paid: 2, spent: 30_000, denylisted: false, paying_days: 2 };
         assert_eq!(payer_answer(&known).0, TrustDecision::Pass);
         assert_eq!(payer_answer(&PayerFacts { denylisted: true, ..known }).0, TrustDecision::Fail);
         let (d, r, s) = payer_answer(&PayerFacts::default());
@@ -368,13 +374,20 @@ mod tests {
     fn the_payer_score_only_rises_with_its_own_payments() {
         let mut last = 0.0;
         for n in 1..200u64 {
-            let f = PayerFacts { payments: n, sellers_paid: (n / 10) as u32 + 1, spent: n * 10_000, denylisted: false };
+            let f = PayerFacts {
+                payments: n,
+                sellers_paid: (n / 10) as u32 + 1,
+                spent: n * 10_000,
+                denylisted: false,
+                paying_days: (n / 2) as u32 + 1,
+            };
             let s = payer_score(&f);
             assert!((0.0..=1.0).contains(&s));
             assert!(s >= last, "{n}: {s} < {last}");
             last = s;
         }
-        let full = PayerFacts { payments: 50, sellers_paid: 5, spent: PAYER_FULL_SPEND, denylisted: false };
+        let full =
+            PayerFacts { payments: 50, sellers_paid: 5, spent: PAYER_FULL_SPEND, denylisted: false, paying_days: 90 };
         assert_eq!(payer_score(&full), 1.0);
     }
 }

@@ -119,4 +119,16 @@ pub struct CounterpartyCsvRowV1 {
     /// Distinct sellers it paid in the last 7 days.
     #[serde(default)]
     pub sellers_paid_7d: u32,
+    /// Day of its first qualifying payment (`YYYY-MM-DD`; absent in snapshots before 2026-12-04).
+    #[serde(default, rename = "firstPaidDay", deserialize_with = "empty_is_none")]
+    pub first_paid_day: Option<String>,
+    /// Day of its last qualifying payment.
+    #[serde(default, rename = "lastPaidDay", deserialize_with = "empty_is_none")]
+    pub last_paid_day: Option<String>,
+}
+
+/// An empty CSV cell as `None`.
+fn empty_is_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let v: Option<String> = Option::deserialize(d)?;
+    Ok(v.filter(|s| !s.is_empty()))
 }

@@ -245,6 +245,10 @@ pub enum TrustFactsV1 {
         denylisted: bool,
         /// Addresses it funded first.
         funded: u32,
+        /// Day of its first qualifying payment (`YYYY-MM-DD`), null when it paid nothing.
+        first_paid_day: Option<String>,
+        /// Day of its last qualifying payment.
+        last_paid_day: Option<String>,
     },
     /// A wallet no snapshot record describes.
     Unknown {

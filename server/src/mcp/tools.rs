@@ -434,7 +434,7 @@ static WRITTEN: &[Tool] = &[
 ];
 
 /// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 33] = [
+pub const NOT_MIRRORED: [(&str, &str); 34] = [
     (
         "/risk-report/{address}",
         "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
@@ -456,6 +456,10 @@ pub const NOT_MIRRORED: [(&str, &str); 33] = [
     ),
     ("/auto-attest-status/{address}", "reads the write store, which the stdio server does not open"),
     ("/verify", "checks an attestation over HTTP (the original SDK's verifyServerSide)"),
+    (
+        "/trust/evidence/{address}",
+        "the document an evaluation's evidence_url names, fetched over HTTP to check its sha256: against evidence_uri; agentrep_trust_evaluate carries the same basis",
+    ),
     ("/verify-spec", "names the HTTP deployment's signer and the /verify URL of the origin it is read from"),
     ("/attestations.json", "a JSON Feed for feed readers"),
     ("/attestation-engagement", "reads the write store, which the stdio server does not open"),

@@ -219,6 +219,8 @@ fn payer_standing(snap: &ServedSnapshot, base: &str, a: &Address) -> Result<Stan
                 spent_micro_usdc: c.spent,
                 denylisted: listed,
                 funded: c.funded,
+                first_paid_day: c.first_paid_day.clone(),
+                last_paid_day: c.last_paid_day.clone(),
             }
         }
         None => {
@@ -226,7 +228,15 @@ fn payer_standing(snap: &ServedSnapshot, base: &str, a: &Address) -> Result<Stan
             let known =
                 snap.wallet(WalletDoc::Preflight, a.as_str())?.is_some() || snap.index.deployer(a.as_str()).is_some();
             if known {
-                TrustFactsV1::Payer { payments: 0, sellers_paid: 0, spent_micro_usdc: 0, denylisted: listed, funded: 0 }
+                TrustFactsV1::Payer {
+                    payments: 0,
+                    sellers_paid: 0,
+                    spent_micro_usdc: 0,
+                    denylisted: listed,
+                    funded: 0,
+                    first_paid_day: None,
+                    last_paid_day: None,
+                }
             } else {
                 TrustFactsV1::Unknown { denylisted: listed }
             }
@@ -386,13 +396,22 @@ pub fn evaluate(
             }
             (
                 TrustDirection::Buyer,
-                TrustFactsV1::Payer { payments, sellers_paid, spent_micro_usdc, denylisted, .. },
+                TrustFactsV1::Payer {
+                    payments,
+                    sellers_paid,
+                    spent_micro_usdc,
+                    denylisted,
+                    first_paid_day,
+                    last_paid_day,
+                    ..
+                },
             ) => {
                 let facts = PayerFacts {
                     payments: *payments,
                     sellers_paid: *sellers_paid,
                     spent: *spent_micro_usdc,
                     denylisted: *denylisted,
+                    paying_days: paying_days(first_paid_day.as_deref(), last_paid_day.as_deref()),
                 };
                 let (d, r, s) = tp::payer_answer(&facts);
                 ((d, r), s, s.is_none().then_some(NullReason::InsufficientSignal))
@@ -453,6 +472,15 @@ pub fn evaluate(
         s.seal(&mut evaluation, JWKS_PATH);
     }
     Ok(evaluation)
+}
+
+/// Days from the first day to the last, both counted; 0 when either is missing.
+fn paying_days(first: Option<&str>, last: Option<&str>) -> u32 {
+    let day = |d: Option<&str>| d.and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
+    match (day(first), day(last)) {
+        (Some(f), Some(l)) if l >= f => u32::try_from((l - f).num_days() + 1).unwrap_or(u32::MAX),
+        _ => 0,
+    }
 }
 
 /// When the snapshot after the one generated at `generated_at` is due: a day later.
@@ -516,6 +544,14 @@ mod tests {
         );
         // An agent id alone is a subject agentrep does not know, not a malformed query.
         assert!(read_query(&query(json!({"payer": {"agent_id": 7}}))).is_ok());
+    }
+
+    #[test]
+    fn paying_days_count_both_ends() {
+        assert_eq!(paying_days(Some("2026-11-01"), Some("2026-11-01")), 1);
+        assert_eq!(paying_days(Some("2026-11-01"), Some("2026-11-30")), 30);
+        assert_eq!(paying_days(None, Some("2026-11-30")), 0);
+        assert_eq!(paying_days(Some("2026-11-30"), Some("2026-11-01")), 0);
     }
 
     #[test]
