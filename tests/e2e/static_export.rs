@@ -117,3 +117,26 @@ fn export_static_writes_the_rendered_tree_from_the_tables() {
         .expect("runs");
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("no snapshot 2026-01-01-nothing"));
 }
+
+/// A payer's tenure (the trust-provider payer score's time part) spans its own qualifying
+/// payments: present exactly for the wallets that paid, first before last, none after the day.
+#[test]
+fn a_payers_tenure_spans_its_own_payments() {
+    let world = build_world(4, 3);
+    let day = world.days()[3];
+    let (input, _) = rebuild(&world.lake(), day).expect("rebuilds");
+    let end_of_day = day.succ_opt().unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp();
+    let mut spans_days = 0;
+    for c in &input.counterparties {
+        match (c.first_paid_at, c.last_paid_at) {
+            (Some(first), Some(last)) => {
+                assert!(c.payments > 0, "{}: a tenure without payments", c.address);
+                assert!(first <= last && last < end_of_day, "{}: {first}..{last}", c.address);
+                spans_days += usize::from(last - first >= 86_400);
+            }
+            (None, None) => assert_eq!(c.payments, 0, "{}: payments without a tenure", c.address),
+            other => panic!("{}: half a tenure {other:?}", c.address),
+        }
+    }
+    assert!(spans_days > 0, "some payer of a four-day world paid on more than one day");
+}

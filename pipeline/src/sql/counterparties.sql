@@ -1,6 +1,7 @@
 -- Known wallets that are not sellers: payers (with their qualifying spend, overall and in the
--- last 7 days, and the times of their first and last qualifying payment within the horizon), non-hub funders, listed addresses. Uses the temporary tables of the seller
--- passes (`listings.sql`, `settlements.sql`, `sellers.sql`).
+-- last 7 days, and the times of their first and last qualifying payment within the horizon),
+-- non-hub funders, listed addresses. Uses the temporary tables of the seller passes
+-- (`listings.sql`, `settlements.sql`, `sellers.sql`).
 SELECT address, sum(payments)::UBIGINT AS payments, sum(sellers_paid)::UINTEGER AS sellers_paid,
        sum(funded)::UINTEGER AS funded, bool_or(denylisted) AS denylisted, sum(spent)::UBIGINT AS spent,
        sum(spent_7d)::UBIGINT AS spent_7d, sum(payments_7d)::UBIGINT AS payments_7d,
