@@ -130,6 +130,12 @@ pub enum Recompute {
     InputChanged,
     /// Those partitions held rows later than the state's day.
     LaterRows,
+    /// A partition held rows of another day (the settlement pairs' state folds only partitions
+    /// whose rows are all of their own day).
+    MisdatedRows,
+    /// The facilitators or the oracle's own paying wallets are not those the state was folded with
+    /// (a newly labelled facilitator re-attributes its own rows, all history of them).
+    ListsChanged,
 }
 
 /// What `state.json` records beside a state.
@@ -154,6 +160,10 @@ pub(crate) struct CarryLog(RefCell<Vec<(&'static str, Carried)>>);
 impl CarryLog {
     pub fn take(&self) -> Vec<(&'static str, Carried)> {
         std::mem::take(&mut self.0.borrow_mut())
+    }
+
+    pub fn push(&self, name: &'static str, outcome: Carried) {
+        self.0.borrow_mut().push((name, outcome));
     }
 }
 
@@ -181,7 +191,7 @@ impl Fold {
     }
 }
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> PipelineError + '_ {
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> PipelineError + '_ {
     move |source| PipelineError::Carried { path: path.to_owned(), source }
 }
 
@@ -229,7 +239,7 @@ pub(crate) fn materialise(db: &Engine, fold: &Fold) -> Result<Carried, PipelineE
         store(db, fold, &dir, &definition, &input, later_rows(db, fold, &read)?)?;
     }
     tracing::debug!(target: "pipeline::carry", fold = fold.name, ?outcome, "Carried state read.");
-    db.carried.0.borrow_mut().push((fold.name, outcome));
+    db.carried.push(fold.name, outcome);
     Ok(outcome)
 }
 
@@ -260,7 +270,7 @@ fn create_table(db: &Engine, fold: &Fold, input: &str) -> Result<(), PipelineErr
     db.conn.execute_batch(&sql).map_err(duckdb(fold))
 }
 
-fn quote_path(path: &Path) -> String {
+pub(crate) fn quote_path(path: &Path) -> String {
     quote(&path.to_string_lossy())
 }
 
@@ -318,7 +328,7 @@ fn find_base(
 }
 
 /// Days with a stored state, oldest first.
-fn stored_days(dir: &Path) -> Result<Vec<NaiveDate>, PipelineError> {
+pub(crate) fn stored_days(dir: &Path) -> Result<Vec<NaiveDate>, PipelineError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -344,32 +354,50 @@ fn store(
     input: &str,
     later_rows: u64,
 ) -> Result<(), PipelineError> {
+    store_folder(db, fold.name, dir, |tmp| {
+        let state = tmp.join(STATE_FILE);
+        let copy = format!("COPY {} TO {} (FORMAT parquet)", fold.table(), quote_path(&state));
+        db.conn.execute_batch(&copy).map_err(duckdb(fold))?;
+        let rows: i64 = db
+            .conn
+            .query_row(&format!("SELECT count(*) AS n FROM {}", fold.table()), [], |r| r.get("n"))
+            .map_err(duckdb(fold))?;
+        let meta = StateMeta {
+            fold: fold.name.to_owned(),
+            definition: definition.to_owned(),
+            date: db.day,
+            input: input.to_owned(),
+            rows: rows.max(0) as u64,
+            later_rows,
+        };
+        let meta_path = tmp.join(META_FILE);
+        fs::write(&meta_path, serde_json::to_vec_pretty(&meta).expect("state metadata serialises"))
+            .map_err(io_err(&meta_path))?;
+        Ok(vec![state, meta_path])
+    })
+}
+
+/// Stores the engine's day's state of `name` in `dir`: `write` fills a temporary folder and names
+/// the files it wrote, which are synced before the folder is renamed over the day's folder; then
+/// only the newest [`KEPT_STATES`] are kept. A crash leaves either the old folder or the new one
+/// (and at worst a temporary folder a later store removes). Rebuilds of one lake may run at once
+/// (a scheduled one and an operator's, or tests): each writes its own temporary folder, and a
+/// folder that disappears or appears under it is left to the other writer, since a state is only
+/// ever a cache of what the partitions give.
+pub(crate) fn store_folder(
+    db: &Engine,
+    name: &'static str,
+    dir: &Path,
+    write: impl FnOnce(&Path) -> Result<Vec<PathBuf>, PipelineError>,
+) -> Result<(), PipelineError> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     fs::create_dir_all(dir).map_err(io_err(dir))?;
     remove_leftovers(dir);
     let unique = format!("{}-{}", std::process::id(), WRITES.fetch_add(1, Ordering::Relaxed));
     let tmp = dir.join(format!(".date={}.{unique}.tmp", db.day));
     fs::create_dir(&tmp).map_err(io_err(&tmp))?;
-    let state = tmp.join(STATE_FILE);
-    let copy = format!("COPY {} TO {} (FORMAT parquet)", fold.table(), quote_path(&state));
-    db.conn.execute_batch(&copy).map_err(duckdb(fold))?;
-    let rows: i64 = db
-        .conn
-        .query_row(&format!("SELECT count(*) AS n FROM {}", fold.table()), [], |r| r.get("n"))
-        .map_err(duckdb(fold))?;
-    let meta = StateMeta {
-        fold: fold.name.to_owned(),
-        definition: definition.to_owned(),
-        date: db.day,
-        input: input.to_owned(),
-        rows: rows.max(0) as u64,
-        later_rows,
-    };
-    let meta_path = tmp.join(META_FILE);
-    fs::write(&meta_path, serde_json::to_vec_pretty(&meta).expect("state metadata serialises"))
-        .map_err(io_err(&meta_path))?;
-    for file in [&state, &meta_path] {
-        fs::File::open(file).and_then(|f| f.sync_all()).map_err(io_err(file))?;
+    for file in write(&tmp)? {
+        fs::File::open(&file).and_then(|f| f.sync_all()).map_err(io_err(&file))?;
     }
     let target = dir.join(format!("date={}", db.day));
     let old = dir.join(format!(".date={}.{unique}.old", db.day));
@@ -378,7 +406,7 @@ fn store(
     }
     if let Err(err) = fs::rename(&tmp, &target) {
         // Another rebuild stored this day's state in between: keep it, drop ours.
-        tracing::debug!(target: "pipeline::carry", fold = fold.name, error = %err, "State stored by another rebuild.");
+        tracing::debug!(target: "pipeline::carry", fold = name, error = %err, "State stored by another rebuild.");
         let _ = fs::remove_dir_all(&tmp);
         return Ok(());
     }

@@ -7,6 +7,7 @@
 
 mod buyers;
 mod carry;
+mod carry_pairs;
 mod demand;
 mod deployers;
 mod directory;

@@ -70,6 +70,15 @@ pub(crate) const SETTLEMENTS_DUCKDB: SqlFile = SqlFile {
     leaves: &["nonq", "pp", "settle", "cadence", "cited", "seller_recent", "seller_days", "payer_recent"],
 };
 
+/// The settlement pass over carried state (`carry_pairs.rs`): the same tables as
+/// [`SETTLEMENTS_DUCKDB`], from the stored state and the partitions since.
+pub(crate) const SETTLEMENTS_CARRIED: SqlFile = SqlFile {
+    name: "settlements_carried.sql",
+    text: include_str!("sql/settlements_carried.sql"),
+    reads: &["facilitators", "oracle_payers", "price_bounds", "receipts", "seller_ids", "settlements"],
+    leaves: &["nonq", "pp", "settle", "cadence", "cited", "seller_recent", "seller_days", "payer_recent"],
+};
+
 /// Funding, registrations, reviews, receipts, proofs, lists, the wallet ids, probe SLAs.
 pub(crate) const SELLERS: SqlFile = SqlFile {
     name: "sellers.sql",

@@ -20,6 +20,7 @@ use agentrep_model::{BuyerTrust, Counterparty, DeployerRecord, SellerRecord, Sna
 use chrono::NaiveDate;
 
 use crate::carry::{self, Fold};
+use crate::carry_pairs;
 use crate::directory::{self, Directory};
 use crate::engine::Engine;
 use crate::graph::WalletGraph;
@@ -137,15 +138,23 @@ pub(crate) const STAGES: &[Stage] = &[
     },
     Stage {
         name: "settlement pass",
-        does: "current listings and price bounds, then every settlement attributed and aggregated per seller, pair \
-               and payer (on the pass engine)",
+        does: "current listings and price bounds, then the settlements attributed and aggregated per seller, pair \
+               and payer: the carried pairs brought up to the day with the partitions since (`settlement_pairs`), or \
+               every settlement on the pass engine (a cluster, or `--from-scratch`)",
         carries: &[],
-        sql: &[&sql_files::LISTINGS, &sql_files::SETTLEMENTS_DUCKDB],
+        sql: &[&sql_files::LISTINGS, &sql_files::SETTLEMENTS_CARRIED, &sql_files::SETTLEMENTS_DUCKDB],
         needs: &[],
         makes: &[],
         run: |d| {
             d.db.run_file(&sql_files::LISTINGS)?;
-            d.engine.run(&SETTLEMENTS, &LocalTables::new(&d.db))
+            if d.engine.reads_lake_remotely() || d.options.from_scratch {
+                if d.options.from_scratch {
+                    d.db.carried.push(carry_pairs::NAME, carry::Carried::Recomputed(carry::Recompute::Requested));
+                }
+                d.engine.run(&SETTLEMENTS, &LocalTables::new(&d.db))
+            } else {
+                carry_pairs::run(&d.db).map(|_| ())
+            }
         },
     },
     Stage {

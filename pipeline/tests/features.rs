@@ -291,8 +291,8 @@ fn a_relationship_counts_until_the_horizon_after_its_last_payment() {
     b.pay(last - H + 1, 100, &edge, SELLER, 10_000, Via::X402);
     b.pay(last - H - 10, 100, &returning, SELLER, 10_000, Via::X402);
     b.pay(last - 2, 100, &returning, SELLER, 10_000, Via::X402);
-    // Each cites its own payment (the builder's 1st and 2nd).
-    b.receipt_citing(last - 1, &old, SELLER, true, 1).receipt_citing(last - 1, &edge, SELLER, true, 2);
+    // Each cites its own payment (the builder's 1st and 2nd), within the receipt window after it.
+    b.receipt_citing(last - H + 5, &old, SELLER, true, 1).receipt_citing(last - H + 5, &edge, SELLER, true, 2);
     let sellers = b.rebuild_sellers();
     let r = &sellers[0].features.reputation;
     assert_eq!(
@@ -309,6 +309,28 @@ fn a_relationship_counts_until_the_horizon_after_its_last_payment() {
     );
     let payers: Vec<&str> = sellers[0].live.payers.iter().map(|p| p.address.as_str()).collect();
     assert!(!payers.contains(&old.as_str()) && payers.contains(&edge.as_str()), "the live basis: {payers:?}");
+}
+
+/// The receipt window (methodology 3.5, SCORING.md § 1): a receipt cites a settlement only when it
+/// was received within `RECEIPT_WINDOW_DAYS` after it. Prompt's receipt comes a day before the
+/// window closes and counts; Stale's names a payment of its own as old as the window and a day,
+/// and proves nothing. Both are receipts; one is matched.
+#[test]
+fn a_receipt_cites_a_payment_only_within_the_receipt_window_after_it() {
+    use agentrep_model::trust::RECEIPT_WINDOW_DAYS as W;
+    let (prompt, stale) = (addr(0x91), addr(0x92));
+    let last = i64::from(LAST);
+    let mut b = LakeBuilder::new();
+    b.listing("https://api.example/v1", SELLER, 10_000, -W - 5);
+    for payer in [&prompt, &stale] {
+        b.fund(payer, EXCHANGE, -W - 20, 20_000_000);
+    }
+    b.pay(last - W + 1, 100, &prompt, SELLER, 10_000, Via::X402);
+    b.pay(last - W - 1, 100, &stale, SELLER, 10_000, Via::X402);
+    b.receipt_citing(last, &prompt, SELLER, true, 1).receipt_citing(last, &stale, SELLER, true, 2);
+    let sellers = b.rebuild_sellers();
+    let r = &sellers[0].features.reputation;
+    assert_eq!((r.receipts, r.receipts_matched), (2, 1), "only Prompt's receipt cites its payment");
 }
 
 /// Attribution against the claims in force (methodology 3.3, SCORING.md § 1): a settlement is

@@ -9,7 +9,7 @@ use std::path::Path;
 use agentrep_datasets::{Scale, WorldConfig};
 use agentrep_lake::Lake;
 use agentrep_lake::Timestamp;
-use agentrep_lake::datasets::FundingRow;
+use agentrep_lake::datasets::{FundingRow, ListingRow};
 use agentrep_model::FundingRecord;
 use agentrep_pipeline::{Carried, RebuildOptions, Recompute, STORE_EVERY_DAYS, rebuild_with};
 use agentrep_publish::{PublishConfig, SnapshotStore};
@@ -17,7 +17,7 @@ use agentrep_tests::copy_dir;
 use agentrep_tests::process::base_command;
 use chrono::NaiveDate;
 
-const FOLDS: [&str; 3] = ["first_fundings", "token_deployers", "token_buys"];
+const FOLDS: [&str; 4] = ["first_fundings", "settlement_pairs", "token_deployers", "token_buys"];
 
 fn tiny_world(dir: &Path, days: u32) -> WorldConfig {
     let config = WorldConfig { days, ..WorldConfig::new(Scale::Tiny) };
@@ -181,4 +181,49 @@ fn a_state_that_no_longer_describes_the_lake_is_recomputed() {
     // `--from-scratch` on the command line recomputes every fold and logs it.
     let logs = agentrep_rebuild(&lake, &snapshots, &["--from-scratch"]);
     assert_eq!(logs.matches("Recomputed(Requested)").count(), FOLDS.len(), "every fold recomputed: {logs}");
+}
+
+/// A seller's claims crawled for the first time on the last day (every earlier crawl of its wallet
+/// taken out of the lake): its first claim reaches back to the chain's start, so the state folded
+/// up to the day before, which attributed none of its payments, must attribute them all again.
+#[test]
+fn a_wallet_listed_for_the_first_time_counts_the_payments_before_its_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tiny_world(dir.path(), 10);
+    let lake = Lake::new(dir.path().join("lake"));
+    let days = config.days();
+    let (last, before) = (days[days.len() - 1], days[days.len() - 2]);
+
+    // The busiest seller still listed on the last day, and its crawls of the days before it gone.
+    let (input, _) = rebuild_with(&lake, last, RebuildOptions { from_scratch: true, ..Default::default() }).unwrap();
+    let listed_last: Vec<ListingRow> = lake.read_partition(last).unwrap();
+    let seller = input
+        .sellers
+        .iter()
+        .filter(|s| listed_last.iter().any(|l| l.pay_to.to_lowercase() == s.address))
+        .max_by_key(|s| (s.features.demand.settlements, s.address.clone()))
+        .expect("a seller crawled on the last day");
+    assert!(seller.features.demand.settlements > 10, "{} has a history to attribute", seller.address);
+    let (address, settlements) = (seller.address.clone(), seller.features.demand.settlements);
+    for day in &days[..days.len() - 1] {
+        let rows: Vec<ListingRow> = lake.read_partition(*day).unwrap_or_default();
+        let kept: Vec<ListingRow> = rows.into_iter().filter(|l| l.pay_to.to_lowercase() != address).collect();
+        lake.write_partition(*day, &kept).unwrap();
+    }
+
+    let store = SnapshotStore::new(dir.path().join("a"));
+    for day in &days[..days.len() - 1] {
+        rebuild_and_publish(&lake, &store, *day, false);
+    }
+    let (input, _) = rebuild_with(&lake, before, RebuildOptions::default()).unwrap();
+    assert!(input.sellers.iter().all(|s| s.address != address), "not listed before the last day");
+
+    let (tree, carried) = rebuild_and_publish(&lake, &store, last, false);
+    let pairs = carried.iter().find(|(f, _)| *f == "settlement_pairs").unwrap().1;
+    assert!(matches!(pairs, Carried::Folded { .. }), "folded onto the day before's state: {pairs:?}");
+    let (scratch, _) = rebuild_and_publish(&lake, &store, last, true);
+    assert_same_snapshot(&tree, &scratch, "a wallet listed for the first time");
+    let (input, _) = rebuild_with(&lake, last, RebuildOptions::default()).unwrap();
+    let listed = input.sellers.iter().find(|s| s.address == address).expect("listed on the last day");
+    assert_eq!(listed.features.demand.settlements, settlements, "every payment before its listing counts");
 }

@@ -23,6 +23,9 @@ fn fill(text: &str) -> String {
         // Inside the 55 days of transfers (the rebuild's is 400 days), so the pairs whose last
         // payment is older than the horizon are dropped by both dialects alike.
         .replace("{horizon_epoch}", &(DAY_END_EPOCH - 40 * 86_400).to_string())
+        // The rebuild's receipt window: the receipts of 2026-11-10 cite some transfers and are
+        // too late for the others.
+        .replace("{receipt_window}", &(30 * 86_400).to_string())
 }
 
 /// Thirty sellers (every seventh without a price bound; the others' prices in force in two pieces,
@@ -32,7 +35,8 @@ fn fill(text: &str) -> String {
 /// spread over 55 days with every attribution case (non-sellers, other assets and networks,
 /// missing facilitators, non-EIP-3009, prices below, at and above the bounds), a seller paid at
 /// clockwork intervals, its only payments (the cadence statement's case), and receipts citing some
-/// transfers.
+/// transfers (received in fractions of a second, within the receipt window of some and too late
+/// for others).
 const INPUTS: &str = "
 CREATE TABLE seller_ids AS SELECT printf('0x%040x', i) AS address, (i + 1)::UINTEGER AS sid FROM range(30) t(i);
 CREATE TABLE price_bounds AS
@@ -65,7 +69,7 @@ SELECT printf('0x%064x', 100000 + i), 0, 100000 + i,
 FROM range(240) t(i);
 CREATE TABLE receipts AS
 SELECT CASE WHEN block_number % 2 = 0 THEN upper(tx_hash) ELSE tx_hash END AS tx_hash,
-       TIMESTAMP '2026-11-10 00:00:00' AS received_at
+       TIMESTAMP '2026-11-10 00:00:00' + to_milliseconds((block_number % 4) * 250) AS received_at
 FROM settlements WHERE block_number % 9 = 0
 UNION ALL SELECT NULL, TIMESTAMP '2026-11-10 00:00:00'
 UNION ALL SELECT '0xnot-a-settlement', TIMESTAMP '2026-11-10 00:00:00'

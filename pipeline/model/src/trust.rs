@@ -12,6 +12,11 @@
 /// reviews, receipts, counterparties, the live basis) until this long after its last qualifying
 /// payment, then is no evidence at all (SCORING.md § 1, methodology 3.3).
 pub const RELATIONSHIP_HORIZON_DAYS: i64 = 400;
+/// The receipt window, in days: a buyer-signed receipt cites a settlement only when it was
+/// received within this long after it (or up to a day before its block time, for clocks). A
+/// receipt is the buyer's account of a call, made when the call is; one naming a payment months
+/// old says nothing of the service now (SCORING.md § 1, methodology 3.5).
+pub const RECEIPT_WINDOW_DAYS: i64 = 30;
 /// Funding hops followed up a wallet's chain of first funders to find its entity root.
 pub const MAX_FUNDING_HOPS: usize = 4;
 /// Funding hops within which a denylisted or rugging funder taints a wallet: the depth that

@@ -56,7 +56,9 @@ SELECT address, row_number() OVER (ORDER BY address)::UINTEGER AS sid FROM selle
 -- next). A claim's first span reaches back to day 0: the chain's history is older than any crawl
 -- of it, and a claim only ever adds a price to the days it covers, so a dearer claim anyone
 -- lists, even before the seller's own, never raises the bound of a day the seller's own claim
--- covers. Only listed sellers' claims, read from every crawl up to the day.
+-- covers. Every claimed wallet's claims, read from every crawl up to the day (not only today's
+-- sellers': the settlement pass's carried state, `settlements_carried.sql`, keeps a wallet whose
+-- listings lapsed for the day it is listed again).
 CREATE TEMP TABLE claim_spans AS
 SELECT address, net, asset, price, CASE WHEN span = 0 THEN 0 ELSE min(day) END AS from_day,
        max(day) + 30 AS until_day FROM (
@@ -67,7 +69,7 @@ SELECT address, net, asset, price, CASE WHEN span = 0 THEN 0 ELSE min(day) END A
             SELECT DISTINCT lower(pay_to) AS address,
                    caip2(network) AS net,
                    lower(asset) AS asset, price_atomic AS price, epoch_us(last_seen) // 86400000000 AS day
-            FROM listings WHERE last_seen < {day_end} AND lower(pay_to) IN (SELECT address FROM seller_ids)
+            FROM listings WHERE last_seen < {day_end}
         )
     )
 ) GROUP BY address, net, asset, price, span;

@@ -1,6 +1,6 @@
 -- The settlement pass in DataFusion's dialect, for a Ballista cluster: `settlements.sql` ported,
 -- statement for statement, to leave the same tables (`passes::SETTLEMENTS` converts their columns
--- to the DuckDB text's types on import). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}, {horizon_epoch}.
+-- to the DuckDB text's types on import). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}, {horizon_epoch}, {receipt_window}.
 -- Reads: settlements, receipts (lake, from the bucket); seller_ids, price_bounds (the prices in
 -- force, by day), price_points (the advertised prices one row each, per piece of `price_bounds`), facilitators, oracle_payers (the oracle's own wallets) (shipped from the rebuild). Every `CREATE TABLE` is written to the bucket as Parquet.
 --
@@ -10,7 +10,8 @@
 --     giving DuckDB's values, so this text joins and groups the strings. The same rows meet,
 --     unless two strings' hashes collide in DuckDB (about 2^-64 for a pair).
 -- [2] `epoch(ts)::BIGINT` is `to_unixtime(ts)`: DuckDB rounds fractional seconds to the nearest,
---     DataFusion truncates. Block times are whole seconds, so both give the same number.
+--     DataFusion truncates. Block times are whole seconds, so both give the same number; a
+--     receipt's time may not be, so the DuckDB text truncates it (`epoch_us(…) // 1000000`).
 -- [3] Integer division: DuckDB's `/` divides into a DOUBLE and `//` is integer division;
 --     DataFusion's `/` of two integers is integer division. Shares cast to DOUBLE first (the same
 --     IEEE division); day numbers divide non-negative integers, where both truncate alike.
@@ -115,9 +116,10 @@ CREATE TABLE cited AS
 SELECT c.tx_hash, c.sid, min(c.payer) AS payer FROM (
     SELECT r.tx_hash, s.sid, s.payer
     FROM s JOIN (
-        SELECT DISTINCT lower(tx_hash) AS tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
+        SELECT lower(tx_hash) AS tx_hash, to_unixtime(received_at) AS rt
+        FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
     ) r ON s.tx_hash = r.tx_hash
-    WHERE s.q
+    WHERE s.q AND r.rt >= s.t - 86400 AND r.rt < s.t + {receipt_window}
 ) c LEFT SEMI JOIN pp ON pp.sid = c.sid AND pp.payer = c.payer GROUP BY c.tx_hash, c.sid;
 
 -- [6]

@@ -3,7 +3,7 @@
 -- history, and so the one an engine may run on a cluster: `settlements.datafusion.sql` is its
 -- DataFusion form, and `passes::SETTLEMENTS` names its inputs and outputs (the tables below that
 -- outlive it). Placeholders: {day_end} (exclusive), {d30_epoch}, {d7_epoch}, {horizon_epoch} (the
--- evidence horizon: `RELATIONSHIP_HORIZON_DAYS` before the day's end).
+-- evidence horizon: `RELATIONSHIP_HORIZON_DAYS` before the day's end), {receipt_window} (seconds).
 -- Reads: settlements, receipts (lake); seller_ids, price_bounds, facilitators, oracle_payers
 -- (`listings.sql`: the oracle's own wallets, whose payments are left out of everything here).
 -- Leaves: nonq, pp, settle, cadence, cited, seller_recent, seller_days, payer_recent.
@@ -81,14 +81,17 @@ SELECT i.address, c.interval_cv FROM (
 ) c JOIN seller_ids i USING (sid);
 
 -- Receipts that cite a qualifying settlement of the seller they name, by a payer whose relationship
--- is within the horizon: the settlement's payer.
+-- is within the horizon: the settlement's payer. A receipt cites a settlement it was received
+-- within the receipt window after (`RECEIPT_WINDOW_DAYS`; or up to a day before its block time,
+-- for clocks): a receipt is the buyer's account of a call, made when the call is (SCORING.md § 1).
 CREATE TEMP TABLE cited AS
 SELECT c.tx_hash, c.sid, min(c.payer) AS payer FROM (
     SELECT r.tx_hash, s.sid, s.payer, s.payer_h
     FROM s JOIN (
-        SELECT DISTINCT lower(tx_hash) AS tx_hash FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
+        SELECT lower(tx_hash) AS tx_hash, epoch_us(received_at) // 1000000 AS rt
+        FROM receipts WHERE tx_hash IS NOT NULL AND received_at < {day_end}
     ) r ON s.tx_h = hash(r.tx_hash)
-    WHERE s.q
+    WHERE s.q AND r.rt >= s.t - 86400 AND r.rt < s.t + {receipt_window}
 ) c SEMI JOIN pp USING (sid, payer_h) GROUP BY 1, 2;
 
 -- Each seller's last 7 days and last payment (the directory's profile).

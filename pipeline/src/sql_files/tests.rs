@@ -75,11 +75,11 @@ pub(crate) fn tables(text: &str) -> Tables {
                 while matches!(at(j), "or" | "replace" | "temp" | "temporary") {
                     j += 1;
                 }
-                if at(j) == "table" {
+                if matches!(at(j), "table" | "view") {
                     out.created.push(at(j + 1).to_owned());
                 }
             }
-            "drop" if at(i + 1) == "table" => {
+            "drop" if matches!(at(i + 1), "table" | "view") => {
                 let j = if at(i + 2) == "if" { i + 4 } else { i + 2 };
                 out.dropped.insert(at(j).to_owned());
             }
