@@ -314,9 +314,10 @@ impl Engine {
         Ok(stmt.query_arrow([]).map_err(err)?.collect())
     }
 
-    /// Runs a query and hands its result to `each` one Arrow batch at a time, so a large result
-    /// (the (seller, payer) pairs: tens of millions of rows at ten times the benchmark scale) is
-    /// never held in Rust twice, as batches and as what they are read into.
+    /// Runs a query and hands its result to `each` one Arrow batch at a time, as DuckDB streams it
+    /// out, so a large result (the (seller, payer) pairs, every counterparty: tens of millions of
+    /// rows on the census world) is never held whole, neither in DuckDB's memory, where a
+    /// materialised result cannot be spilled, nor in Rust beside what it is read into.
     pub fn each_batch(
         &self,
         pass: &'static str,
@@ -325,7 +326,7 @@ impl Engine {
     ) -> Result<(), PipelineError> {
         let err = |source| PipelineError::Duckdb { pass, source };
         let mut stmt = self.conn.prepare(&self.sql(text)).map_err(err)?;
-        stmt.query_arrow([]).map_err(err)?.for_each(|batch| each(&batch));
+        stmt.stream_arrow([]).map_err(err)?.for_each(|batch| each(&batch));
         Ok(())
     }
 

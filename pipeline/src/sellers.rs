@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::demand::{Evidence, Receipt, Review, weigh};
 use crate::engine::Engine;
-use crate::engine::columns::{bools, i64s, u32s};
+use crate::engine::columns::{bools, i64s, strs, u32s, u64s};
 use crate::freshness::SourceFreshness;
 use crate::graph::{Taint, WalletGraph};
 use crate::live_basis::{LiveWindow, SellerLiveInputs};
@@ -279,26 +279,26 @@ pub(crate) fn assess(
 }
 
 pub(crate) fn counterparties(db: &Engine) -> Result<Vec<Counterparty>, PipelineError> {
-    let err = |source| PipelineError::Duckdb { pass: "counterparties", source };
-    let mut stmt = db.conn.prepare(&db.sql(sql_files::COUNTERPARTIES.text)).map_err(err)?;
-    let rows = stmt
-        .query_map([], |r| {
-            Ok(Counterparty {
-                address: r.get("address")?,
-                payments: r.get("payments")?,
-                sellers_paid: r.get("sellers_paid")?,
-                funded: r.get("funded")?,
-                denylisted: r.get("denylisted")?,
-                spent: r.get("spent")?,
-                spent_7d: r.get("spent_7d")?,
-                payments_7d: r.get("payments_7d")?,
-                sellers_paid_7d: r.get("sellers_paid_7d")?,
-                first_paid_at: r.get("first_paid_at")?,
-                last_paid_at: r.get("last_paid_at")?,
-            })
-        })
-        .map_err(err)?
-        .collect::<Result<_, _>>()
-        .map_err(err)?;
-    Ok(rows)
+    let mut out = Vec::new();
+    db.each_batch("counterparties", sql_files::COUNTERPARTIES.text, |b| {
+        let (address, payments, sellers_paid) = (strs(b, "address"), u64s(b, "payments"), u32s(b, "sellers_paid"));
+        let (funded, denylisted, spent) = (u32s(b, "funded"), bools(b, "denylisted"), u64s(b, "spent"));
+        let (spent_7d, payments_7d) = (u64s(b, "spent_7d"), u64s(b, "payments_7d"));
+        let sellers_paid_7d = u32s(b, "sellers_paid_7d");
+        let (first, last) = (i64s(b, "first_paid_at"), i64s(b, "last_paid_at"));
+        out.extend((0..b.num_rows()).map(|i| Counterparty {
+            address: address.value(i).to_owned(),
+            payments: payments.value(i),
+            sellers_paid: sellers_paid.value(i),
+            funded: funded.value(i),
+            denylisted: denylisted.value(i),
+            spent: spent.value(i),
+            spent_7d: spent_7d.value(i),
+            payments_7d: payments_7d.value(i),
+            sellers_paid_7d: sellers_paid_7d.value(i),
+            first_paid_at: first.is_valid(i).then(|| first.value(i)),
+            last_paid_at: last.is_valid(i).then(|| last.value(i)),
+        }));
+    })?;
+    Ok(out)
 }

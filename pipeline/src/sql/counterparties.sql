@@ -8,14 +8,16 @@ SELECT address, sum(payments)::UBIGINT AS payments, sum(sellers_paid)::UINTEGER 
        sum(sellers_7d)::UINTEGER AS sellers_paid_7d,
        min(first_t)::BIGINT AS first_paid_at, max(last_t)::BIGINT AS last_paid_at
 FROM (
-    SELECT payer AS address, sum(n) AS payments, count(*) AS sellers_paid, 0 AS funded, false AS denylisted,
-           sum(spend) AS spent, 0 AS spent_7d, 0 AS payments_7d, 0 AS sellers_7d,
-           min(first_t) AS first_t, max(last_t) AS last_t
-    FROM pp GROUP BY 1
+    -- One row per (seller, payer) pair and per funding: one aggregation over all of them, not one
+    -- per source and another over their union (two hash tables of every payer at once did not fit
+    -- the rebuild's memory on the census world).
+    SELECT payer AS address, n AS payments, 1 AS sellers_paid, 0 AS funded, false AS denylisted,
+           spend AS spent, 0 AS spent_7d, 0 AS payments_7d, 0 AS sellers_7d, first_t, last_t
+    FROM pp
     UNION ALL
     SELECT payer, 0, 0, 0, false, 0, spent_7d, payments_7d, sellers_7d, NULL, NULL FROM payer_recent
     UNION ALL
-    SELECT funder, 0, 0, count(*), false, 0, 0, 0, 0, NULL, NULL FROM first_funder GROUP BY 1
+    SELECT funder, 0, 0, 1, false, 0, 0, 0, 0, NULL, NULL FROM first_funder
     UNION ALL
     SELECT address, 0, 0, 0, denylisted, 0, 0, 0, 0, NULL, NULL FROM lists
 )
