@@ -107,8 +107,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             serve(snapshots, addr, base_path)
         }
         Command::Serve { snapshots, base_path, check: true, .. } => {
-            let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
-            let report = runtime()?.block_on(agentrep_server::check::run(&config));
+            let (config, refused) = agentrep_server::ServerConfig::read_env(snapshots, base_path);
+            let report = runtime()?.block_on(agentrep_server::check::run(&config, &refused));
             print!("{}", report.render());
             if report.failed() {
                 bail!("the configuration would fail at the first sale (see the checks above)");
@@ -116,7 +116,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Mcp { snapshots, base_path } => {
-            let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
+            let config = agentrep_server::ServerConfig::from_env(snapshots, base_path)?;
             agentrep_server::serve_mcp_stdio(&config).context("serving MCP on stdio")
         }
         Command::Eval { lake, snapshots, json, real: true } => {
@@ -440,7 +440,7 @@ fn default_snapshots(lake: &Path) -> PathBuf {
 }
 
 fn serve(snapshots: PathBuf, addr: std::net::SocketAddr, base_path: String) -> anyhow::Result<()> {
-    let config = agentrep_server::ServerConfig { snapshots, base_path, ..Default::default() };
+    let config = agentrep_server::ServerConfig::from_env(snapshots, base_path)?;
     runtime()?.block_on(serve_config(config, addr, |_, _| String::new()))
 }
 
@@ -550,8 +550,7 @@ fn demo(dir: &Path, addr: std::net::SocketAddr, fresh: bool, no_serve: bool, pai
     if no_serve {
         return Ok(());
     }
-    let mut config =
-        agentrep_server::ServerConfig { snapshots, base_path: "/api/agent".to_owned(), ..Default::default() };
+    let mut config = agentrep_server::ServerConfig::from_env(snapshots, "/api/agent".to_owned())?;
     if config.operator_key.is_none() {
         // The demo signs attestations with a key of its own, marked as a demo key.
         let path = dir.join("operator-demo.key");

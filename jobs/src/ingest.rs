@@ -454,11 +454,7 @@ pub async fn schedule(args: ScheduleArgs) -> anyhow::Result<()> {
         mirror: args.mirror.clone(),
     };
     if let Some(addr) = args.serve {
-        let config = agentrep_server::ServerConfig {
-            snapshots: args.ingest.snapshots.clone(),
-            base_path: args.base_path.clone(),
-            ..agentrep_server::ServerConfig::default()
-        };
+        let config = agentrep_server::ServerConfig::from_env(args.ingest.snapshots.clone(), args.base_path.clone())?;
         let server = agentrep_server::Server::bind(addr, config).await?;
         info!(addr = %server.local_addr(), "Serving.");
         tokio::spawn(async move {

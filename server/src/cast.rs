@@ -125,33 +125,45 @@ pub enum CastError {
 }
 
 impl Caster {
-    /// The caster `AGENTREP_FARCASTER_*` configure; `Ok(None)` when none is configured.
-    ///
-    /// # Errors
-    /// When some but not all are set, or one is malformed (messages never echo the key).
-    pub fn from_env() -> Result<Option<Self>, String> {
-        let (fid, key, hub) = (env::FARCASTER_FID.get(), env::FARCASTER_SIGNER_KEY.get(), env::FARCASTER_HUB_URL.get());
-        if fid.is_none() && key.is_none() && hub.is_none() {
-            return Ok(None);
+    /// The caster `AGENTREP_FARCASTER_*` configure; `None` when none is configured, and a
+    /// refusal when some but not all are set or one is malformed (it never echoes the key).
+    pub(crate) fn read(r: &mut crate::config::Reader) -> Option<Self> {
+        use crate::config::Problem;
+        let together = [&env::FARCASTER_FID, &env::FARCASTER_SIGNER_KEY, &env::FARCASTER_HUB_URL];
+        let unset: Vec<_> = together.iter().filter(|v| v.get().is_none()).collect();
+        if unset.len() == together.len() {
+            return None;
         }
-        let (Some(fid), Some(key), Some(hub)) = (fid, key, hub) else {
-            return Err("featured casts need AGENTREP_FARCASTER_FID, AGENTREP_FARCASTER_SIGNER_KEY and AGENTREP_FARCASTER_HUB_URL together".to_owned());
-        };
-        let fid: u64 = fid.trim().parse().map_err(|_| "AGENTREP_FARCASTER_FID is not a number".to_owned())?;
-        let network = match env::FARCASTER_NETWORK.get().as_deref().map(str::trim) {
-            None | Some("mainnet") => 1,
-            Some("testnet") => 2,
-            Some("devnet") => 3,
-            Some(other) => {
-                return Err(format!("AGENTREP_FARCASTER_NETWORK `{other}` is not mainnet, testnet or devnet"));
+        for var in &unset {
+            r.refuse(
+                var,
+                Problem::Refused(
+                    "is unset: featured casts need the account, its signer key and a hub together".to_owned(),
+                ),
+            );
+        }
+        let network = r.parse(&env::FARCASTER_NETWORK, |v| match v {
+            "mainnet" => Ok(1),
+            "testnet" => Ok(2),
+            "devnet" => Ok(3),
+            other => Err(Problem::Refused(format!("is `{other}`, not mainnet, testnet or devnet"))),
+        });
+        let fid = r.parse(&env::FARCASTER_FID, |v| v.parse::<u64>().map_err(|_| Problem::NotANumber(v.to_owned())));
+        let seed = r.parse(&env::FARCASTER_SIGNER_KEY, |v| {
+            SecretKey::new(v.to_owned()).bytes32("the key").map_err(Problem::Refused)
+        });
+        let hub = r.parse(&env::FARCASTER_HUB_URL, |v| match Url::parse(v) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
+            Ok(_) => Err(Problem::Refused("must be http or https".to_owned())),
+            Err(e) => Err(Problem::NotAUrl(e)),
+        });
+        match Self::new(fid?, seed?, network.unwrap_or(1), hub?) {
+            Ok(caster) => Some(caster),
+            Err(why) => {
+                r.refuse(&env::FARCASTER_HUB_URL, Problem::Refused(why));
+                None
             }
-        };
-        let seed = SecretKey::new(key).bytes32("AGENTREP_FARCASTER_SIGNER_KEY")?;
-        let hub = Url::parse(hub.trim()).map_err(|e| format!("AGENTREP_FARCASTER_HUB_URL: {e}"))?;
-        if !matches!(hub.scheme(), "http" | "https") {
-            return Err("AGENTREP_FARCASTER_HUB_URL must be http or https".to_owned());
         }
-        Ok(Some(Self::new(fid, seed, network, hub)?))
     }
 
     /// A caster for account `fid` signing with the Ed25519 `seed`, on `network` (1 mainnet).

@@ -113,8 +113,11 @@ fn shown(var: &EnvVar, config: &ServerConfig) -> String {
 }
 
 /// Runs every check of `config` (as `serve` would start it).
-pub async fn run(config: &ServerConfig) -> Report {
+pub async fn run(config: &ServerConfig, refused: &[crate::BadVariable]) -> Report {
     let mut report = Report::default();
+    for bad in refused {
+        report.push(Outcome::Fail, "configuration", bad.to_string());
+    }
     report.configuration.push(("snapshots".to_owned(), config.snapshots.display().to_string()));
     report.configuration.push(("base path".to_owned(), config.base_path.clone()));
     report.configuration.push(("store".to_owned(), config.store_path().display().to_string()));
@@ -189,46 +192,16 @@ fn payment_variables_set() -> Vec<&'static str> {
         .collect()
 }
 
-/// Values the readers would drop with a warning, reported as failures here.
-fn invalid_payment_values() -> Vec<String> {
-    let mut bad = Vec::new();
-    if let Some(v) = env::PAY_TO.get()
-        && agentrep_model::Address::parse(&v).is_err()
-    {
-        bad.push("AGENTREP_PAY_TO is not an address (0x and 40 hex digits)".to_owned());
-    }
-    if let Some(v) = env::PAYMENT_NETWORK.get()
-        && !matches!(v.as_str(), "base" | "eip155:8453" | "base-sepolia" | "eip155:84532")
-    {
-        bad.push(format!("AGENTREP_PAYMENT_NETWORK is {v:?}, not base or base-sepolia"));
-    }
-    if let Some(v) = env::SETTLE_TIMEOUT_SECS.get()
-        && v.parse::<u64>().is_err()
-    {
-        bad.push(format!("AGENTREP_SETTLE_TIMEOUT_SECS is {v:?}, not a number of seconds"));
-    }
-    for entry in env::WALLET_FACTORIES.get().unwrap_or_default().split(',').map(str::trim).filter(|e| !e.is_empty()) {
-        if entry.parse::<alloy::primitives::Address>().is_err() {
-            bad.push(format!("AGENTREP_WALLET_FACTORIES lists {entry:?}, which is not an address"));
-        }
-    }
-    bad
-}
-
 /// Returns whether payments would be on.
 async fn check_payments(config: &ServerConfig, store_ok: bool, report: &mut Report) -> bool {
     let set = payment_variables_set();
-    let invalid = invalid_payment_values();
-    if set.is_empty() && invalid.is_empty() {
+    if set.is_empty() {
         report.push(
             Outcome::Off,
             "payments",
             "no payment variable is set: paid routes answer 503 payments_not_configured",
         );
         return false;
-    }
-    for why in &invalid {
-        report.push(Outcome::Fail, "payments", why.clone());
     }
     let settings: &PaymentSettings = &config.payments;
     let (_, settler) = match connect(config.identity.pay_to.as_deref(), settings).await {

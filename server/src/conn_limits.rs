@@ -45,28 +45,20 @@ pub const FIRST_ACCEPT_BACKOFF: Duration = Duration::from_millis(5);
 
 impl ConnectionLimits {
     /// The limits from the environment, the defaults for what is unset.
-    ///
-    /// # Errors
-    /// A value that is not a positive whole number, with the variable named.
-    pub fn from_env() -> Result<Self, String> {
+    pub(crate) fn read(r: &mut crate::config::Reader) -> Self {
         let defaults = Self::default();
-        let read = |var: &env::EnvVar| -> Result<Option<u64>, String> {
-            match var.get() {
-                None => Ok(None),
-                Some(v) => match v.parse::<u64>() {
-                    Ok(n) if n > 0 => Ok(Some(n)),
-                    _ => Err(format!("{} must be a positive whole number, not {v:?}", var.name)),
-                },
-            }
-        };
-        Ok(Self {
-            header_read_timeout: read(&env::HEADER_READ_TIMEOUT_SECS)?
+        Self {
+            header_read_timeout: r
+                .positive(&env::HEADER_READ_TIMEOUT_SECS)
                 .map_or(defaults.header_read_timeout, Duration::from_secs),
-            idle_timeout: read(&env::IDLE_TIMEOUT_SECS)?.map_or(defaults.idle_timeout, Duration::from_secs),
-            request_timeout: read(&env::REQUEST_TIMEOUT_SECS)?.map_or(defaults.request_timeout, Duration::from_secs),
-            max_connections: read(&env::MAX_CONNECTIONS)?
+            idle_timeout: r.positive(&env::IDLE_TIMEOUT_SECS).map_or(defaults.idle_timeout, Duration::from_secs),
+            request_timeout: r
+                .positive(&env::REQUEST_TIMEOUT_SECS)
+                .map_or(defaults.request_timeout, Duration::from_secs),
+            max_connections: r
+                .positive(&env::MAX_CONNECTIONS)
                 .map_or(defaults.max_connections, |n| usize::try_from(n).unwrap_or(usize::MAX)),
-        })
+        }
     }
 }
 

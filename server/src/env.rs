@@ -1,5 +1,5 @@
 //! Every environment variable the server reads, in one table: the readers below take their names
-//! from it, and the README's operator table is generated from it (with the command-line flags'
+//! from it, and the operators' guide's table is generated from it (with the command-line flags'
 //! variables, which clap declares).
 
 /// One environment variable.
@@ -16,7 +16,7 @@ pub struct EnvVar {
 }
 
 impl EnvVar {
-    const fn plain(name: &'static str, default: &'static str, meaning: &'static str) -> Self {
+    pub(crate) const fn plain(name: &'static str, default: &'static str, meaning: &'static str) -> Self {
         Self { name, default, meaning, secret: false }
     }
 
@@ -201,7 +201,7 @@ pub const MAX_CONNECTIONS: EnvVar = EnvVar::plain(
 );
 
 /// Every variable the server reads (`serve`, `demo`, `schedule --serve`, `mcp`), in the order the
-/// README lists them.
+/// the operators' guide lists them.
 pub const SERVER_ENV: &[&EnvVar] = &[
     &PAY_TO,
     &PAYMENT_NETWORK,

@@ -111,11 +111,16 @@ impl<K: std::hash::Hash + Eq + Clone> ViewCache<K> {
 
     /// The view for `key`, built by `build` on a miss.
     pub fn get_or_build(&self, key: &K, build: impl FnOnce() -> Blob) -> Arc<Blob> {
-        match self.get_or_try_build(key, || Ok::<_, std::convert::Infallible>(Some(build()))) {
-            Ok(Some(blob)) => blob,
-            Ok(None) => unreachable!("the build always makes a view"),
+        match self.get_or_make(key, || Ok::<_, std::convert::Infallible>(build())) {
+            Ok(blob) => blob,
             Err(never) => match never {},
         }
+    }
+
+    /// The view for `key`, made by `make` on a miss; a make that fails keeps nothing.
+    pub fn get_or_make<E>(&self, key: &K, make: impl FnOnce() -> Result<Blob, E>) -> Result<Arc<Blob>, E> {
+        let made = self.get_or_try_build(key, || make().map(Some))?;
+        Ok(made.expect("a make that succeeds always makes a view"))
     }
 
     /// The view for `key`, built by `build` on a miss; a build that fails or finds nothing keeps

@@ -7,6 +7,7 @@ mod app;
 pub mod attest;
 pub mod cast;
 pub mod check;
+pub mod config;
 pub mod conn_limits;
 pub mod endpoints;
 pub mod env;
@@ -43,6 +44,9 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
+
+pub use crate::config::{BadConfiguration, BadVariable};
+use crate::config::{Problem, Reader};
 use tracing::{info, warn};
 
 pub use app::App;
@@ -80,14 +84,12 @@ pub struct ServiceIdentity {
 
 impl ServiceIdentity {
     /// Reads the environment.
-    pub fn from_env() -> Self {
+    pub(crate) fn read(r: &mut Reader) -> Self {
         Self {
-            pay_to: env::PAY_TO.get().and_then(|v| match agentrep_model::Address::parse(&v) {
-                Ok(a) => Some(a.into_string()),
-                Err(_) => {
-                    warn!("AGENTREP_PAY_TO is not an address (0x and 40 hex digits): paid routes stay off");
-                    None
-                }
+            pay_to: r.parse(&env::PAY_TO, |v| {
+                agentrep_model::Address::parse(v)
+                    .map(agentrep_model::Address::into_string)
+                    .map_err(|_| Problem::NotAnAddress(v.to_owned()))
             }),
             operator_name: env::OPERATOR_NAME.get(),
             contact: env::CONTACT.get(),
@@ -95,7 +97,8 @@ impl ServiceIdentity {
             basename: env::BASENAME.get(),
             token: env::TOKEN.get(),
             token_verified: env::TOKEN_VERIFIED.get(),
-            erc8004_agent_id: env::ERC8004_AGENT_ID.get().and_then(|v| v.parse().ok()),
+            erc8004_agent_id: r
+                .parse(&env::ERC8004_AGENT_ID, |v| v.parse().map_err(|_| Problem::NotANumber(v.to_owned()))),
         }
     }
 }
@@ -136,48 +139,66 @@ pub struct ServerConfig {
 }
 
 /// The live sources `AGENTREP_LIVE_SOURCES` names (the jobs' `agentrep.toml`, with its
-/// `AGENTREP_*` overrides); `None`, with a warning, when unset or unreadable.
-fn live_sources_from_env() -> Option<agentrep_ingest::config::IngestConfig> {
-    let path = env::LIVE_SOURCES.get()?;
-    match agentrep_ingest::config::IngestConfig::load(Some(Path::new(&path))) {
-        Ok(config) => Some(config),
-        Err(err) => {
-            warn!(%err, "AGENTREP_LIVE_SOURCES could not be read: live re-scores stay off.");
-            None
-        }
-    }
+/// `AGENTREP_*` overrides); `None` when unset.
+fn read_live_sources(r: &mut Reader) -> Option<agentrep_ingest::config::IngestConfig> {
+    r.parse(&env::LIVE_SOURCES, |path| {
+        agentrep_ingest::config::IngestConfig::load(Some(Path::new(path))).map_err(|e| Problem::Unreadable(Box::new(e)))
+    })
 }
 
+/// A server of `snapshots` with nothing configured: no payments, no keys, no live sources, the
+/// default limits. What the environment configures is [`ServerConfig::from_env`].
 impl Default for ServerConfig {
     fn default() -> Self {
         Self {
             snapshots: PathBuf::from("snapshots"),
             base_path: DEFAULT_BASE_PATH.to_owned(),
             reload_interval: Duration::from_millis(500),
-            identity: ServiceIdentity::from_env(),
-            payments: PaymentSettings::from_env(),
-            operator_key: env::SIGNING_KEY.get().map(SecretKey::new),
-            trust_key: env::TRUST_SIGNING_KEY.get().map(SecretKey::new),
+            identity: ServiceIdentity::default(),
+            payments: PaymentSettings::default(),
+            operator_key: None,
+            trust_key: None,
             operator_key_is_demo: false,
-            live_sources: live_sources_from_env(),
-            writes: writes::WriteSettings::from_env(),
-            caster: cast::Caster::from_env().unwrap_or_else(|why| {
-                warn!(%why, "Featured casts stay off.");
-                None
-            }),
-            places: places::PlacesSource::from_env().unwrap_or_else(|why| {
-                warn!(%why, "Place snapshots stay off.");
-                None
-            }),
-            connections: conn_limits::ConnectionLimits::from_env().unwrap_or_else(|why| {
-                warn!(%why, "The default connection limits apply.");
-                conn_limits::ConnectionLimits::default()
-            }),
+            live_sources: None,
+            writes: writes::WriteSettings::default(),
+            caster: None,
+            places: None,
+            connections: conn_limits::ConnectionLimits::default(),
         }
     }
 }
 
 impl ServerConfig {
+    /// The server of `snapshots` under `base_path` as the environment configures it, read once.
+    ///
+    /// # Errors
+    /// Every variable whose value cannot be used, each named (a secret's value is never echoed).
+    pub fn from_env(snapshots: PathBuf, base_path: String) -> Result<Self, BadConfiguration> {
+        let (config, refused) = Self::read_env(snapshots, base_path);
+        if refused.is_empty() { Ok(config) } else { Err(BadConfiguration(refused)) }
+    }
+
+    /// The server the environment configures with every refused value left unset, and the
+    /// refusals: what `serve --check` reports before it checks the rest.
+    pub fn read_env(snapshots: PathBuf, base_path: String) -> (Self, Vec<BadVariable>) {
+        let mut r = Reader::default();
+        let config = Self {
+            snapshots,
+            base_path,
+            identity: ServiceIdentity::read(&mut r),
+            payments: PaymentSettings::read(&mut r),
+            operator_key: env::SIGNING_KEY.get().map(SecretKey::new),
+            trust_key: env::TRUST_SIGNING_KEY.get().map(SecretKey::new),
+            live_sources: read_live_sources(&mut r),
+            writes: writes::WriteSettings::read(&mut r),
+            caster: cast::Caster::read(&mut r),
+            places: places::PlacesSource::read(&mut r),
+            connections: conn_limits::ConnectionLimits::read(&mut r),
+            ..Self::default()
+        };
+        (config, r.into_refused())
+    }
+
     /// The write store's file: `AGENTREP_STORE`, else beside the snapshots folder.
     pub fn store_path(&self) -> PathBuf {
         store_path(&self.snapshots, self.payments.store.as_deref())

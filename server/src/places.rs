@@ -41,31 +41,62 @@ impl std::fmt::Debug for PlacesSource {
     }
 }
 
+/// Why a business-review source cannot be set up (never echoing its key).
+#[derive(Debug, thiserror::Error)]
+pub enum PlacesConfigError {
+    /// The base URL does not parse.
+    #[error("the Places API's URL is not a URL")]
+    NotAUrl(#[source] url::ParseError),
+    /// The base URL is not http(s).
+    #[error("the Places API's URL must be http or https")]
+    NotHttp,
+    /// The key cannot travel in a header.
+    #[error("the Places API key is not a valid header value")]
+    KeyNotAHeader,
+    /// The HTTP client could not be built.
+    #[error("{0}")]
+    Client(String),
+}
+
 impl PlacesSource {
-    /// The source `AGENTREP_PLACES_API_KEY` (and `AGENTREP_PLACES_URL`) configure; `Ok(None)`
-    /// without a key.
-    ///
-    /// # Errors
-    /// When the URL is not http(s) or the key is not a header value (the message never echoes it).
-    pub fn from_env() -> Result<Option<Self>, String> {
-        let Some(key) = env::PLACES_API_KEY.get() else { return Ok(None) };
+    /// The source `AGENTREP_PLACES_API_KEY` (and `AGENTREP_PLACES_URL`) configure; `None`
+    /// without a key. A URL that is not http(s), or a key that is not a header value, is refused
+    /// (the refusal never echoes the key).
+    pub(crate) fn read(r: &mut crate::config::Reader) -> Option<Self> {
+        use crate::config::Problem;
+        let key = env::PLACES_API_KEY.get()?;
         let base = env::PLACES_URL.get().unwrap_or_else(|| DEFAULT_URL.to_owned());
-        Self::new(base.trim(), key.trim()).map(Some)
+        match Self::new(base.trim(), key.trim()) {
+            Ok(source) => Some(source),
+            Err(bad) => {
+                let (var, problem) = match bad {
+                    PlacesConfigError::NotAUrl(e) => (&env::PLACES_URL, Problem::NotAUrl(e)),
+                    PlacesConfigError::NotHttp => {
+                        (&env::PLACES_URL, Problem::Refused("must be http or https".to_owned()))
+                    }
+                    PlacesConfigError::KeyNotAHeader => {
+                        (&env::PLACES_API_KEY, Problem::Refused("is not a valid header value".to_owned()))
+                    }
+                    PlacesConfigError::Client(why) => (&env::PLACES_URL, Problem::Refused(why)),
+                };
+                r.refuse(var, problem);
+                None
+            }
+        }
     }
 
     /// A source at `base` with `key`.
     ///
     /// # Errors
     /// When the URL is not http(s) or the key is not a header value.
-    pub fn new(base: &str, key: &str) -> Result<Self, String> {
-        let base = Url::parse(base).map_err(|e| format!("AGENTREP_PLACES_URL: {e}"))?;
+    pub fn new(base: &str, key: &str) -> Result<Self, PlacesConfigError> {
+        let base = Url::parse(base).map_err(PlacesConfigError::NotAUrl)?;
         if !matches!(base.scheme(), "http" | "https") {
-            return Err("AGENTREP_PLACES_URL must be http or https".to_owned());
+            return Err(PlacesConfigError::NotHttp);
         }
-        let mut key =
-            HeaderValue::from_str(key).map_err(|_| "AGENTREP_PLACES_API_KEY is not a valid header value".to_owned())?;
+        let mut key = HeaderValue::from_str(key).map_err(|_| PlacesConfigError::KeyNotAHeader)?;
         key.set_sensitive(true);
-        Ok(Self { base, key, http: plain_client(TIMEOUT)? })
+        Ok(Self { base, key, http: plain_client(TIMEOUT).map_err(PlacesConfigError::Client)? })
     }
 
     /// The source's host, for `/status` and logs.

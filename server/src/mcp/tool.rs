@@ -47,15 +47,15 @@ impl<T> Out<T> {
     }
 
     /// A document published from a `T` (the snapshot writer serialised it).
-    pub(super) fn published(blob: &Blob) -> Self {
-        Self { value: serde_json::from_slice(&blob.body).expect("published documents are JSON"), _type: PhantomData }
+    pub(super) fn published(blob: &Blob) -> Result<Self, ApiError> {
+        Ok(Self { value: crate::read::published(blob)?, _type: PhantomData })
     }
 }
 
 impl<T: Serialize> Out<T> {
     /// A read's answer (`crate::read`), as the routes answer it.
-    pub(super) fn answered(answer: Answer<'_, T>) -> Self {
-        Self { value: answer.into_value(), _type: PhantomData }
+    pub(super) fn answered(answer: Answer<'_, T>) -> Result<Self, ApiError> {
+        Ok(Self { value: answer.into_value()?, _type: PhantomData })
     }
 }
 

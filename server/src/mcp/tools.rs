@@ -135,7 +135,7 @@ impl Ctx<'_> {
 
 fn score(ctx: &Ctx, a: AddressArgs) -> Result<Out<Either<wire::ScorePayloadV1, wire::UnindexedScoreV1>>, ToolError> {
     let a = address(&a.address)?;
-    Ok(Out::answered(aq::score(ctx.snap()?, ctx.base(), &a)?.into()))
+    Ok(Out::answered(aq::score(ctx.snap()?, ctx.base(), &a)?.into())?)
 }
 
 fn preflight(
@@ -143,19 +143,19 @@ fn preflight(
     a: AddressArgs,
 ) -> Result<Out<Either<wire::PreflightV1, wire::UnindexedPreflightV1>>, ToolError> {
     let a = address(&a.address)?;
-    Ok(Out::answered(aq::preflight(ctx.snap()?, &a)?.into()))
+    Ok(Out::answered(aq::preflight(ctx.snap()?, &a)?.into())?)
 }
 
 fn leaderboard(ctx: &Ctx, q: &rq::LeaderboardQuery) -> Result<Out<wire::LeaderboardV1>, ToolError> {
-    Ok(Out::published(&*rq::leaderboard_view(ctx.snap()?, q)?))
+    Ok(Out::published(&*rq::leaderboard_view(ctx.snap()?, q)?)?)
 }
 
 fn history(ctx: &Ctx, a: At<aq::HistoryQuery>) -> Result<Out<wire::HistoryV1>, ToolError> {
-    Ok(Out::published(&*aq::history(ctx.snap()?, &address(&a.address)?, &a.query)?))
+    Ok(Out::published(&*aq::history(ctx.snap()?, &address(&a.address)?, &a.query)?)?)
 }
 
 fn deployer(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::DeployerV1>, ToolError> {
-    Ok(Out::published(&*dq::deployer(ctx.snap()?, &address(&a.address)?)?))
+    Ok(Out::published(&*dq::deployer(ctx.snap()?, &address(&a.address)?)?)?)
 }
 
 fn audit_info(ctx: &Ctx, a: AddressArgs) -> Result<Out<wire::AuditInfoV1>, ToolError> {
@@ -230,12 +230,13 @@ fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
     let snap = ctx.snap()?;
     let min = a.min_score.get();
     let published = |blob: &crate::index::Blob| {
-        let doc: wire::ScorePayloadV1 = serde_json::from_slice(&blob.body).expect("published score parses");
+        let doc: wire::ScorePayloadV1 =
+            serde_json::from_slice(&blob.body).map_err(|e| ApiError::snapshot_unreadable("score", &e))?;
         let resource = Some(doc.resource_path).filter(|p| !p.is_empty());
-        (doc.score, doc.decision, Some(doc.health.state), resource)
+        Ok::<_, ApiError>((doc.score, doc.decision, Some(doc.health.state), resource))
     };
     let (score, decision, health, resource) = match aq::score(snap, ctx.base(), &addr)? {
-        WalletRead::Published(blob) => published(&blob),
+        WalletRead::Published(blob) => published(&blob)?,
         WalletRead::Computed(doc) => (None, doc.decision, None, None),
     };
     let mut failures = Vec::new();

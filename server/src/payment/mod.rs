@@ -104,41 +104,33 @@ impl Default for PaymentSettings {
 }
 
 impl PaymentSettings {
-    /// Reads the environment; an unknown network name is reported and payments stay off.
-    pub fn from_env() -> Self {
+    /// Reads the environment.
+    pub(crate) fn read(r: &mut crate::config::Reader) -> Self {
+        use crate::config::Problem;
         use crate::env;
-        let mut s = Self::default();
-        match env::PAYMENT_NETWORK.get().as_deref() {
-            None | Some("base") | Some("eip155:8453") => {}
-            Some("base-sepolia") | Some("eip155:84532") => s.network = PaymentNetwork::base_sepolia(),
-            Some(other) => {
-                warn!(network = other, "AGENTREP_PAYMENT_NETWORK is not base or base-sepolia: paid routes stay off");
-                s.rpc_url = None;
-                return s;
-            }
+        let defaults = Self::default();
+        let network = r.parse(&env::PAYMENT_NETWORK, |v| match v {
+            "base" | "eip155:8453" => Ok(PaymentNetwork::base()),
+            "base-sepolia" | "eip155:84532" => Ok(PaymentNetwork::base_sepolia()),
+            other => Err(Problem::UnknownNetwork(other.to_owned())),
+        });
+        let wallet_factories = r.parse(&env::WALLET_FACTORIES, |v| {
+            v.split(',')
+                .map(str::trim)
+                .filter(|e| !e.is_empty())
+                .map(|e| e.parse().map_err(|_| Problem::ListsANonAddress(e.to_owned())))
+                .collect::<Result<Vec<_>, _>>()
+        });
+        Self {
+            network: network.unwrap_or(defaults.network),
+            rpc_url: env::PAYMENT_RPC.get(),
+            relayer_key: env::RELAYER_KEY.get().map(SecretKey),
+            facilitator_url: env::FACILITATOR_URL.get(),
+            settle_timeout: r.positive(&env::SETTLE_TIMEOUT_SECS).map_or(defaults.settle_timeout, Duration::from_secs),
+            store: env::STORE.get().map(PathBuf::from),
+            wallet_factories: wallet_factories.unwrap_or_default(),
+            ..defaults
         }
-        s.rpc_url = env::PAYMENT_RPC.get();
-        s.relayer_key = env::RELAYER_KEY.get().map(SecretKey);
-        s.facilitator_url = env::FACILITATOR_URL.get();
-        if let Some(secs) = env::SETTLE_TIMEOUT_SECS.get().and_then(|v| v.parse().ok()) {
-            s.settle_timeout = Duration::from_secs(secs);
-        }
-        s.store = env::STORE.get().map(PathBuf::from);
-        let factories = env::WALLET_FACTORIES.get().unwrap_or_default();
-        for entry in factories.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-            match entry.parse() {
-                Ok(factory) => s.wallet_factories.push(factory),
-                Err(_) => {
-                    warn!(
-                        entry,
-                        "AGENTREP_WALLET_FACTORIES lists something that is not an address: paid routes stay off"
-                    );
-                    s.rpc_url = None;
-                    return s;
-                }
-            }
-        }
-        s
     }
 }
 

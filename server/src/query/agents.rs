@@ -40,14 +40,15 @@ pub struct HistoryQuery {
 pub fn history(snap: &ServedSnapshot, a: &Address, q: &HistoryQuery) -> Result<Arc<Blob>, ApiError> {
     let days = q.days.get();
     let blob = snap.wallet(WalletDoc::History, a.as_str())?.ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
-    Ok(snap.history_views.get_or_build(&(a.as_str().to_owned(), days), || {
-        let mut view: HistoryV1 = serde_json::from_slice(&blob.body).expect("published history parses");
+    snap.history_views.get_or_make(&(a.as_str().to_owned(), days), || {
+        let mut view: HistoryV1 =
+            serde_json::from_slice(&blob.body).map_err(|e| ApiError::snapshot_unreadable("history", &e))?;
         let keep = view.series.len().min(days as usize);
         view.series.drain(..view.series.len() - keep);
         view.days = days;
         view.count = view.series.len() as u32;
-        Blob::new(Bytes::from(serde_json::to_vec(&view).expect("serialises")))
-    }))
+        Ok(Blob::new(Bytes::from(serde_json::to_vec(&view).expect("serialises"))))
+    })
 }
 
 /// A per-wallet read: the published document of an indexed wallet, or one computed for any other.
@@ -215,11 +216,10 @@ pub fn shields_badge(snap: &ServedSnapshot, a: &Address) -> ShieldsEndpointV1 {
     let (message, color) = match snap.index.agent(a.as_str()) {
         Some(row) => (
             row.score.map_or_else(|| "unscored".to_owned(), |s| format!("{s}/100")),
-            match row.shield.color.as_str() {
-                "green" => "brightgreen",
-                "yellow" => "yellow",
-                "red" => "red",
-                _ => "lightgrey",
+            match row.shield.color {
+                ShieldColor::Green => "brightgreen",
+                ShieldColor::Yellow => "yellow",
+                ShieldColor::Red => "red",
             },
         ),
         None => ("not indexed".to_owned(), "lightgrey"),

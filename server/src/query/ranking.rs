@@ -297,7 +297,10 @@ pub fn random(snap: &ServedSnapshot, q: &RandomQuery) -> Result<RandomV1, ApiErr
         snap.entries.iter().filter(|e| prefix.is_none_or(|p| e.network.starts_with(p))).collect();
     let agent = match pool.len() {
         0 => None,
-        n => Some(serde_json::from_str(pool[fastrand::usize(..n)].plain.get()).expect("published entry parses")),
+        n => Some(
+            serde_json::from_str(pool[fastrand::usize(..n)].plain.get())
+                .map_err(|e| ApiError::snapshot_unreadable("leaderboard entry", &e))?,
+        ),
     };
     Ok(RandomV1 { version: version("random"), pool: pool.len() as u32, agent })
 }

@@ -83,12 +83,15 @@ impl<T: Serialize> Answer<'_, T> {
         })
     }
 
-    /// The answer as JSON (a tool's result).
-    pub fn into_value(self) -> Value {
+    /// The answer as JSON (a tool's result); a published document that does not parse is the
+    /// snapshot's fault, and said so.
+    pub fn into_value(self) -> Result<Value, ApiError> {
         match self {
             Answer::Published(blob) => published(blob),
             Answer::Kept(blob) => published(&blob),
-            Answer::Computed(value) | Answer::Fresh(value) => serde_json::to_value(value).expect("payload serialises"),
+            Answer::Computed(value) | Answer::Fresh(value) => {
+                Ok(serde_json::to_value(value).expect("payload serialises"))
+            }
         }
     }
 }
@@ -104,8 +107,9 @@ impl<'a, T> Answer<'a, T> {
     }
 }
 
-fn published(blob: &Blob) -> Value {
-    serde_json::from_slice(&blob.body).expect("published documents are JSON")
+/// A published document as JSON.
+pub(crate) fn published(blob: &Blob) -> Result<Value, ApiError> {
+    serde_json::from_slice(&blob.body).map_err(|e| ApiError::snapshot_unreadable("document", &e))
 }
 
 impl<P, U> From<WalletRead<U>> for Answer<'_, Either<P, U>> {
@@ -194,7 +198,7 @@ pub async fn over_http<A: ReadArgs, O: Serialize>(app: Arc<App>, mut req: Reques
 pub fn over_mcp<A: ReadArgs, O: Serialize>(ctx: &Ctx, raw: Value, run: RunFn<A, O>) -> Result<Value, ToolError> {
     let args = crate::mcp::tool::args::<A>(raw)?;
     let reading = Reading { app: ctx.app, snap: ctx.snap.clone() };
-    Ok(run(&reading, args)?.into_value())
+    Ok(run(&reading, args)?.into_value()?)
 }
 
 /// A read for a row of the route table: its tool's name and title, `Args => Output`, and a

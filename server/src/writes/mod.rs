@@ -49,43 +49,29 @@ impl Default for WriteSettings {
 }
 
 impl WriteSettings {
-    /// Reads the environment; a malformed value keeps its default, with a warning.
-    pub fn from_env() -> Self {
+    /// Reads the environment.
+    pub(crate) fn read(r: &mut crate::config::Reader) -> Self {
+        use crate::config::Problem;
         let d = Self::default();
-        let number = |var: &env::EnvVar, default: u64| -> u64 {
-            var.get().map_or(default, |v| match v.parse::<u64>() {
-                Ok(n) if n > 0 => n,
-                _ => {
-                    tracing::warn!(variable = var.name, value = %v, "Not a positive number: the default applies.");
-                    default
-                }
-            })
+        let trusted_proxies = r.parse(&env::TRUSTED_PROXIES, |v| {
+            v.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse::<Cidr>().map_err(Problem::Refused))
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let count = |r: &mut crate::config::Reader, var: &env::EnvVar| {
+            r.positive(var).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
         };
         Self {
-            trusted_proxies: env::TRUSTED_PROXIES.get().map_or_else(Vec::new, |v| {
-                v.split(',')
-                    .filter(|s| !s.trim().is_empty())
-                    .filter_map(|s| match s.parse::<Cidr>() {
-                        Ok(c) => Some(c),
-                        Err(e) => {
-                            tracing::warn!(variable = env::TRUSTED_PROXIES.name, %e, "A trusted proxy is ignored.");
-                            None
-                        }
-                    })
-                    .collect()
-            }),
-            per_hour: u32::try_from(number(&env::WRITE_LIMIT_PER_HOUR, u64::from(d.per_hour))).unwrap_or(u32::MAX),
-            subscribe_per_hour: u32::try_from(number(
-                &env::WEBHOOK_SUBSCRIBE_PER_HOUR,
-                u64::from(d.subscribe_per_hour),
-            ))
-            .unwrap_or(u32::MAX),
-            webhook_timeout: Duration::from_secs(number(&env::WEBHOOK_TIMEOUT_SECS, d.webhook_timeout.as_secs())),
-            webhook_concurrency: usize::try_from(number(&env::WEBHOOK_CONCURRENCY, d.webhook_concurrency as u64))
-                .unwrap_or(d.webhook_concurrency),
-            allow_private_targets: env::WEBHOOK_ALLOW_PRIVATE
-                .get()
-                .is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true")),
+            trusted_proxies: trusted_proxies.unwrap_or_default(),
+            per_hour: count(r, &env::WRITE_LIMIT_PER_HOUR).unwrap_or(d.per_hour),
+            subscribe_per_hour: count(r, &env::WEBHOOK_SUBSCRIBE_PER_HOUR).unwrap_or(d.subscribe_per_hour),
+            webhook_timeout: r.positive(&env::WEBHOOK_TIMEOUT_SECS).map_or(d.webhook_timeout, Duration::from_secs),
+            webhook_concurrency: r
+                .positive(&env::WEBHOOK_CONCURRENCY)
+                .map_or(d.webhook_concurrency, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+            allow_private_targets: r.switch(&env::WEBHOOK_ALLOW_PRIVATE),
         }
     }
 }
