@@ -1,7 +1,7 @@
 //! The operator's table of every `AGENTREP_*` environment variable, generated from the code that
 //! reads them: the flags clap declares (each with its variable), the server's table
 //! (`agentrep_server::env`), the program's own ([`JOBS_ENV`]) and the ingest configuration's
-//! pattern. The README's copy is checked against it by a test.
+//! pattern. The operators' guide's copy is checked against it by a test.
 
 use std::collections::BTreeMap;
 
@@ -80,7 +80,7 @@ fn flag_rows() -> BTreeMap<String, Row> {
 /// Who reads the server's variables.
 const THE_SERVER: &str = "the server (`serve`, `demo`, `schedule --serve`)";
 
-/// The table, as the README carries it.
+/// The table, as the operators' guide carries it.
 pub fn markdown() -> String {
     let mut out = String::from("| variable | default | what it sets or enables | read by |\n|---|---|---|---|\n");
     let mut flags = flag_rows();

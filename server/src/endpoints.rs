@@ -235,7 +235,7 @@ impl Endpoint {
     }
 }
 
-/// The README's table of paid routes: route, price, what it sells and what it needs besides
+/// The integrators' guide's table of paid routes: route, price, what it sells and what it needs besides
 /// payments (checked by `tests/e2e/docs.rs`).
 pub fn paid_routes_markdown(endpoints: &[&Endpoint]) -> String {
     let mut out = String::from("| route | USDC | what it sells | needs besides payments |\n|---|---|---|---|\n");

@@ -33,7 +33,7 @@ fn with_cache(s3: &S3Server, dir: &Path, cache: &str) -> Vec<(&'static str, Stri
     env
 }
 
-/// The real binary, with only the variables the README documents.
+/// The real binary, with only the variables the operators' guide documents.
 fn agentrep(args: &[&str], env: &[(&str, String)]) -> Output {
     base_command().args(args).envs(env.iter().map(|(k, v)| (*k, v.as_str()))).output().expect("runs")
 }

@@ -1,6 +1,6 @@
 //! The lake on a bucket: partitions, checkpoints and digests through `Lake` (library), and the
 //! operator's `agentrep world` / `agentrep rebuild --lake s3://…` (the real binary, configured only
-//! by the variables the README documents) against a folder lake of the same world.
+//! by the variables the operators' guide documents) against a folder lake of the same world.
 
 use std::path::Path;
 
@@ -165,7 +165,7 @@ fn rebuilding_a_bucket_lake_publishes_the_folder_lakes_snapshot() {
         env.push(("AGENTREP_LAKE_CACHE", path(cache)));
         env
     };
-    // The real binary, with only the variables the README documents.
+    // The real binary, with only the variables the operators' guide documents.
     let agentrep = |args: &[&str], env: &[(&str, String)]| {
         let out = base_command().args(args).envs(env.iter().map(|(k, v)| (*k, v.as_str()))).output().expect("runs");
         assert!(out.status.success(), "agentrep {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
@@ -268,7 +268,7 @@ fn a_bucket_lake_lease_has_one_holder_across_machines() {
     folder.lease("scheduler").expect("released");
 }
 
-/// The operator's `agentrep schedule --lake s3://…` (the real binary, only the README's
+/// The operator's `agentrep schedule --lake s3://…` (the real binary, only the operators' guide's
 /// variables): refused while another machine's lease is live, with its holder named; and a
 /// scheduler that ends (here on a bad configuration) exits with its error, not a panic, and
 /// leaves no lease behind.

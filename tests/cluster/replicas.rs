@@ -2,7 +2,7 @@
 //! bucket's `current`; two `agentrep serve --snapshots-from s3://…` replicas, each with an empty
 //! folder of its own, serve what the publisher published, byte for byte, and move to the next
 //! day on their own, and apply the overlay the publisher pushes beside them. A `current` that names nothing whole is refused and the replicas keep
-//! serving. Real binary, real processes, only the README's flags and variables.
+//! serving. Real binary, real processes, only the operators' guide's flags and variables.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -41,7 +41,7 @@ async fn replicas_serve_what_the_publisher_pushes_to_the_bucket() {
     let dir = tempfile::tempdir().unwrap();
     let path = |name: &str| dir.path().join(name).display().to_string();
     let bucket = "s3://agentrep-snapshots/prod";
-    // The real binary, with only the variables the README documents.
+    // The real binary, with only the variables the operators' guide documents.
     let agentrep = |args: &[&str]| {
         let out = base_command().args(args).envs(s3.env()).output().expect("runs");
         assert!(out.status.success(), "agentrep {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));

@@ -1,11 +1,11 @@
 """What an analyst does with a snapshot's exports, with the real DuckDB and polars packages.
 
 Run by tests/e2e/analyst.rs from a folder whose `demo` links to a built world (lake/ and
-snapshots/), as `python analyst.py README.md DATA_DICTIONARY.md`. It checks that:
+snapshots/), as `python analyst.py docs/analysing.md DATA_DICTIONARY.md`. It checks that:
 - every export has exactly the columns and types DATA_DICTIONARY.md lists, as DuckDB and polars
   read them;
 - scores.csv carries every scores.parquet column by the same name with the same values;
-- the README's analyst queries (its SQL block, statement by statement) each answer rows, and its
+- the analysts' guide's queries (its SQL blocks under "The exports", statement by statement) each answer rows, and its
   polars script runs.
 """
 
@@ -108,7 +108,7 @@ def check_csv_matches_parquet(con, columns):
 
 def readme_blocks(path, language):
     text = open(path, encoding="utf-8").read()
-    section = text[text.index("## For analysts") :]
+    section = text[text.index("## The exports") :]
     section = section[: section.index("\n## ", 1)]
     return re.findall(rf"```{language}\n(.*?)```", section, re.S)
 
@@ -117,23 +117,23 @@ def run_readme(con, readme):
     statements = [s.strip() for block in readme_blocks(readme, "sql") for s in block.split(";")]
     statements = [s for s in statements if any(l.strip() and not l.strip().startswith("--") for l in s.splitlines())]
     if len(statements) < 3:
-        fail(f"the README's analyst section has {len(statements)} SQL statements")
+        fail(f"the analysts' guide has {len(statements)} SQL statements")
     for sql in statements:
         try:
             rows = con.sql(sql).fetchall()
         except duckdb.Error as e:
-            fail(f"README query failed: {e}\n{sql}")
+            fail(f"documented query failed: {e}\n{sql}")
         if not rows:
-            fail(f"README query answered no rows:\n{sql}")
+            fail(f"documented query answered no rows:\n{sql}")
     scripts = readme_blocks(readme, "python")
     if not scripts:
-        fail("the README's analyst section has no polars script")
+        fail("the analysts' guide has no polars script")
     for script in scripts:
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            exec(compile(script, "README.md", "exec"), {})
+            exec(compile(script, readme, "exec"), {})
         if not out.getvalue().strip():
-            fail("the README's polars script printed nothing")
+            fail("the guide's polars script printed nothing")
     return len(statements), len(scripts)
 
 
@@ -150,7 +150,7 @@ def main():
     check_csv_header("counterparties.csv", tables["counterparties.csv"])
     check_csv_matches_parquet(con, tables["scores.parquet"])
     queries, scripts = run_readme(con, readme)
-    print(f"analyst: {sellers} sellers, {days} history rows; {queries} README queries and {scripts} polars script ran")
+    print(f"analyst: {sellers} sellers, {days} history rows; {queries} documented queries and {scripts} polars script ran")
 
 
 if __name__ == "__main__":

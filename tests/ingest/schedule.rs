@@ -4,7 +4,7 @@
 //! two-step download: the newest id, then the list), a Farcaster hub and the world's sellers, the
 //! server's store for the store export, and sellers that take real payments on the chain and then
 //! deliver, fail after payment, deliver only to the wallets they know, or deliver slowly. Only the
-//! README's variables are set (the paid probe's key). The scheduler runs its cycles over two
+//! guide's variables are set (the paid probe's key). The scheduler runs its cycles over two
 //! chain days, is killed (SIGKILL) in the middle of a paid call and restarted, rebuilds and
 //! publishes each day, and the answers are read through the HTTP API.
 
@@ -121,7 +121,7 @@ fn midnight_after(day: NaiveDate) -> i64 {
     day.succ_opt().expect("day").and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp()
 }
 
-/// The scheduler as the README runs it: a cleared environment with the paid probe's key only
+/// The scheduler as the operators' guide runs it: a cleared environment with the paid probe's key only
 /// (and what any process needs: PATH, HOME, TMPDIR).
 fn scheduler(lake: &Path, snapshots: &Path, config: &Path, port: u16, key: &str, log: &Path) -> Stop {
     let mut cmd = Command::new(agentrep_binary());

@@ -1,4 +1,4 @@
-//! The sources table drives the documents: README's and ARCHITECTURE.md's tables of sources and
+//! The sources table drives the documents: the operators' guide's and ARCHITECTURE.md's tables of sources and
 //! SCORING.md's freshness table are generated from `pipeline/lake/src/sources.rs`, and the
 //! example configuration names every source's cadence; `agentrep schedule --plan`, run as an
 //! operator runs it, lists every source `ingest --source` accepts, with its cadence, its freshness
@@ -12,7 +12,7 @@ const SOURCE: &str = "pipeline/lake/src/sources.rs";
 
 #[test]
 fn the_documents_show_the_sources_table() {
-    check_generated_section("README.md", "sources", SOURCE, &markdown_table());
+    check_generated_section("docs/operating.md", "sources", SOURCE, &markdown_table());
     check_generated_section("ARCHITECTURE.md", "sources", SOURCE, &markdown_table());
     check_generated_section("SCORING.md", "freshness", SOURCE, &freshness_markdown());
 }

@@ -1,10 +1,12 @@
 //! What an operator runs, run as the operator runs it: the real `agentrep` binary started as a
-//! child process with nothing but the flags and the environment the README documents (the
+//! child process with nothing but the flags and the environment the operators' guide (`docs/operating.md`) documents (the
 //! environment is cleared first), and one real request through each configuration; for the paid
 //! ones, a payment by an official x402 buyer, settled on anvil.
 //!
-//! The README's configurations table names the process test of each configuration it documents;
+//! That guide's configurations table names the process test of each configuration it documents;
 //! [`every_documented_configuration_has_a_process_test`] fails when one has none.
+
+mod documented_commands;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -251,6 +253,33 @@ fn check(env: &[(&str, String)]) -> (bool, String) {
     (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 
+/// A value the server cannot use is refused at start with its variable named, never dropped for a
+/// default: `serve` exits without listening, and `serve --check` lists every refusal at once.
+#[test]
+fn a_bad_value_stops_serve_with_the_variable_named() {
+    let bad = [
+        ("AGENTREP_WRITE_LIMIT_PER_HOUR", "many".to_owned()),
+        ("AGENTREP_PAYMENT_NETWORK", "solana".to_owned()),
+        ("AGENTREP_WEBHOOK_ALLOW_PRIVATE", "yes".to_owned()),
+    ];
+    let snapshots = demo_dir().join("snapshots").display().to_string();
+    let out = base_command()
+        .args(["serve", "--snapshots", &snapshots, "--addr", "127.0.0.1:0"])
+        .envs(bad.iter().map(|(k, v)| (*k, v.as_str())))
+        .output()
+        .expect("agentrep runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "serve started with bad values:\n{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("agentrep is serving on"), "it listened");
+    for (variable, value) in &bad {
+        assert!(stderr.contains(variable) && stderr.contains(value.as_str()), "{variable} not named:\n{stderr}");
+    }
+    let (ok, report) = check(&bad);
+    assert!(!ok, "{report}");
+    let refusals = report.lines().filter(|l| l.contains("FAIL configuration")).count();
+    assert_eq!(refusals, bad.len(), "{report}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_check_finds_what_would_fail_at_the_first_sale() {
     let chain = PayChain::start().await.expect("anvil");
@@ -319,10 +348,13 @@ async fn the_paid_demo_sells_what_it_prints() {
     }
 }
 
-/// The README's configurations table: (configuration, file, test function).
+/// The guide every configuration is documented in.
+const OPERATORS_GUIDE: &str = "docs/operating.md";
+
+/// The operators' guide's configurations table: (configuration, file, test function).
 fn documented_configurations() -> Vec<(String, String, String)> {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-    let begin = readme.find("<!-- configurations:begin -->").expect("README has a configurations table");
+    let readme = std::fs::read_to_string(root().join(OPERATORS_GUIDE)).expect("the operators' guide");
+    let begin = readme.find("<!-- configurations:begin -->").expect("the guide has a configurations table");
     let end = readme.find("<!-- configurations:end -->").expect("its end marker");
     readme[begin..end]
         .lines()
@@ -345,7 +377,7 @@ fn every_documented_configuration_has_a_process_test() {
     for (configuration, file, function) in documented {
         assert!(
             !file.is_empty() && !function.is_empty(),
-            "README documents {configuration} with no process test (name `file` and `function`)"
+            "{OPERATORS_GUIDE} documents {configuration} with no process test (name `file` and `function`)"
         );
         let source = std::fs::read_to_string(root().join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let start = source

@@ -125,7 +125,7 @@ impl S3Server {
         answer
     }
 
-    /// The `AWS_*` variables an operator sets for this server, as the README documents them.
+    /// The `AWS_*` variables an operator sets for this server, as the operators' guide documents them.
     pub fn env(&self) -> Vec<(&'static str, String)> {
         vec![
             ("AWS_ENDPOINT_URL", self.endpoint.clone()),

@@ -1,4 +1,4 @@
-//! The operator's backup as the README tells it: `agentrep store-backup` while the server takes
+//! The operator's backup as the operators' guide tells it: `agentrep store-backup` while the server takes
 //! writes, then a restore (stop the server, put the copy in the store's place, start it): every
 //! write acknowledged before the backup began is there.
 

@@ -456,7 +456,7 @@ pub struct LabelConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct ScheduleConfig {
     /// Seconds between two runs of each source, by the source's key (its name with `_` for `-`;
-    /// the sources table gives every key and its default: README, *Sources*).
+    /// the sources table gives every key and its default: docs/operating.md, *Sources*).
     pub every_secs: BTreeMap<String, u64>,
     /// Snapshots kept by the rebuild.
     pub retain: usize,

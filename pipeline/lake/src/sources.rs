@@ -7,7 +7,7 @@
 //!
 //! It lives in the lake because it is the contract between the two sides of it: the ingest jobs
 //! (the scheduler, `agentrep ingest`, `--plan`, `/status`) and the rebuild (its freshness check)
-//! both read it, and neither depends on the other. The README's, ARCHITECTURE.md's and
+//! both read it, and neither depends on the other. The operators' guide's, ARCHITECTURE.md's and
 //! SCORING.md's tables of sources are generated from it ([`markdown_table`],
 //! [`freshness_markdown`]) and a test keeps them equal.
 
@@ -342,7 +342,7 @@ pub fn human_secs(secs: u64) -> String {
     }
 }
 
-/// The README's and ARCHITECTURE.md's table of sources (Markdown, generated from the table).
+/// The operators' guide's and ARCHITECTURE.md's table of sources (Markdown, generated from the table).
 pub fn markdown_table() -> String {
     let mut out = String::from(
         "| # | source | what it gathers | every (`[schedule.every_secs]` key) | needs | rebuild waits | datasets | stale after |\n\

@@ -196,7 +196,7 @@ impl Need {
         }
     }
 
-    /// What provides it, in a word (the README's table).
+    /// What provides it, in a word (the integrators' guide's table).
     pub fn variable(self) -> &'static str {
         match self {
             Need::SigningKey => "`AGENTREP_SIGNING_KEY`",
