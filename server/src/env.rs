@@ -201,7 +201,7 @@ pub const MAX_CONNECTIONS: EnvVar = EnvVar::plain(
 );
 
 /// Every variable the server reads (`serve`, `demo`, `schedule --serve`, `mcp`), in the order the
-/// the operators' guide lists them.
+/// operators' guide lists them.
 pub const SERVER_ENV: &[&EnvVar] = &[
     &PAY_TO,
     &PAYMENT_NETWORK,

@@ -44,10 +44,10 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
+use tracing::{info, warn};
 
 pub use crate::config::{BadConfiguration, BadVariable};
 use crate::config::{Problem, Reader};
-use tracing::{info, warn};
 
 pub use app::App;
 pub use error::{ApiError, Upstream};
