@@ -16,7 +16,7 @@ use agentrep_lake::dictionary::{ColumnDoc, markdown_row};
 use agentrep_model::score::Component;
 use agentrep_model::{HistoryPoint, METHODOLOGY_VERSION, SellerRecord, usdc};
 use arrow::array::{
-    ArrayRef, BooleanArray, Date32Array, Float64Array, ListBuilder, StringArray, StringBuilder,
+    Array, ArrayRef, BooleanArray, Date32Array, Float64Array, ListBuilder, StringArray, StringBuilder,
     TimestampMicrosecondArray, UInt8Array, UInt32Array, UInt64Array,
 };
 use arrow::datatypes::{DataType, Field, Schema, TimeUnit};
@@ -91,28 +91,79 @@ impl<R> Cells<R> {
         }
     }
 
-    /// The CSV text of one cell: empty for null, numbers as written by `serde_json`, dates
-    /// `YYYY-MM-DD`, instants RFC 3339 UTC, lists as JSON arrays.
-    fn text(&self, row: &R) -> String {
-        fn or_empty<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
-            v.map(f).unwrap_or_default()
-        }
+    /// The value of one cell.
+    fn cell(&self, row: &R) -> Option<Cell> {
         match self {
-            Cells::Text(f) => f(row).unwrap_or_default(),
-            Cells::U8(f) => or_empty(f(row), |v| v.to_string()),
-            Cells::U32(f) => or_empty(f(row), |v| v.to_string()),
-            Cells::U64(f) => or_empty(f(row), |v| v.to_string()),
-            Cells::F64(f) => {
-                or_empty(f(row), |v| serde_json::Number::from_f64(v).map(|n| n.to_string()).unwrap_or_default())
-            }
-            Cells::Bool(f) => or_empty(f(row), |v| v.to_string()),
-            Cells::Date(f) => or_empty(f(row), |d| d.format("%Y-%m-%d").to_string()),
-            Cells::Instant(f) => or_empty(f(row).and_then(|s| chrono::DateTime::from_timestamp(s, 0)), |t| {
-                t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
-            }),
-            Cells::TextList(f) => serde_json::to_string(&f(row)).unwrap_or_default(),
+            Cells::Text(f) => f(row).map(Cell::Text),
+            Cells::U8(f) => f(row).map(|v| Cell::Unsigned(u64::from(v))),
+            Cells::U32(f) => f(row).map(|v| Cell::Unsigned(u64::from(v))),
+            Cells::U64(f) => f(row).map(Cell::Unsigned),
+            Cells::F64(f) => f(row).map(Cell::Float),
+            Cells::Bool(f) => f(row).map(Cell::Bool),
+            Cells::Date(f) => f(row).map(Cell::Date),
+            Cells::Instant(f) => f(row).map(Cell::Instant),
+            Cells::TextList(f) => Some(Cell::TextList(f(row))),
         }
     }
+}
+
+/// One cell's value, whether read from a row or from a column of the Parquet file: what its CSV
+/// text is made from, so a CSV written from the rows and one converted from the Parquet file are
+/// the same bytes.
+#[derive(Debug, Clone, PartialEq)]
+enum Cell {
+    Text(String),
+    Unsigned(u64),
+    Float(f64),
+    Bool(bool),
+    Date(NaiveDate),
+    /// Unix seconds.
+    Instant(i64),
+    TextList(Vec<String>),
+}
+
+/// The CSV text of one cell: empty for null, numbers as written by `serde_json`, dates
+/// `YYYY-MM-DD`, instants RFC 3339 UTC, lists as JSON arrays.
+fn csv_text(cell: Option<Cell>) -> String {
+    match cell {
+        None => String::new(),
+        Some(Cell::Text(v)) => v,
+        Some(Cell::Unsigned(v)) => v.to_string(),
+        Some(Cell::Float(v)) => serde_json::Number::from_f64(v).map(|n| n.to_string()).unwrap_or_default(),
+        Some(Cell::Bool(v)) => v.to_string(),
+        Some(Cell::Date(d)) => d.format("%Y-%m-%d").to_string(),
+        Some(Cell::Instant(s)) => chrono::DateTime::from_timestamp(s, 0)
+            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+            .unwrap_or_default(),
+        Some(Cell::TextList(v)) => serde_json::to_string(&v).unwrap_or_default(),
+    }
+}
+
+/// Row `i` of a column of an export's Parquet file, as the declared type `expected` reads it.
+fn column_cell(column: &dyn Array, expected: &DataType, i: usize) -> Option<Cell> {
+    use arrow::array::AsArray as _;
+    use arrow::datatypes::{Date32Type, Float64Type, TimestampMicrosecondType, UInt8Type, UInt32Type, UInt64Type};
+    if column.is_null(i) {
+        return None;
+    }
+    Some(match expected {
+        DataType::Utf8 => Cell::Text(column.as_string::<i32>().value(i).to_owned()),
+        DataType::UInt8 => Cell::Unsigned(u64::from(column.as_primitive::<UInt8Type>().value(i))),
+        DataType::UInt32 => Cell::Unsigned(u64::from(column.as_primitive::<UInt32Type>().value(i))),
+        DataType::UInt64 => Cell::Unsigned(column.as_primitive::<UInt64Type>().value(i)),
+        DataType::Float64 => Cell::Float(column.as_primitive::<Float64Type>().value(i)),
+        DataType::Boolean => Cell::Bool(column.as_boolean().value(i)),
+        DataType::Date32 => Cell::Date(NaiveDate::from_epoch_days(column.as_primitive::<Date32Type>().value(i))?),
+        DataType::Timestamp(TimeUnit::Microsecond, None) => {
+            Cell::Instant(column.as_primitive::<TimestampMicrosecondType>().value(i).div_euclid(1_000_000))
+        }
+        DataType::List(_) => {
+            let values = column.as_list::<i32>().value(i);
+            let values = values.as_string::<i32>();
+            Cell::TextList((0..values.len()).map(|j| values.value(j).to_owned()).collect())
+        }
+        _ => return None,
+    })
 }
 
 impl<R> std::fmt::Debug for Cells<R> {
@@ -214,7 +265,48 @@ impl<R> Export<R> {
         let mut w = csv::Writer::from_writer(w);
         w.write_record(self.columns.iter().map(|c| c.name)).map_err(csv_err)?;
         for row in rows {
-            w.write_record(self.columns.iter().map(|c| c.cells.text(row))).map_err(csv_err)?;
+            w.write_record(self.columns.iter().map(|c| csv_text(c.cells.cell(row)))).map_err(csv_err)?;
+        }
+        w.flush().map_err(|e| PublishError::Csv(e.to_string()))
+    }
+
+    /// Writes the CSV file from the export's Parquet file (as [`Self::write_parquet`] wrote it):
+    /// the bytes [`Self::write_csv`] writes from the rows the file was written from.
+    ///
+    /// # Errors
+    /// When the export has columns only its CSV holds, or the file lacks a column of the declared
+    /// name and type, or it does not decode.
+    pub fn write_csv_from_parquet<W: Write>(&self, parquet: bytes::Bytes, w: W) -> Result<(), PublishError> {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        if let Some(c) = self.columns.iter().find(|c| c.csv_only) {
+            return Err(PublishError::Export(format!(
+                "{} is only in the CSV: it cannot come from the Parquet file",
+                c.name
+            )));
+        }
+        let csv_err = |e: csv::Error| PublishError::Csv(e.to_string());
+        let mut w = csv::Writer::from_writer(w);
+        w.write_record(self.columns.iter().map(|c| c.name)).map_err(csv_err)?;
+        let batches = ParquetRecordBatchReaderBuilder::try_new(parquet)
+            .and_then(|b| b.with_batch_size(EXPORT_BATCH_ROWS).build())
+            .map_err(PublishError::Parquet)?;
+        let types: Vec<DataType> = self.columns.iter().map(|c| c.cells.data_type()).collect();
+        for batch in batches {
+            let batch = batch.map_err(|e| PublishError::Export(e.to_string()))?;
+            let columns = self
+                .columns
+                .iter()
+                .zip(&types)
+                .map(|(c, expected)| match batch.column_by_name(c.name) {
+                    Some(column) if column.data_type() == expected => Ok(column.as_ref()),
+                    _ => Err(PublishError::Export(format!("the Parquet file has no {expected} column {}", c.name))),
+                })
+                .collect::<Result<Vec<&dyn Array>, _>>()?;
+            for i in 0..batch.num_rows() {
+                let cells =
+                    columns.iter().zip(&types).map(|(column, expected)| csv_text(column_cell(*column, expected, i)));
+                w.write_record(cells).map_err(csv_err)?;
+            }
         }
         w.flush().map_err(|e| PublishError::Csv(e.to_string()))
     }
@@ -418,47 +510,78 @@ fn day_of(secs: i64) -> Option<NaiveDate> {
 /// One known non-seller wallet.
 pub type CounterpartyRow = agentrep_model::records::Counterparty;
 
-/// `counterparties.csv`: the wallets that paid, funded or are listed and are not sellers (read
-/// back by the server for an unknown address's preliminary signals, by these names).
+/// The names of the counterparties' columns, which the server reads back by name
+/// ([`crate::counterparties::Counterparties::from_parquet`]).
+pub mod counterparty_column {
+    /// The wallet.
+    pub const ADDRESS: &str = "address";
+    /// Settlements it paid.
+    pub const PAYMENTS: &str = "payments";
+    /// Distinct sellers it paid.
+    pub const SELLERS_PAID: &str = "sellersPaid";
+    /// Addresses it funded first.
+    pub const FUNDED: &str = "funded";
+    /// On the denylist.
+    pub const DENYLISTED: &str = "denylisted";
+    /// Qualifying volume it paid.
+    pub const SPENT: &str = "spentMicroUsdc";
+    /// Qualifying volume it paid in the last 7 days.
+    pub const SPENT_7D: &str = "spent7dMicroUsdc";
+    /// Qualifying settlements it paid in the last 7 days.
+    pub const PAYMENTS_7D: &str = "payments7d";
+    /// Distinct sellers it paid in the last 7 days.
+    pub const SELLERS_PAID_7D: &str = "sellersPaid7d";
+    /// Day of its first qualifying payment.
+    pub const FIRST_PAID_DAY: &str = "firstPaidDay";
+    /// Day of its last qualifying payment.
+    pub const LAST_PAID_DAY: &str = "lastPaidDay";
+}
+
+/// `counterparties.parquet`: the wallets that paid, funded or are listed and are not sellers, in
+/// address order (read back by the server for an unknown address's preliminary signals, by these
+/// names). `export-static` writes `counterparties.csv` from it, the same columns as text.
 pub fn counterparties() -> Export<CounterpartyRow> {
+    use counterparty_column::*;
     Export {
-        parquet: None,
-        csv: Some("counterparties.csv"),
-        row: "known wallet that is not a seller (a payer, a funder or a listed address)",
+        parquet: Some(crate::layout::COUNTERPARTIES),
+        csv: Some(crate::layout::COUNTERPARTIES_CSV),
+        row: "known wallet that is not a seller (a payer, a funder or a listed address), in address order",
         columns: vec![
-            CounterpartyColumn::new("address", Cells::Text(|c| Some(c.address.clone())), "Wallet, lowercase 0x-hex"),
-            CounterpartyColumn::new("payments", Cells::U64(|c| Some(c.payments)), "Settlements it paid"),
-            CounterpartyColumn::new("sellersPaid", Cells::U32(|c| Some(c.sellers_paid)), "Distinct sellers it paid"),
-            CounterpartyColumn::new("funded", Cells::U32(|c| Some(c.funded)), "Addresses it funded first"),
-            CounterpartyColumn::new("denylisted", Cells::Bool(|c| Some(c.denylisted)), "On the denylist"),
-            CounterpartyColumn::new("spentMicroUsdc", Cells::U64(|c| Some(c.spent)), "Qualifying volume it paid")
+            CounterpartyColumn::new(ADDRESS, Cells::Text(|c| Some(c.address.clone())), "Wallet, lowercase 0x-hex"),
+            CounterpartyColumn::new(PAYMENTS, Cells::U64(|c| Some(c.payments)), "Settlements it paid"),
+            CounterpartyColumn::new(SELLERS_PAID, Cells::U32(|c| Some(c.sellers_paid)), "Distinct sellers it paid"),
+            CounterpartyColumn::new(FUNDED, Cells::U32(|c| Some(c.funded)), "Addresses it funded first"),
+            CounterpartyColumn::new(DENYLISTED, Cells::Bool(|c| Some(c.denylisted)), "On the denylist"),
+            CounterpartyColumn::new(SPENT, Cells::U64(|c| Some(c.spent)), "Qualifying volume it paid")
                 .unit("micro-USDC"),
             CounterpartyColumn::new(
-                "spent7dMicroUsdc",
+                SPENT_7D,
                 Cells::U64(|c| Some(c.spent_7d)),
                 "Qualifying volume it paid in the 7 days up to the day",
             )
             .unit("micro-USDC"),
             CounterpartyColumn::new(
-                "payments7d",
+                PAYMENTS_7D,
                 Cells::U64(|c| Some(c.payments_7d)),
                 "Qualifying settlements it paid in those 7 days",
             ),
             CounterpartyColumn::new(
-                "sellersPaid7d",
+                SELLERS_PAID_7D,
                 Cells::U32(|c| Some(c.sellers_paid_7d)),
                 "Distinct sellers it paid in those 7 days",
             ),
             CounterpartyColumn::new(
-                "firstPaidDay",
+                FIRST_PAID_DAY,
                 Cells::Date(|c| c.first_paid_at.and_then(day_of)),
                 "Day of its first qualifying payment in a relationship within the horizon (empty: it paid nothing)",
-            ),
+            )
+            .nullable(),
             CounterpartyColumn::new(
-                "lastPaidDay",
+                LAST_PAID_DAY,
                 Cells::Date(|c| c.last_paid_at.and_then(day_of)),
                 "Day of its last qualifying payment (empty: it paid nothing)",
-            ),
+            )
+            .nullable(),
         ],
     }
 }

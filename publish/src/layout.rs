@@ -46,8 +46,11 @@ pub const SCORES_PARQUET: &str = "scores.parquet";
 pub const HISTORY_PARQUET: &str = "history.parquet";
 /// Daily movers (top 10 each way).
 pub const MOVERS: &str = "movers.json";
-/// Known non-seller wallets.
-pub const COUNTERPARTIES: &str = "counterparties.csv";
+/// Known non-seller wallets, in address order.
+pub const COUNTERPARTIES: &str = "counterparties.parquet";
+/// Known non-seller wallets as CSV: in snapshots published before 2026-12-07, and in a static
+/// export (written from [`COUNTERPARTIES`]).
+pub const COUNTERPARTIES_CSV: &str = "counterparties.csv";
 /// Every indexed seller as the queries read it, one JSON object per line.
 pub const AGENTS_INDEX: &str = "index/agents.jsonl";
 /// Every scored deployer as the queries read it, one JSON object per line.

@@ -5,6 +5,7 @@
 //! file server (`score/<address>.json`, `badge/<address>.svg`, `leaderboard.json`, `scores.csv`, …).
 
 pub mod categories;
+pub mod counterparties;
 pub mod exports;
 pub mod keyed;
 pub mod layout;

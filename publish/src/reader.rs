@@ -11,8 +11,8 @@ use sha2::{Digest, Sha256};
 use crate::PublishError;
 use crate::layout;
 use crate::wire::{
-    AgentRowV1, CounterpartyCsvRowV1, CrawlerRowV1, DeployerRowV1, FundingRowV1, IdentityRowV1, LeaderboardFileV1,
-    ListRowV1, ListingRowV1, ManifestV1, ProofRowV1,
+    AgentRowV1, CrawlerRowV1, DeployerRowV1, FundingRowV1, IdentityRowV1, LeaderboardFileV1, ListRowV1, ListingRowV1,
+    ManifestV1, ProofRowV1,
 };
 
 /// The snapshot's directory indexes.
@@ -46,7 +46,7 @@ pub struct LoadedSnapshot {
     /// Every ranked leaderboard entry with stats.
     pub leaderboard: LeaderboardFileV1,
     /// Known non-seller wallets.
-    pub counterparties: Vec<CounterpartyCsvRowV1>,
+    pub counterparties: crate::counterparties::Counterparties,
     /// Every indexed seller, in address order.
     pub agents: Vec<AgentRowV1>,
     /// Every scored deployer, in address order.
@@ -126,12 +126,11 @@ impl LoadedSnapshot {
             funding: json_lines(required(layout::FUNDING_INDEX)?)?,
             listings: files.get(layout::LISTINGS_INDEX).map(|b| json_lines(b)).transpose()?.unwrap_or_default(),
         };
-        let counterparties = match files.get(layout::COUNTERPARTIES) {
-            Some(bytes) => csv::Reader::from_reader(bytes.as_slice())
-                .deserialize()
-                .collect::<Result<Vec<CounterpartyCsvRowV1>, _>>()
-                .map_err(|e| PublishError::Csv(e.to_string()))?,
-            None => Vec::new(),
+        // Read, then let go of: the file's bytes are larger than what is held of them.
+        let counterparties = match (files.remove(layout::COUNTERPARTIES), files.remove(layout::COUNTERPARTIES_CSV)) {
+            (Some(parquet), _) => crate::counterparties::Counterparties::from_parquet(parquet.into())?,
+            (None, Some(csv)) => crate::counterparties::Counterparties::from_csv(&csv)?,
+            (None, None) => crate::counterparties::Counterparties::default(),
         };
         let live_context = files
             .get(layout::LIVE_CONTEXT)

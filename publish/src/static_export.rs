@@ -240,6 +240,13 @@ pub fn export_static(snapshot: &Path, to: &Path) -> Result<StaticExport, Publish
     let (sellers, deployers, tokens) = (records.all_sellers()?, records.all_deployers()?, records.all_tokens()?);
     drop(records);
     let mut files = render_tree(to, &context_of(&manifest), &sellers, &deployers, &tokens)?;
+    if manifest.files.iter().any(|f| f.path == layout::COUNTERPARTIES) {
+        let path = snapshot.join(layout::COUNTERPARTIES);
+        let parquet = fs::read(&path).map_err(PublishError::io(&path))?;
+        let (retired, export) = (RetiredFiles::default(), crate::exports::counterparties());
+        let out = Out::new(to, &retired);
+        files.push(out.stream(layout::COUNTERPARTIES_CSV, |w| export.write_csv_from_parquet(parquet.into(), w))?);
+    }
     let rendered_count = files.len() as u64;
 
     let kept: Vec<&ManifestFileV1> = manifest

@@ -173,7 +173,7 @@ impl<'a> Out<'a> {
     /// SHA-256 into a temporary file beside `rel`, which replaces `rel` unless the retired snapshot's
     /// file there holds the same bytes (then it is removed and the file kept, as [`Self::write`]
     /// keeps it).
-    fn stream(
+    pub(crate) fn stream(
         &self,
         rel: &str,
         fill: impl FnOnce(&mut Streamed) -> Result<(), PublishError>,
@@ -396,7 +396,7 @@ fn index_and_export_files(
         .collect();
     files.push(out.stream(HISTORY_PARQUET, |w| exports::history().write_parquet(w, &history_rows))?);
     files.push(out.json(MOVERS, &payloads::movers(&ctx.date, &agent_rows, STATIC_MOVERS))?);
-    files.push(out.stream(COUNTERPARTIES, |w| exports::counterparties().write_csv(w, &input.counterparties))?);
+    files.push(out.stream(COUNTERPARTIES, |w| exports::counterparties().write_parquet(w, &input.counterparties))?);
 
     Ok(files)
 }

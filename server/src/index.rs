@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use agentrep_publish::LoadedSnapshot;
+use agentrep_publish::counterparties::Counterparties;
 use agentrep_publish::layout::{FileKind, WalletDoc, WholeDoc, classify, keyed_lines};
 use agentrep_publish::payloads::caip2;
-use agentrep_publish::wire::{CounterpartyCsvRowV1, LeaderboardStats, ManifestV1};
+use agentrep_publish::wire::{LeaderboardStats, ManifestV1};
 
 use agentrep_publish::payloads::CategoryIndex;
 use agentrep_publish::static_export::{DocumentRenderer, context_of};
@@ -183,7 +184,7 @@ pub struct ServedSnapshot {
     /// Generation time.
     pub generated_at: String,
     /// Known non-seller wallets.
-    pub counterparties: Arc<HashMap<String, CounterpartyCsvRowV1>>,
+    pub counterparties: Arc<Counterparties>,
     /// Snapshots retained on disk.
     pub retained: Vec<String>,
     /// What every live re-score of this snapshot shares; `None` for a snapshot published before
@@ -266,10 +267,7 @@ impl ServedSnapshot {
         for blob in whole.values() {
             blob.gzip();
         }
-        let directory = {
-            let rows: Vec<&CounterpartyCsvRowV1> = counterparties.iter().collect();
-            crate::query::directory_index::DirectoryIndex::build(directory, &rows)
-        };
+        let directory = crate::query::directory_index::DirectoryIndex::build(directory, &counterparties);
         Self {
             id,
             digest: agentrep_publish::layout::snapshot_digest(&manifest_bytes),
@@ -281,7 +279,7 @@ impl ServedSnapshot {
             entries: Arc::new(entries),
             stats: leaderboard.stats,
             generated_at: leaderboard.generated_at,
-            counterparties: Arc::new(counterparties.into_iter().map(|c| (c.address.clone(), c)).collect()),
+            counterparties: Arc::new(counterparties),
             retained,
             live_context,
             live_bases,

@@ -140,17 +140,20 @@ def run_readme(con, readme):
 def main():
     readme, dictionary = sys.argv[1], sys.argv[2]
     tables = dictionary_tables(dictionary)
-    for name in ("scores.parquet", "scores.csv", "history.parquet", "counterparties.csv"):
+    for name in ("scores.parquet", "scores.csv", "history.parquet", "counterparties.parquet"):
         if name not in tables:
             fail(f"DATA_DICTIONARY.md has no table for {name}")
     con = duckdb.connect()
     sellers = check_parquet(con, "scores.parquet", tables["scores.parquet"])
     days = check_parquet(con, "history.parquet", tables["history.parquet"])
     check_csv_header("scores.csv", tables["scores.csv"])
-    check_csv_header("counterparties.csv", tables["counterparties.csv"])
+    payers = check_parquet(con, "counterparties.parquet", tables["counterparties.parquet"])
     check_csv_matches_parquet(con, tables["scores.parquet"])
     queries, scripts = run_readme(con, readme)
-    print(f"analyst: {sellers} sellers, {days} history rows; {queries} documented queries and {scripts} polars script ran")
+    print(
+        f"analyst: {sellers} sellers, {days} history rows, {payers} counterparties; "
+        f"{queries} documented queries and {scripts} polars script ran"
+    )
 
 
 if __name__ == "__main__":

@@ -5,13 +5,17 @@
 
 use agentrep_model::SnapshotInput;
 use agentrep_pipeline::rebuild;
-use agentrep_publish::layout::{FileKind, LIVE_BASIS, LIVE_CONTEXT, MANIFEST, SELLERS_TABLE, classify};
+use agentrep_publish::exports;
+use agentrep_publish::layout::{
+    COUNTERPARTIES_CSV, FileKind, LIVE_BASIS, LIVE_CONTEXT, MANIFEST, SELLERS_TABLE, classify,
+};
 use agentrep_publish::static_export::{context_of, is_rendered, render_tree};
 use agentrep_publish::tables::SnapshotRecords;
-use agentrep_publish::wire::ManifestV1;
+use agentrep_publish::wire::{ManifestFileV1, ManifestV1};
 use agentrep_publish::{PublishConfig, Published, SnapshotStore};
 use agentrep_tests::process::base_command;
 use agentrep_tests::{build_world, read_tree};
+use sha2::Digest as _;
 use tempfile::TempDir;
 
 /// A snapshot published from a fresh rebuild, with the records it was published from.
@@ -72,6 +76,18 @@ fn export_static_writes_the_rendered_tree_from_the_tables() {
     let rendered =
         render_tree(&reference, &ctx, &input.sellers, &input.deployers, &input.buyer_trust).expect("renders");
     assert!(rendered.len() > 2 * input.sellers.len(), "the tree renders every wallet");
+    // The counterparties as the CSV the publisher wrote before it wrote them as Parquet: the
+    // export converts the Parquet file, this writes the rows.
+    let mut csv = Vec::new();
+    exports::counterparties().write_csv(&mut csv, &input.counterparties).expect("writes");
+    assert!(!input.counterparties.is_empty());
+    std::fs::write(reference.join(COUNTERPARTIES_CSV), &csv).unwrap();
+    let mut rendered = rendered;
+    rendered.push(ManifestFileV1 {
+        path: COUNTERPARTIES_CSV.to_owned(),
+        size: csv.len() as u64,
+        sha256: hex::encode(sha2::Sha256::digest(&csv)),
+    });
     let mut expected = read_tree(&reference);
     expected.extend(
         read_tree(&published.dir).into_iter().filter(|(p, _)| p != MANIFEST && classify(p) != FileKind::ServerOnly),

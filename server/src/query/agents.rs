@@ -89,6 +89,7 @@ pub const MAX_BATCH: usize = 200;
 /// The known facts about an address that is not an indexed seller.
 pub fn cross_references(snap: &ServedSnapshot, a: &Address) -> CrossReferencesV1 {
     let c = snap.counterparties.get(a.as_str());
+    let c = c.as_ref();
     CrossReferencesV1 {
         payments_made: c.map_or(0, |c| c.payments),
         sellers_paid: c.map_or(0, |c| c.sellers_paid),

@@ -5,8 +5,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use agentrep_model::usdc;
+use agentrep_publish::counterparties::Counterparties;
 use agentrep_publish::reader::DirectoryRows;
-use agentrep_publish::wire::{BuyerV1, CounterpartyCsvRowV1, IdentityRowV1};
+use agentrep_publish::wire::{BuyerV1, IdentityRowV1};
 
 /// Buyers `/top-buyers` can list.
 pub const TOP_BUYERS: usize = 100;
@@ -32,7 +33,7 @@ pub struct DirectoryIndex {
 
 impl DirectoryIndex {
     /// Builds the lookups; `counterparties` give the buyers.
-    pub fn build(rows: DirectoryRows, counterparties: &[&CounterpartyCsvRowV1]) -> Self {
+    pub fn build(rows: DirectoryRows, counterparties: &Counterparties) -> Self {
         let mut proofs_by_type: BTreeMap<String, Vec<u32>> = BTreeMap::new();
         for (i, p) in rows.proofs.iter().enumerate() {
             proofs_by_type.entry(p.kind.clone()).or_default().push(i as u32);
@@ -66,13 +67,11 @@ impl DirectoryIndex {
                 listings_by_url.entry(key.url).or_default().push(i as u32);
             }
         }
-        let mut buyers: Vec<&&CounterpartyCsvRowV1> = counterparties.iter().filter(|c| c.spent > 0).collect();
-        buyers.sort_by(|a, b| b.spent.cmp(&a.spent).then_with(|| a.address.cmp(&b.address)));
-        let top_buyers = buyers
+        let top_buyers = counterparties
+            .top_spenders(TOP_BUYERS)
             .into_iter()
-            .take(TOP_BUYERS)
             .map(|c| BuyerV1 {
-                address: c.address.clone(),
+                address: c.address,
                 spent_usdc: usdc(c.spent),
                 payments: c.payments,
                 sellers_paid: c.sellers_paid,
