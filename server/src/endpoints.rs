@@ -136,6 +136,34 @@ pub struct Endpoint {
     pub scope: Scope,
     /// The read it answers with, if it is one: its `agentrep_*` tool is in the MCP tool list.
     pub read: Option<Read>,
+    /// Why no MCP tool answers it, for a JSON route under the base path that no tool mirrors.
+    pub no_tool: Option<NoTool>,
+}
+
+/// Why a JSON route under the base path has no MCP tool; every other one has one (a test holds
+/// the two sets apart), and the integrators' guide lists these beside the tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoTool {
+    /// Bought over HTTP with x402.
+    Paid,
+    /// Reads the write store.
+    ReadsTheStore,
+    /// A write the caller's wallet signs.
+    SignedWrite,
+    /// Another reason, in words.
+    Because(&'static str),
+}
+
+impl NoTool {
+    /// The reason, in words.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            NoTool::Paid => "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
+            NoTool::ReadsTheStore => "reads the write store, which the stdio server does not open",
+            NoTool::SignedWrite => "a signed write: the caller's wallet signs it, over HTTP",
+            NoTool::Because(why) => why,
+        }
+    }
 }
 
 impl Endpoint {
@@ -158,6 +186,7 @@ impl Endpoint {
             needs_snapshot: true,
             scope: Scope::Api,
             read: None,
+            no_tool: None,
         }
     }
 
@@ -219,6 +248,11 @@ impl Endpoint {
     /// Answers before any snapshot is loaded.
     pub const fn without_snapshot(self) -> Self {
         Self { needs_snapshot: false, ..self }
+    }
+
+    /// Why no MCP tool answers it.
+    pub const fn no_tool(self, why: NoTool) -> Self {
+        Self { no_tool: Some(why), ..self }
     }
 
     /// At the origin rather than under the base path.

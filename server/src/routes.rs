@@ -7,7 +7,7 @@ use std::sync::{Arc, LazyLock};
 use hyper::Response;
 use schemars::JsonSchema;
 
-use crate::endpoints::{Endpoint, InputType, SchemaFn, Verb};
+use crate::endpoints::{Endpoint, InputType, NoTool, SchemaFn, Verb};
 use crate::handler;
 use crate::handlers::{agents, attestations, exports, pages, paid, service, slots, trust, webhooks, writes};
 use crate::http::params::address;
@@ -71,7 +71,7 @@ impl RouteDef {
         query<T: InputType>(), body<T: InputType>(), returns<T: JsonSchema>(),
         body_with(schema: SchemaFn), errors_with(schema: SchemaFn), returns_with(schema: SchemaFn),
         serves(content_type: &'static str), errors(errors: &'static [u16]), paid(paid: PaidVariant),
-        without_snapshot(), at_origin(),
+        without_snapshot(), at_origin(), no_tool(why: NoTool),
     }
 }
 
@@ -134,42 +134,51 @@ pub const ROUTES: &[RouteDef] = &[
         .errors(&[400, 402, 404, 409, 503])
         .paid(AUDIT),
     RouteDef::get("/risk-report/{address}", "paid", handler!(paid::risk_report), RISK_REPORT.purpose)
+        .no_tool(NoTool::Paid)
         .returns::<wire::RiskReportV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(RISK_REPORT),
     RouteDef::post("/audit-batch", "paid", handler!(paid::audit_batch), AUDIT_BATCH.purpose)
+        .no_tool(NoTool::Paid)
         .body::<wire::AuditBatchRequestV1>()
         .returns::<wire::AuditBatchV1>()
         .errors(&[400, 402, 404, 409, 413, 415, 503])
         .paid(AUDIT_BATCH),
     RouteDef::post("/audit-bulk", "paid", handler!(paid::audit_batch), "the original's name for POST /audit-batch (same body, answer and price)")
+        .no_tool(NoTool::Paid)
         .body::<wire::AuditBatchRequestV1>()
         .returns::<wire::AuditBatchV1>()
         .errors(&[400, 402, 404, 409, 413, 415, 503])
         .paid(AUDIT_BATCH),
     RouteDef::get("/proofs/export", "paid", handler!(paid::proofs_export), PROOFS_EXPORT.purpose)
+        .no_tool(NoTool::Paid)
         .query::<query::directory::ProofsQuery>()
         .returns::<wire::ProofsExportV1>()
         .errors(&[400, 402, 409, 503])
         .paid(PROOFS_EXPORT),
     RouteDef::get("/clawd/export", "paid", handler!(paid::clawd_export), CLAWD_EXPORT.purpose)
+        .no_tool(NoTool::Paid)
         .query::<crate::handlers::paid::ClawdExportQuery>()
         .returns::<wire::ClawdExportV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(CLAWD_EXPORT),
     RouteDef::get("/clawd/creator-audit/{address}", "paid", handler!(paid::creator_audit), CREATOR_AUDIT.purpose)
+        .no_tool(NoTool::Paid)
         .returns::<wire::CreatorAuditV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(CREATOR_AUDIT),
     RouteDef::get("/snapshot/{placeId}", "paid", handler!(paid::place_snapshot), PLACE_SNAPSHOT.purpose)
+        .no_tool(NoTool::Paid)
         .returns::<wire::PlaceSnapshotV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(PLACE_SNAPSHOT)
         .without_snapshot(),
     RouteDef::get("/revenue", "service", handler!(paid::revenue), "the service's own revenue, from its payment ledger")
+        .no_tool(NoTool::ReadsTheStore)
         .returns::<wire::RevenueV1>()
         .without_snapshot(),
     RouteDef::get("/revenue/buyers", "service", handler!(paid::revenue_buyers), "unique buyers of the service's paid answers")
+        .no_tool(NoTool::ReadsTheStore)
         .returns::<wire::RevenueBuyersV1>()
         .without_snapshot(),
     RouteDef::get(
@@ -178,6 +187,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(attestations::attestation),
         "EIP-712 signed score attestation (the original's Attestation type, domain {name: agentrep, version: 1, chainId: 8453}); signed: false with a reason when the score is unmeasured or degraded, or the deployment has no operator key",
     )
+        .no_tool(NoTool::Because("signs with the operator's key and counts the fetch; fetched over HTTP so the signature reaches the verifier as sent"))
     .returns::<wire::AttestationV1>()
     .errors(&[400, 404]),
     RouteDef::get(
@@ -186,6 +196,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(attestations::auto_attest_status),
         "whether the wallet's newest attestation is fresh (under 24 hours) or must be fetched again",
     )
+        .no_tool(NoTool::ReadsTheStore)
     .returns::<wire::AutoAttestStatusV1>()
     .errors(&[400]),
     RouteDef::post(
@@ -194,6 +205,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(attestations::verify),
         "server-side check of an attestation: signer, freshness (24 h, 5 min of clock skew), threshold",
     )
+        .no_tool(NoTool::Because("checks an attestation over HTTP (the original SDK's verifyServerSide)"))
     .body::<wire::VerifyRequestV1>()
     .returns::<wire::VerifyResponseV1>()
     .errors(&[400, 413, 415])
@@ -204,6 +216,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(attestations::verify_spec),
         "the EIP-712 domain, types and fields of this deployment's attestations, the address that signs them and the verifier contract that checks them on chain",
     )
+        .no_tool(NoTool::Because("names the HTTP deployment's signer and the /verify URL of the origin it is read from"))
     .returns::<wire::VerifySpecV1>()
     .without_snapshot(),
     RouteDef::get(
@@ -212,6 +225,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(attestations::feed),
         "JSON Feed 1.1 of newly attested agents",
     )
+        .no_tool(NoTool::Because("a JSON Feed for feed readers"))
     .returns::<wire::AttestationFeedV1>()
     .without_snapshot(),
     RouteDef::get(
@@ -220,6 +234,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(attestations::engagement),
         "ranking by attestation fetches (a popularity count, never a score input)",
     )
+        .no_tool(NoTool::ReadsTheStore)
     .query::<crate::handlers::attestations::EngagementQuery>()
     .returns::<wire::AttestationEngagementV1>()
     .errors(&[400])
@@ -260,6 +275,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(trust::evidence),
         "the evidence document a trust evaluation's evidence_uri (sha256: of its JCS bytes) addresses, while the served snapshot and overlay still make it; 404 evidence_superseded after",
     )
+        .no_tool(NoTool::Because("the document an evaluation's evidence_url names, fetched over HTTP to check its sha256: against evidence_uri; agentrep_trust_evaluate carries the same basis"))
     .query::<trust::EvidenceQuery>()
     .returns::<wire::TrustEvidenceV1>()
     .errors(&[400, 404]),
@@ -299,6 +315,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(agents::shields_badge),
         "shields.io endpoint badge JSON for a README",
     )
+        .no_tool(NoTool::Because("a shields.io badge document, not a read"))
     .returns::<wire::ShieldsEndpointV1>()
     .errors(&[400]),
     RouteDef::post_read(
@@ -547,6 +564,7 @@ pub const ROUTES: &[RouteDef] = &[
     .serves(mime::PARQUET),
     // The service.
     RouteDef::get("/health", "service", handler!(service::health), "every endpoint with auth and price")
+        .no_tool(NoTool::Because("the endpoint list; agentrep_catalog lists the same routes"))
         .returns::<wire::HealthPayloadV1>()
         .without_snapshot(),
     RouteDef::get_read(
@@ -575,12 +593,14 @@ pub const ROUTES: &[RouteDef] = &[
         "who runs this deployment: operator, token, ERC-8004 registries, surfaces",
     ),
     RouteDef::post("/mcp", "service", handler!(mcp::http::post), MCP_PURPOSE)
+        .no_tool(NoTool::Because("this server"))
         .body_with(mcp::schema::request)
         .returns_with(mcp::schema::response)
         .errors(MCP_ERRORS)
         .errors_with(mcp::schema::response)
         .without_snapshot(),
     RouteDef::post("/mcp", "service", handler!(mcp::http::post), MCP_PURPOSE)
+        .no_tool(NoTool::Because("this server"))
         .body_with(mcp::schema::request)
         .returns_with(mcp::schema::response)
         .errors(MCP_ERRORS)
@@ -589,72 +609,87 @@ pub const ROUTES: &[RouteDef] = &[
         .at_origin(),
     // What users write (the write store), and the paid slots.
     RouteDef::post("/receipt", "writes", handler!(writes::receipt), "store a buyer's EIP-191 signed receipt (marker `mainstreet receipt`); its fields are the message's, and it counts in a score only once the rebuild finds its payment")
+        .no_tool(NoTool::SignedWrite)
         .body::<wire::ReceiptRequestV1>()
         .returns::<wire::ReceiptAcceptedV1>()
         .errors(WRITE_ERRORS)
         .without_snapshot(),
     RouteDef::get("/receipts", "writes", handler!(writes::receipts), "a seller's signed receipts with their aggregate (total, successRate, avgRating, avgLatency)")
+        .no_tool(NoTool::ReadsTheStore)
         .query::<writes::ForQuery>()
         .returns::<wire::ReceiptsV1>()
         .errors(&[400, 503])
         .without_snapshot(),
     RouteDef::post("/badge/claim", "writes", handler!(writes::claim_badge), "claim a wallet's badge with its EIP-191 signature: the badge URL and an embed snippet")
+        .no_tool(NoTool::SignedWrite)
         .body::<wire::BadgeClaimRequestV1>()
         .returns::<wire::BadgeClaimedV1>()
         .errors(WRITE_ERRORS)
         .without_snapshot(),
     RouteDef::get("/badges", "writes", handler!(writes::badges), "wallets that claimed their badge, newest first")
+        .no_tool(NoTool::ReadsTheStore)
         .returns::<wire::BadgesV1>()
         .errors(&[503])
         .without_snapshot(),
     RouteDef::post("/watchlist", "writes", handler!(writes::watch), "add a wallet to a subscriber's watchlist with the subscriber's EIP-191 signature; moves are digested daily")
+        .no_tool(NoTool::SignedWrite)
         .body::<wire::WatchRequestV1>()
         .returns::<wire::WatchAddedV1>()
         .errors(WRITE_ERRORS)
         .without_snapshot(),
     RouteDef::get("/watchlist", "writes", handler!(writes::watchlist), "a subscriber's watched wallets with their current scores and the last digest's")
+        .no_tool(NoTool::ReadsTheStore)
         .query::<writes::ForQuery>()
         .returns::<wire::WatchlistV1>()
         .errors(&[400, 503])
         .without_snapshot(),
     RouteDef::post("/webhook/subscribe", "writes", handler!(webhooks::subscribe), "subscribe a URL to a wallet's score changes (threshold 1-100, default 5; free for 30 days; 5 an hour per client); deliveries are signed with Standard Webhooks")
+        .no_tool(NoTool::Because("a write whose receiver is an HTTP URL; over HTTP"))
         .body::<wire::WebhookSubscribeRequestV1>()
         .returns::<wire::WebhookSubscribedV1>()
         .errors(&[400, 413, 415, 429, 503])
         .without_snapshot(),
     RouteDef::get("/webhook/list", "writes", handler!(webhooks::list), "a subscriber's webhook subscriptions and the state of their newest deliveries")
+        .no_tool(NoTool::ReadsTheStore)
         .query::<writes::ForQuery>()
         .returns::<wire::WebhookListV1>()
         .errors(&[400, 429, 503])
         .without_snapshot(),
     RouteDef::post("/webhook/extend", "paid", handler!(webhooks::extend), WEBHOOK_EXTEND.purpose)
+        .no_tool(NoTool::Paid)
         .body::<wire::WebhookExtendRequestV1>()
         .returns::<wire::WebhookExtendedV1>()
         .errors(&[400, 402, 404, 409, 413, 415, 503])
         .paid(WEBHOOK_EXTEND)
         .without_snapshot(),
     RouteDef::post("/sponsor/{agentAddress}", "paid", handler!(slots::sponsor_agent), SPONSOR_AGENT.purpose)
+        .no_tool(NoTool::Paid)
         .returns::<wire::SponsorV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(SPONSOR_AGENT),
     RouteDef::post("/clawd/sponsor/{creator}", "paid", handler!(slots::sponsor_creator), SPONSOR_CREATOR.purpose)
+        .no_tool(NoTool::Paid)
         .returns::<wire::SponsorV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(SPONSOR_CREATOR),
     RouteDef::get("/sponsored", "writes", handler!(slots::sponsored), "active sponsored slots (paid placement, apart from every ranking; they change no score)")
+        .no_tool(NoTool::ReadsTheStore)
         .returns::<wire::SponsoredV1>()
         .errors(&[503])
         .without_snapshot(),
     RouteDef::post("/clawd/rug-alert/{tokenAddr}", "paid", handler!(slots::rug_alert), RUG_ALERT.purpose)
+        .no_tool(NoTool::Paid)
         .body::<wire::RugAlertRequestV1>()
         .returns::<wire::RugAlertV1>()
         .errors(&[400, 402, 404, 409, 413, 415, 429, 503])
         .paid(RUG_ALERT),
     RouteDef::post("/clawd/trader-attestation/{address}", "paid", handler!(slots::trader_attestation), TRADER_ATTESTATION.purpose)
+        .no_tool(NoTool::Paid)
         .returns::<wire::TraderAttestationV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(TRADER_ATTESTATION),
     RouteDef::post("/clawd/featured-cast/{tokenAddr}", "paid", handler!(slots::featured_cast), FEATURED_CAST.purpose)
+        .no_tool(NoTool::Paid)
         .returns::<wire::FeaturedCastV1>()
         .errors(&[400, 402, 404, 409, 503])
         .paid(FEATURED_CAST),
@@ -669,6 +704,7 @@ pub const ROUTES: &[RouteDef] = &[
         handler!(service::openapi),
         "this API's OpenAPI 3.1 description, generated from the route table",
     )
+        .no_tool(NoTool::Because("the HTTP API's own description"))
     .without_snapshot(),
 ];
 

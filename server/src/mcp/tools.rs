@@ -434,56 +434,6 @@ static WRITTEN: &[Tool] = &[
     tool!("agentrep_score", "Score", None, Some("/score/{address}"), AddressArgs => ScoreOut, score),
 ];
 
-/// JSON reads of the route table no `agentrep_*` tool mirrors, and why.
-pub const NOT_MIRRORED: [(&str, &str); 34] = [
-    (
-        "/risk-report/{address}",
-        "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
-    ),
-    ("/audit-batch", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
-    ("/audit-bulk", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
-    ("/proofs/export", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
-    ("/clawd/export", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
-    (
-        "/clawd/creator-audit/{address}",
-        "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)",
-    ),
-    ("/snapshot/{placeId}", "paid: bought over HTTP with x402 (x402 over MCP sells the live re-score and the audit)"),
-    ("/revenue", "reads the write store, which the stdio server does not open"),
-    ("/revenue/buyers", "reads the write store, which the stdio server does not open"),
-    (
-        "/attestation/{address}",
-        "signs with the operator's key and counts the fetch; fetched over HTTP so the signature reaches the verifier as sent",
-    ),
-    ("/auto-attest-status/{address}", "reads the write store, which the stdio server does not open"),
-    ("/verify", "checks an attestation over HTTP (the original SDK's verifyServerSide)"),
-    (
-        "/trust/evidence/{address}",
-        "the document an evaluation's evidence_url names, fetched over HTTP to check its sha256: against evidence_uri; agentrep_trust_evaluate carries the same basis",
-    ),
-    ("/verify-spec", "names the HTTP deployment's signer and the /verify URL of the origin it is read from"),
-    ("/attestations.json", "a JSON Feed for feed readers"),
-    ("/attestation-engagement", "reads the write store, which the stdio server does not open"),
-    ("/shield/{address}.json", "a shields.io badge document, not a read"),
-    ("/health", "the endpoint list; agentrep_catalog lists the same routes"),
-    ("/openapi.json", "the HTTP API's own description"),
-    ("/mcp", "this server"),
-    ("/receipt", "a signed write: the buyer's wallet signs it, over HTTP"),
-    ("/receipts", "reads the write store, which the stdio server does not open"),
-    ("/badge/claim", "a signed write: the wallet signs it, over HTTP"),
-    ("/badges", "reads the write store, which the stdio server does not open"),
-    ("/watchlist", "a signed write and its read, over HTTP (the write store)"),
-    ("/webhook/subscribe", "a write whose receiver is an HTTP URL; over HTTP"),
-    ("/webhook/list", "reads the write store, which the stdio server does not open"),
-    ("/webhook/extend", "paid: bought over HTTP with x402"),
-    ("/sponsor/{agentAddress}", "paid: bought over HTTP with x402"),
-    ("/clawd/sponsor/{creator}", "paid: bought over HTTP with x402"),
-    ("/sponsored", "reads the write store, which the stdio server does not open"),
-    ("/clawd/rug-alert/{tokenAddr}", "paid: bought over HTTP with x402"),
-    ("/clawd/trader-attestation/{address}", "paid: bought over HTTP with x402"),
-    ("/clawd/featured-cast/{tokenAddr}", "paid: bought over HTTP with x402"),
-];
-
 /// The tool table as Markdown (ARCHITECTURE.md prints it; a test keeps it current).
 pub fn markdown_table(endpoints: &[&'static Endpoint]) -> String {
     let mut out = String::from("| tool | arguments (`*` required) | answers | HTTP read |\n|---|---|---|---|\n");
@@ -521,6 +471,14 @@ pub fn markdown_table(endpoints: &[&'static Endpoint]) -> String {
             t.name,
             if args.is_empty() { "none".to_owned() } else { args.join(", ") }
         ));
+    }
+    out.push_str(
+        "\nThe JSON routes no tool answers, and why (each route's `no_tool`):\n\n| route | why no tool |\n|---|---|\n",
+    );
+    for def in endpoints.iter().filter(|e| e.scope == crate::endpoints::Scope::Api) {
+        if let Some(why) = def.no_tool {
+            out.push_str(&format!("| `{} {}` | {} |\n", def.method.as_str(), def.path, why.describe()));
+        }
     }
     out
 }
@@ -574,7 +532,7 @@ mod tests {
             let mirrored =
                 all(endpoints()).iter().any(|t| t.name.starts_with("agentrep_") && t.route == Some(def.path))
                     || super::super::paid::PAID_TOOLS.iter().any(|t| t.route == def.path);
-            let exempt = NOT_MIRRORED.iter().any(|(p, _)| *p == def.path);
+            let exempt = def.no_tool.is_some();
             assert!(mirrored != exempt, "{}: mirrored {mirrored}, exempt {exempt}", def.path);
         }
         for t in all(endpoints()).iter() {
