@@ -74,12 +74,10 @@ struct Clients {
 
 async fn connect(config: &IngestConfig, chain_needed: bool) -> anyhow::Result<Clients> {
     web::install_crypto_provider();
-    let safe = web::safe::SafeClient::new(&config.probes).map_err(|e| anyhow::anyhow!("probe client: {e}"))?;
+    let safe = web::safe::SafeClient::new(&config.probes).context("probe client")?;
     let customer = web::safe::Identity::customer(&config.paid_probes.user_agent, config.paid_probes.proxy.clone());
-    let paid = web::safe::SafeClient::with_identity(&config.probes, &customer)
-        .map_err(|e| anyhow::anyhow!("paid probe client: {e}"))?;
-    let plain = web::plain_client(Duration::from_millis(config.marketplace.timeout_ms))
-        .map_err(|e| anyhow::anyhow!("HTTP client: {e}"))?;
+    let paid = web::safe::SafeClient::with_identity(&config.probes, &customer).context("paid probe client")?;
+    let plain = web::plain_client(Duration::from_millis(config.marketplace.timeout_ms)).context("HTTP client")?;
     let chain = if chain_needed { Some(Chain::connect(&config.chain).await?) } else { None };
     Ok(Clients { safe, paid, plain, chain })
 }

@@ -96,12 +96,7 @@ pub async fn start(root: &Path, dir: &Path, mut config: ServerConfig) -> anyhow:
     std::fs::write(&sources, live_sources_toml(&chain.url())).context("writing the live sources")?;
     config.live_sources =
         Some(IngestConfig::load(Some(&sources)).map_err(|e| anyhow::anyhow!("{e}")).context("the live sources")?);
-    let operator = config
-        .operator_key
-        .as_ref()
-        .context("the demo has an operator key")?
-        .signer("the demo key")
-        .map_err(anyhow::Error::msg)?;
+    let operator = config.operator_key.as_ref().context("the demo has an operator key")?.signer("the demo key")?;
     config.identity = ServiceIdentity { pay_to: Some(format!("{:#x}", operator.address())), ..config.identity };
     config.payments = PaymentSettings {
         rpc_url: Some(chain.url()),

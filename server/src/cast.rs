@@ -150,7 +150,7 @@ impl Caster {
         });
         let fid = r.parse(&env::FARCASTER_FID, |v| v.parse::<u64>().map_err(|_| Problem::NotANumber(v.to_owned())));
         let seed = r.parse(&env::FARCASTER_SIGNER_KEY, |v| {
-            SecretKey::new(v.to_owned()).bytes32("the key").map_err(Problem::Refused)
+            SecretKey::new(v.to_owned()).bytes32("the key").map_err(Problem::NotAKey)
         });
         let hub = r.parse(&env::FARCASTER_HUB_URL, |v| match Url::parse(v) {
             Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
@@ -160,7 +160,7 @@ impl Caster {
         match Self::new(fid?, seed?, network.unwrap_or(1), hub?) {
             Ok(caster) => Some(caster),
             Err(why) => {
-                r.refuse(&env::FARCASTER_HUB_URL, Problem::Refused(why));
+                r.refuse(&env::FARCASTER_HUB_URL, Problem::NoClient(why));
                 None
             }
         }
@@ -170,7 +170,7 @@ impl Caster {
     ///
     /// # Errors
     /// When the HTTP client cannot be built.
-    pub fn new(fid: u64, seed: [u8; 32], network: i32, hub: Url) -> Result<Self, String> {
+    pub fn new(fid: u64, seed: [u8; 32], network: i32, hub: Url) -> Result<Self, agentrep_ingest::web::ClientError> {
         Ok(Self { fid, key: SigningKey::from_bytes(&seed), network, hub, http: plain_client(HUB_TIMEOUT)? })
     }
 

@@ -177,7 +177,7 @@ fn check_signing_key(config: &ServerConfig, report: &mut Report) {
         ),
         Some(key) => match key.signer("AGENTREP_SIGNING_KEY") {
             Ok(signer) => report.push(Outcome::Ok, "signing key", format!("signs as {}", signer.address())),
-            Err(why) => report.push(Outcome::Fail, "signing key", why),
+            Err(why) => report.push(Outcome::Fail, "signing key", why.to_string()),
         },
     }
 }

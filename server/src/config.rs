@@ -37,6 +37,15 @@ pub enum Problem {
     /// A file it names that could not be read.
     #[error("names a file that could not be read")]
     Unreadable(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// Not the key it must hold (the error names no part of the value).
+    #[error(transparent)]
+    NotAKey(#[from] crate::payment::KeyError),
+    /// Not an address range.
+    #[error(transparent)]
+    NotARange(#[from] crate::writes::limits::CidrError),
+    /// The HTTP client it configures cannot be built.
+    #[error("its HTTP client cannot be built")]
+    NoClient(#[from] agentrep_ingest::web::ClientError),
 }
 
 /// A variable whose value is refused.

@@ -93,7 +93,7 @@ impl LiveSources {
     ///
     /// # Errors
     /// When the probe client cannot be built.
-    pub fn new(config: IngestConfig) -> Result<Self, String> {
+    pub fn new(config: IngestConfig) -> Result<Self, agentrep_ingest::web::ClientError> {
         agentrep_ingest::web::install_crypto_provider();
         let safe = SafeClient::new(&config.probes)?;
         Ok(Self { config, chain: tokio::sync::OnceCell::new(), safe, first_blocks: Mutex::new(HashMap::new()) })
@@ -239,52 +239,102 @@ pub const RECEIPT_HEADER: &str = "x-agentrep-receipt";
 const RECEIPT_PATHS: [&str; 4] =
     ["", "/info/receipt", "/offer-receipt/info/receipt", "/extensions/offer-receipt/info/receipt"];
 
+/// Why a receipt unlocks nothing; the words reach the caller in the `full_profile_locked` error.
+#[derive(Debug, thiserror::Error)]
+pub enum ReceiptRefused {
+    /// The header is not JSON, nor base64 of JSON.
+    #[error("the X-Agentrep-Receipt header is neither JSON nor base64 of JSON")]
+    NotJson(#[source] serde_json::Error),
+    /// No signed receipt where buyers' clients put one.
+    #[error(
+        "the X-Agentrep-Receipt header holds no signed receipt (send the PAYMENT-RESPONSE header of the paid live \
+         re-score as it came, or its extensions[\"offer-receipt\"].info.receipt)"
+    )]
+    NoReceipt,
+    /// A receipt's shape, but not a signed x402 receipt's.
+    #[error("the receipt is not a signed x402 receipt: {0}")]
+    NotSigned(#[source] serde_json::Error),
+    /// The signature does not recover to a signer.
+    #[error("the receipt's signature does not verify: {0}")]
+    BadSignature(#[source] agentrep_payments::receipt::ArtifactError),
+    /// Signed by someone other than this deployment's operator.
+    #[error("the receipt is signed by {signer}, not by this deployment's operator {operator}")]
+    OtherSigner {
+        /// Who signed it.
+        signer: alloy::primitives::Address,
+        /// Who would have had to.
+        operator: alloy::primitives::Address,
+    },
+    /// For another network.
+    #[error("the receipt is for network {found}, not {expected}")]
+    OtherNetwork {
+        /// The receipt's.
+        found: String,
+        /// This deployment's.
+        expected: String,
+    },
+    /// For another resource than this wallet's live re-score.
+    #[error("the receipt pays for {resource}, not a live re-score of {address}")]
+    OtherResource {
+        /// What it paid for.
+        resource: String,
+        /// The wallet asked about.
+        address: String,
+    },
+    /// Issued more than five minutes ahead of this server's clock.
+    #[error("the receipt is dated in the future")]
+    Future,
+    /// Older than the unlock lasts.
+    #[error("the receipt is older than {} hours: pay for a new live re-score", UNLOCK_SECS / 3600)]
+    Expired,
+}
+
 /// The signed receipt in an `X-Agentrep-Receipt` value, wherever a buyer's client put it.
-fn receipt_in(header: &str) -> Result<serde_json::Value, String> {
+fn receipt_in(header: &str) -> Result<serde_json::Value, ReceiptRefused> {
     let header = header.trim();
     let bytes = agentrep_payments::wire::decode_base64(header).unwrap_or_else(|| header.as_bytes().to_vec());
-    let value: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|_| "the X-Agentrep-Receipt header is neither JSON nor base64 of JSON".to_owned())?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(ReceiptRefused::NotJson)?;
     RECEIPT_PATHS
         .iter()
         .filter_map(|path| value.pointer(path))
         .find(|v| v.get("payload").is_some() && v.get("signature").is_some())
         .cloned()
-        .ok_or_else(|| {
-            "the X-Agentrep-Receipt header holds no signed receipt (send the PAYMENT-RESPONSE header of the paid \
-             live re-score as it came, or its extensions[\"offer-receipt\"].info.receipt)"
-                .to_owned()
-        })
+        .ok_or(ReceiptRefused::NoReceipt)
 }
 
+/// The receipt in `header` when it unlocks `address`'s full profile at `now`: a live re-score of
+/// that wallet, signed by `operator` on `network`, within [`UNLOCK_SECS`].
+///
+/// # Errors
+/// Why it unlocks nothing.
 pub fn unlocked_by(
     header: &str,
     operator: alloy::primitives::Address,
     network: &str,
     address: &str,
     now: u64,
-) -> Result<agentrep_payments::receipt::ReceiptPayload, String> {
+) -> Result<agentrep_payments::receipt::ReceiptPayload, ReceiptRefused> {
     use agentrep_payments::receipt::{ReceiptPayload, Signed, receipt_signer};
-    let receipt: Signed<ReceiptPayload> = serde_json::from_value(receipt_in(header)?)
-        .map_err(|e| format!("the receipt is not a signed x402 receipt: {e}"))?;
-    let signer = receipt_signer(&receipt).map_err(|e| format!("the receipt's signature does not verify: {e}"))?;
+    let receipt: Signed<ReceiptPayload> =
+        serde_json::from_value(receipt_in(header)?).map_err(ReceiptRefused::NotSigned)?;
+    let signer = receipt_signer(&receipt).map_err(ReceiptRefused::BadSignature)?;
     if signer != operator {
-        return Err(format!("the receipt is signed by {signer}, not by this deployment's operator {operator}"));
+        return Err(ReceiptRefused::OtherSigner { signer, operator });
     }
     let r = receipt.payload;
     if r.network != network {
-        return Err(format!("the receipt is for network {}, not {network}", r.network));
+        return Err(ReceiptRefused::OtherNetwork { found: r.network, expected: network.to_owned() });
     }
     let (path, query) = r.resource_url.split_once('?').unwrap_or((&r.resource_url, ""));
     let live = query.split('&').any(|kv| kv == "live=1");
     if !live || !path.to_ascii_lowercase().ends_with(&format!("/score/{address}")) {
-        return Err(format!("the receipt pays for {}, not a live re-score of {address}", r.resource_url));
+        return Err(ReceiptRefused::OtherResource { resource: r.resource_url, address: address.to_owned() });
     }
     if r.issued_at > now + 300 {
-        return Err("the receipt is dated in the future".to_owned());
+        return Err(ReceiptRefused::Future);
     }
     if now.saturating_sub(r.issued_at) >= UNLOCK_SECS {
-        return Err(format!("the receipt is older than {} hours: pay for a new live re-score", UNLOCK_SECS / 3600));
+        return Err(ReceiptRefused::Expired);
     }
     Ok(r)
 }
@@ -347,7 +397,10 @@ mod tests {
         }
         let none = serde_json::json!({"success": true}).to_string();
         assert!(
-            unlocked_by(&none, key.address(), "eip155:8453", SELLER, now).unwrap_err().contains("PAYMENT-RESPONSE")
+            unlocked_by(&none, key.address(), "eip155:8453", SELLER, now)
+                .unwrap_err()
+                .to_string()
+                .contains("PAYMENT-RESPONSE")
         );
     }
 
@@ -359,14 +412,17 @@ mod tests {
         let check = |header: &str, operator| unlocked_by(header, operator, "eip155:8453", SELLER, now);
         // Signed by someone else.
         let stranger = PrivateKeySigner::random();
-        assert!(check(&receipt(&stranger, &live, now), key.address()).unwrap_err().contains("not by"));
+        assert!(matches!(
+            check(&receipt(&stranger, &live, now), key.address()),
+            Err(ReceiptRefused::OtherSigner { .. })
+        ));
         // Another wallet's re-score, an audit, an expired or future receipt, garbage.
         let other = "http://h/api/agent/score/0x00000000000000000000000000000000000000cc?live=1";
         assert!(check(&receipt(&key, other, now), key.address()).is_err());
         assert!(check(&receipt(&key, &format!("http://h/api/agent/audit/{SELLER}"), now), key.address()).is_err());
         assert!(check(&receipt(&key, &format!("http://h/api/agent/score/{SELLER}"), now), key.address()).is_err());
-        assert!(check(&receipt(&key, &live, now - UNLOCK_SECS), key.address()).unwrap_err().contains("older"));
-        assert!(check(&receipt(&key, &live, now + 3600), key.address()).unwrap_err().contains("future"));
+        assert!(matches!(check(&receipt(&key, &live, now - UNLOCK_SECS), key.address()), Err(ReceiptRefused::Expired)));
+        assert!(matches!(check(&receipt(&key, &live, now + 3600), key.address()), Err(ReceiptRefused::Future)));
         assert!(check("not a receipt", key.address()).is_err());
         // Tampered after signing.
         let mut tampered: serde_json::Value = serde_json::from_slice(
@@ -374,6 +430,6 @@ mod tests {
         )
         .expect("json");
         tampered["payload"]["resourceUrl"] = live.clone().into();
-        assert!(check(&tampered.to_string(), key.address()).unwrap_err().contains("not by"));
+        assert!(matches!(check(&tampered.to_string(), key.address()), Err(ReceiptRefused::OtherSigner { .. })));
     }
 }

@@ -54,8 +54,8 @@ pub enum PlacesConfigError {
     #[error("the Places API key is not a valid header value")]
     KeyNotAHeader,
     /// The HTTP client could not be built.
-    #[error("{0}")]
-    Client(String),
+    #[error("the Places API's HTTP client cannot be built")]
+    Client(#[source] agentrep_ingest::web::ClientError),
 }
 
 impl PlacesSource {
@@ -77,7 +77,7 @@ impl PlacesSource {
                     PlacesConfigError::KeyNotAHeader => {
                         (&env::PLACES_API_KEY, Problem::Refused("is not a valid header value".to_owned()))
                     }
-                    PlacesConfigError::Client(why) => (&env::PLACES_URL, Problem::Refused(why)),
+                    PlacesConfigError::Client(why) => (&env::PLACES_URL, Problem::NoClient(why)),
                 };
                 r.refuse(var, problem);
                 None

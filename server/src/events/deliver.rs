@@ -42,7 +42,7 @@ pub fn next_attempt(attempts: u32, now_ms: i64, jitter: f64) -> Option<i64> {
     Some(now_ms + ms as i64)
 }
 
-fn client(app: &App) -> Result<SafeClient, String> {
+fn client(app: &App) -> Result<SafeClient, agentrep_ingest::web::ClientError> {
     let settings = &app.writes;
     SafeClient::new(&ProbeConfig {
         timeout_ms: u64::try_from(settings.webhook_timeout.as_millis()).unwrap_or(u64::MAX),

@@ -132,7 +132,7 @@ fn live_basis(snap: &ServedSnapshot, a: &Address) -> Result<(LiveSellerV1, LiveC
 fn full_profile(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResult {
     let snap = snapshot(app)?;
     audit::auditable(&snap, a)?;
-    let locked = |why: String| ApiError::Forbidden {
+    let locked = |why: &dyn std::fmt::Display| ApiError::Forbidden {
         code: "full_profile_locked",
         message: format!(
             "{why}. The full profile unlocks for {} hours after a paid live re-score (GET /score/{a}?live=1): send its \
@@ -140,16 +140,16 @@ fn full_profile(app: &Arc<App>, req: &Request, a: &Address) -> HandlerResult {
             crate::live::UNLOCK_SECS / 3600
         ),
     };
-    let payments = app.payments().map_err(|_| locked("this deployment takes no payments".to_owned()))?;
-    let signer = payments.signer.as_ref().ok_or_else(|| locked("this deployment signs no receipts".to_owned()))?;
+    let payments = app.payments().map_err(|_| locked(&"this deployment takes no payments"))?;
+    let signer = payments.signer.as_ref().ok_or_else(|| locked(&"this deployment signs no receipts"))?;
     let header = req
         .headers
         .get(crate::live::RECEIPT_HEADER)
         .and_then(|h| h.to_str().ok())
-        .ok_or_else(|| locked("no X-Agentrep-Receipt header".to_owned()))?;
+        .ok_or_else(|| locked(&"no X-Agentrep-Receipt header"))?;
     let now = u64::try_from(crate::payment::now()).unwrap_or(0);
-    let receipt =
-        crate::live::unlocked_by(header, signer.address(), &payments.network.caip2, a.as_str(), now).map_err(locked)?;
+    let receipt = crate::live::unlocked_by(header, signer.address(), &payments.network.caip2, a.as_str(), now)
+        .map_err(|why| locked(&why))?;
     let mut doc = audit::audit(&snap, a, payloads::iso(now as i64))?;
     doc.score.note = format!(
         "Full profile, unlocked by the receipt of a live re-score paid by {} at {}, until {}.",

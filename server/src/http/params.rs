@@ -61,13 +61,25 @@ impl<const D: u32, const MIN: u32, const MAX: u32> Bounded<D, MIN, MAX> {
         self.0
     }
 
-    fn check(v: i128) -> Result<Self, String> {
+    fn check(v: i128) -> Result<Self, OutOfRange> {
         if (i128::from(MIN)..=i128::from(MAX)).contains(&v) {
             Ok(Self(v as u32))
         } else {
-            Err(format!("must be an integer from {MIN} to {MAX}, got {v}"))
+            Err(OutOfRange { min: MIN, max: MAX, got: v })
         }
     }
+}
+
+/// A whole number outside a parameter's bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("must be an integer from {min} to {max}, got {got}")]
+pub struct OutOfRange {
+    /// The least it may be.
+    pub min: u32,
+    /// The most it may be.
+    pub max: u32,
+    /// What it was.
+    pub got: i128,
 }
 
 impl<const D: u32, const MIN: u32, const MAX: u32> Default for Bounded<D, MIN, MAX> {

@@ -20,17 +20,28 @@ pub struct Cidr {
     bits: u8,
 }
 
-impl FromStr for Cidr {
-    type Err = String;
+/// Text that is not an address range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CidrError {
+    /// Its address part is not an IP address.
+    #[error("`{0}` is not an address or CIDR")]
+    NotAnAddress(String, #[source] std::net::AddrParseError),
+    /// Its prefix length is not a number of bits the address has.
+    #[error("`{0}`: bad prefix length")]
+    BadPrefix(String),
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl FromStr for Cidr {
+    type Err = CidrError;
+
+    fn from_str(s: &str) -> Result<Self, CidrError> {
         let s = s.trim();
         let (ip, bits) = s.split_once('/').map_or((s, None), |(ip, bits)| (ip, Some(bits)));
-        let base: IpAddr = ip.parse().map_err(|_| format!("`{s}` is not an address or CIDR"))?;
+        let base: IpAddr = ip.parse().map_err(|e| CidrError::NotAnAddress(s.to_owned(), e))?;
         let max = if base.is_ipv4() { 32 } else { 128 };
         let bits = match bits {
             None => max,
-            Some(b) => b.parse::<u8>().ok().filter(|b| *b <= max).ok_or_else(|| format!("`{s}`: bad prefix length"))?,
+            Some(b) => b.parse::<u8>().ok().filter(|b| *b <= max).ok_or_else(|| CidrError::BadPrefix(s.to_owned()))?,
         };
         Ok(Self { base, bits })
     }

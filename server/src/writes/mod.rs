@@ -57,7 +57,7 @@ impl WriteSettings {
             v.split(',')
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
-                .map(|s| s.parse::<Cidr>().map_err(Problem::Refused))
+                .map(|s| s.parse::<Cidr>().map_err(Problem::NotARange))
                 .collect::<Result<Vec<_>, _>>()
         });
         let count = |r: &mut crate::config::Reader, var: &env::EnvVar| {

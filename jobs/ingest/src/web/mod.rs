@@ -46,19 +46,25 @@ pub fn install_crypto_provider() {
     });
 }
 
+/// An HTTP client that could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The egress proxy's URL was refused (the URL is not repeated: it may carry credentials).
+    #[error("the egress proxy's URL is refused")]
+    Proxy(#[source] reqwest::Error),
+    /// The TLS backend or the client could not be set up.
+    #[error("building the HTTP client")]
+    Build(#[source] reqwest::Error),
+}
+
 /// A plain client for operator-configured URLs (discovery, facilitators, hubs): agentrep's
 /// User-Agent, no proxy from the environment, and `timeout` for each whole request.
 ///
 /// # Errors
 /// When the TLS backend cannot be set up.
-pub fn plain_client(timeout: Duration) -> Result<reqwest::Client, String> {
+pub fn plain_client(timeout: Duration) -> Result<reqwest::Client, ClientError> {
     install_crypto_provider();
-    reqwest::Client::builder()
-        .user_agent(USER_AGENT)
-        .timeout(timeout)
-        .no_proxy()
-        .build()
-        .map_err(|e| format!("building the HTTP client: {e}"))
+    reqwest::Client::builder().user_agent(USER_AGENT).timeout(timeout).no_proxy().build().map_err(ClientError::Build)
 }
 
 /// The current time as a lake timestamp.

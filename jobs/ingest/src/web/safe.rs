@@ -27,7 +27,7 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::header::{HeaderMap, HeaderValue, LOCATION};
 use url::{Host, Url};
 
-use super::{USER_AGENT, install_crypto_provider, root_cause};
+use super::{ClientError, USER_AGENT, install_crypto_provider, root_cause};
 use crate::config::ProbeConfig;
 
 /// Why a fetch failed. Messages carry no credentials (URLs with credentials are refused) and no
@@ -375,7 +375,7 @@ impl SafeClient {
     ///
     /// # Errors
     /// When the TLS backend cannot be set up.
-    pub fn new(cfg: &ProbeConfig) -> Result<Self, String> {
+    pub fn new(cfg: &ProbeConfig) -> Result<Self, ClientError> {
         Self::with_lookup(cfg, hosts_then_system(cfg.hosts.clone()), &Identity::default())
     }
 
@@ -386,11 +386,11 @@ impl SafeClient {
     ///
     /// # Errors
     /// When the TLS backend cannot be set up or the proxy URL is refused.
-    pub fn with_identity(cfg: &ProbeConfig, identity: &Identity) -> Result<Self, String> {
+    pub fn with_identity(cfg: &ProbeConfig, identity: &Identity) -> Result<Self, ClientError> {
         Self::with_lookup(cfg, hosts_then_system(cfg.hosts.clone()), identity)
     }
 
-    fn with_lookup(cfg: &ProbeConfig, lookup: Lookup, identity: &Identity) -> Result<Self, String> {
+    fn with_lookup(cfg: &ProbeConfig, lookup: Lookup, identity: &Identity) -> Result<Self, ClientError> {
         install_crypto_provider();
         let timeout = Duration::from_millis(cfg.timeout_ms.max(1));
         let mut headers = HeaderMap::new();
@@ -407,12 +407,10 @@ impl SafeClient {
                 lookup: Arc::clone(&lookup),
             }));
         builder = match &identity.proxy {
-            Some(proxy) => {
-                builder.proxy(reqwest::Proxy::all(proxy.as_str()).map_err(|e| format!("the proxy {proxy}: {e}"))?)
-            }
+            Some(proxy) => builder.proxy(reqwest::Proxy::all(proxy.as_str()).map_err(ClientError::Proxy)?),
             None => builder.no_proxy(),
         };
-        let http = builder.build().map_err(|e| format!("building the HTTP client: {e}"))?;
+        let http = builder.build().map_err(ClientError::Build)?;
         Ok(Self {
             http,
             allow_private: cfg.allow_private_targets,
