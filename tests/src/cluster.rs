@@ -31,48 +31,69 @@ fn free_port_pair() -> u16 {
     panic!("no two consecutive free ports on 127.0.0.1");
 }
 
-fn wait_listening(addr: SocketAddr, process: &mut Process, what: &str) {
+/// Waits until `process` listens on `addr`: `Err` with its logs when it exits or stays silent for
+/// a minute first.
+fn wait_listening(addr: SocketAddr, process: &mut Process) -> Result<(), String> {
     let started = Instant::now();
     while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(60), "{what} does not listen on {addr}:\n{}", process.logs());
+        if process.exited() || started.elapsed() > Duration::from_secs(60) {
+            return Err(process.logs());
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
+    Ok(())
+}
+
+/// Starts a cluster process bound to a free port pair (`args` given the address) and waits until
+/// it listens; on another pair when a process of a test running beside this one took the port
+/// between the check and the bind (it then exits with `Address already in use`).
+fn start_listening(what: &str, env: &[(&str, String)], args: impl Fn(&str) -> Vec<String>) -> (Process, SocketAddr) {
+    for _ in 0..5 {
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port_pair()).parse().expect("address");
+        let args = args(&addr.to_string());
+        let mut process = Process::start(&args.iter().map(String::as_str).collect::<Vec<_>>(), env);
+        match wait_listening(addr, &mut process) {
+            Ok(()) => return (process, addr),
+            Err(logs) if logs.contains("Address already in use") => process.kill_hard(),
+            Err(logs) => panic!("{what} does not listen on {addr}:\n{logs}"),
+        }
+    }
+    panic!("{what}: its port was taken five times over");
 }
 
 impl BallistaCluster {
     /// Starts a scheduler and `executors` executors (2 tasks each, shuffle files under `work`),
     /// with `env` (the bucket's `AWS_*` variables), and waits until each listens.
     pub fn start(executors: usize, env: &[(&str, String)], work: &Path) -> Self {
-        let scheduler_addr: SocketAddr = format!("127.0.0.1:{}", free_port_pair()).parse().expect("address");
-        let bind = scheduler_addr.to_string();
         // A lost executor is noticed within seconds, not Ballista's default three minutes.
-        let mut scheduler =
-            Process::start(&["cluster", "scheduler", "--bind", &bind, "--executor-timeout-secs", "6"], env);
-        wait_listening(scheduler_addr, &mut scheduler, "the scheduler");
+        let (scheduler, scheduler_addr) = start_listening("the scheduler", env, |bind| {
+            ["cluster", "scheduler", "--bind", bind, "--executor-timeout-secs", "6"].map(str::to_owned).to_vec()
+        });
+        let bind = scheduler_addr.to_string();
         let executors = (0..executors)
             .map(|i| {
-                let addr: SocketAddr = format!("127.0.0.1:{}", free_port_pair()).parse().expect("address");
                 let work_dir = work.join(format!("executor-{i}"));
                 std::fs::create_dir_all(&work_dir).expect("work dir");
-                let mut executor = Process::start(
-                    &[
+                let work_dir = work_dir.display().to_string();
+                start_listening("an executor", env, |addr| {
+                    [
                         "cluster",
                         "executor",
                         "--bind",
-                        &addr.to_string(),
+                        addr,
                         "--scheduler",
                         &bind,
                         "--concurrent-tasks",
                         "2",
                         "--work-dir",
-                        &work_dir.display().to_string(),
+                        &work_dir,
                         "--heartbeat-secs",
                         "2",
-                    ],
-                    env,
-                );
-                wait_listening(addr, &mut executor, "an executor");
-                executor
+                    ]
+                    .map(str::to_owned)
+                    .to_vec()
+                })
+                .0
             })
             .collect();
         Self { scheduler_url: format!("df://{bind}"), scheduler, executors }

@@ -123,6 +123,11 @@ impl Process {
         }
     }
 
+    /// Whether it has exited.
+    pub fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
     /// Kills it with SIGKILL (no shutdown of any kind) and waits for it to be gone.
     pub fn kill_hard(&mut self) {
         let _ = self.child.kill();
