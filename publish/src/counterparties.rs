@@ -106,17 +106,20 @@ pub struct Counterparties {
     others: HashMap<String, Facts>,
 }
 
-/// Builds a [`Counterparties`] from rows in any order.
+/// Builds a [`Counterparties`] from rows in any order, straight into its two columns (a file the
+/// publisher wrote is in address order already, so nothing is sorted or copied).
 #[derive(Debug, Default)]
 struct Builder {
-    rows: Vec<([u8; 20], Facts)>,
+    addresses: Vec<[u8; 20]>,
+    facts: Vec<Facts>,
     others: HashMap<String, Facts>,
     sorted: bool,
 }
 
 impl Builder {
-    fn new() -> Self {
-        Self { sorted: true, ..Self::default() }
+    /// For about `rows` rows.
+    fn with_capacity(rows: usize) -> Self {
+        Self { addresses: Vec::with_capacity(rows), facts: Vec::with_capacity(rows), sorted: true, ..Self::default() }
     }
 
     fn push(&mut self, row: &CounterpartyCsvRowV1) -> Result<(), String> {
@@ -128,10 +131,11 @@ impl Builder {
     fn add(&mut self, address: &str, facts: Facts) {
         match address_bytes(address) {
             Some(key) => {
-                if self.rows.last().is_some_and(|(last, _)| *last >= key) {
+                if self.addresses.last().is_some_and(|last| *last >= key) {
                     self.sorted = false;
                 }
-                self.rows.push((key, facts));
+                self.addresses.push(key);
+                self.facts.push(facts);
             }
             None => {
                 self.others.insert(address.to_owned(), facts);
@@ -139,22 +143,24 @@ impl Builder {
         }
     }
 
-    fn finish(mut self) -> Counterparties {
-        if !self.sorted {
-            // Stable, so of the rows of one address the last the file holds is kept, as a map
-            // filled in file order would keep it.
-            self.rows.sort_by_key(|(key, _)| *key);
-            let mut deduped: Vec<([u8; 20], Facts)> = Vec::with_capacity(self.rows.len());
-            for row in self.rows {
-                match deduped.last_mut() {
-                    Some(last) if last.0 == row.0 => *last = row,
-                    _ => deduped.push(row),
-                }
-            }
-            self.rows = deduped;
+    fn finish(self) -> Counterparties {
+        let Self { addresses, facts, others, sorted } = self;
+        if sorted {
+            return Counterparties { addresses, facts, others };
         }
-        let (addresses, facts) = self.rows.into_iter().unzip();
-        Counterparties { addresses, facts, others: self.others }
+        // A stable sort keeps the rows of one address in file order; the last of them is kept, as
+        // a map filled in file order would keep it.
+        let mut order: Vec<u32> = (0..addresses.len() as u32).collect();
+        order.sort_by_key(|i| addresses[*i as usize]);
+        let mut held = Counterparties { others, ..Counterparties::default() };
+        for (n, i) in order.iter().map(|i| *i as usize).enumerate() {
+            let last_of_its_address = order.get(n + 1).is_none_or(|next| addresses[*next as usize] != addresses[i]);
+            if last_of_its_address {
+                held.addresses.push(addresses[i]);
+                held.facts.push(facts[i]);
+            }
+        }
+        held
     }
 }
 
@@ -165,7 +171,7 @@ impl Counterparties {
     /// # Errors
     /// A row that does not parse, or a day that is not `YYYY-MM-DD`.
     pub fn from_csv(bytes: &[u8]) -> Result<Self, PublishError> {
-        let mut builder = Builder::new();
+        let mut builder = Builder::with_capacity(0);
         let mut reader = csv::Reader::from_reader(bytes);
         for row in reader.deserialize::<CounterpartyCsvRowV1>() {
             let row = row.map_err(|e| PublishError::Csv(e.to_string()))?;
@@ -199,10 +205,10 @@ impl Counterparties {
             }
         }
         use arrow::datatypes::DataType::{Boolean, Date32, UInt32, UInt64, Utf8};
-        let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
-            .and_then(|b| b.with_batch_size(crate::exports::EXPORT_BATCH_ROWS).build())
-            .map_err(PublishError::Parquet)?;
-        let mut builder = Builder::new();
+        let file = ParquetRecordBatchReaderBuilder::try_new(bytes).map_err(PublishError::Parquet)?;
+        let rows = usize::try_from(file.metadata().file_metadata().num_rows()).unwrap_or(0);
+        let reader = file.with_batch_size(crate::exports::EXPORT_BATCH_ROWS).build().map_err(PublishError::Parquet)?;
+        let mut builder = Builder::with_capacity(rows);
         for batch in reader {
             let batch = batch
                 .map_err(|e| PublishError::Table { file: crate::layout::COUNTERPARTIES, message: e.to_string() })?;
@@ -241,7 +247,7 @@ impl Counterparties {
     /// # Errors
     /// A day that is not `YYYY-MM-DD`.
     pub fn from_rows<'a>(rows: impl IntoIterator<Item = &'a CounterpartyCsvRowV1>) -> Result<Self, PublishError> {
-        let mut builder = Builder::new();
+        let mut builder = Builder::with_capacity(0);
         for row in rows {
             builder.push(row).map_err(PublishError::Csv)?;
         }

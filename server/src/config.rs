@@ -44,7 +44,7 @@ pub enum Problem {
     #[error(transparent)]
     NotARange(#[from] crate::writes::limits::CidrError),
     /// The HTTP client it configures cannot be built.
-    #[error("its HTTP client cannot be built")]
+    #[error(transparent)]
     NoClient(#[from] agentrep_ingest::web::ClientError),
 }
 

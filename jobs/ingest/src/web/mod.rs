@@ -53,7 +53,7 @@ pub enum ClientError {
     #[error("the egress proxy's URL is refused")]
     Proxy(#[source] reqwest::Error),
     /// The TLS backend or the client could not be set up.
-    #[error("building the HTTP client")]
+    #[error("building the HTTP client: {0}")]
     Build(#[source] reqwest::Error),
 }
 
