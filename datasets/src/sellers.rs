@@ -7,7 +7,7 @@ use agentrep_lake::datasets::{
     AgentCardRow, CrawlRunRow, DomainRankRow, FundingRow, ListingRow, OriginProofRow, PaidProbeRow, ProbeRow,
     RegistrationRow, SettlementRow,
 };
-use agentrep_lake::{Lake, LakeError, Row, Timestamp};
+use agentrep_lake::{Lake, LakeError, Row, SettlementForm, Timestamp};
 use chrono::NaiveDate;
 use rand::Rng;
 use rayon::prelude::*;
@@ -497,6 +497,11 @@ pub(crate) fn row(
         facilitator: (!plain).then(|| FACILITATORS[((h >> 8) % FACILITATORS.len() as u64) as usize].0.to_owned()),
         eip3009: !plain,
         network: network.to_owned(),
+        form: Some(if plain { SettlementForm::Transfer } else { SettlementForm::Eip3009 }),
+        channel: None,
+        builder_app: None,
+        builder_wallet: None,
+        builder_services: None,
     }
 }
 

@@ -344,6 +344,11 @@ pub fn import(lake: &Lake, args: &ImportArgs) -> anyhow::Result<RealDataSidecar>
             facilitator: Some(facilitator.clone()),
             eip3009: true,
             network: agentrep_model::chain::BASE_CAIP2.to_owned(),
+            form: Some(agentrep_lake::SettlementForm::Eip3009),
+            channel: None,
+            builder_app: None,
+            builder_wallet: None,
+            builder_services: None,
         });
         *index += 1;
     }

@@ -172,6 +172,7 @@ impl Engine {
             .replace("{d7_epoch}", &epoch(day_end - Duration::days(7)))
             .replace("{horizon_epoch}", &epoch(day_end - Duration::days(trust::RELATIONSHIP_HORIZON_DAYS)))
             .replace("{receipt_window}", &(trust::RECEIPT_WINDOW_DAYS * 86_400).to_string())
+            .replace("{x402_forms}", &agentrep_lake::SettlementForm::x402_sql_list())
             .replace("{day_end}", &ts(day_end))
             .replace("{d30}", &ts(day_end - Duration::days(30)))
             .replace("{d7}", &ts(day_end - Duration::days(7)))

@@ -19,6 +19,7 @@ mod history;
 mod live_basis;
 mod passes;
 mod sellers;
+mod settlement_mix;
 mod sql_files;
 mod stages;
 mod trust;

@@ -115,6 +115,7 @@ pub const SETTLEMENTS: Pass = Pass {
             columns: "payer, spent_7d::UBIGINT AS spent_7d, payments_7d::BIGINT AS payments_7d, \
                       sellers_7d::BIGINT AS sellers_7d",
         },
+        Output { table: "seller_forms", columns: "address, form, app, wallet, services, n::BIGINT AS n" },
     ],
 };
 

@@ -62,12 +62,20 @@ pub(crate) const LISTINGS: SqlFile = SqlFile {
     ],
 };
 
+/// What either form of the settlement pass reads: the same lake datasets and `listings.sql`'s tables.
+const SETTLEMENT_PASS_READS: &[&str] =
+    &["facilitators", "oracle_payers", "price_bounds", "receipts", "seller_ids", "settlements"];
+
+/// What either form of the settlement pass leaves (and [`SETTLEMENTS`]'s outputs).
+const SETTLEMENT_PASS_LEAVES: &[&str] =
+    &["nonq", "pp", "settle", "cadence", "cited", "seller_recent", "seller_days", "payer_recent", "seller_forms"];
+
 /// The settlement pass's DuckDB text ([`SETTLEMENTS`] runs it, or its DataFusion form).
 pub(crate) const SETTLEMENTS_DUCKDB: SqlFile = SqlFile {
     name: "settlements.sql",
     text: SETTLEMENTS.duckdb,
-    reads: &["facilitators", "oracle_payers", "price_bounds", "receipts", "seller_ids", "settlements"],
-    leaves: &["nonq", "pp", "settle", "cadence", "cited", "seller_recent", "seller_days", "payer_recent"],
+    reads: SETTLEMENT_PASS_READS,
+    leaves: SETTLEMENT_PASS_LEAVES,
 };
 
 /// The settlement pass over carried state (`carry_pairs.rs`): the same tables as
@@ -75,8 +83,8 @@ pub(crate) const SETTLEMENTS_DUCKDB: SqlFile = SqlFile {
 pub(crate) const SETTLEMENTS_CARRIED: SqlFile = SqlFile {
     name: "settlements_carried.sql",
     text: include_str!("sql/settlements_carried.sql"),
-    reads: &["facilitators", "oracle_payers", "price_bounds", "receipts", "seller_ids", "settlements"],
-    leaves: &["nonq", "pp", "settle", "cadence", "cited", "seller_recent", "seller_days", "payer_recent"],
+    reads: SETTLEMENT_PASS_READS,
+    leaves: SETTLEMENT_PASS_LEAVES,
 };
 
 /// Funding, registrations, reviews, receipts, proofs, lists, the wallet ids, probe SLAs.
@@ -171,6 +179,14 @@ pub(crate) const SELLERS_SELECT: SqlFile = SqlFile {
         "settle",
         "sla",
     ],
+    leaves: &[],
+};
+
+/// How each seller was paid in its last 30 days: forms, builder codes, escrow outcomes.
+pub(crate) const SETTLEMENT_MIX: SqlFile = SqlFile {
+    name: "settlement_mix.sql",
+    text: include_str!("sql/settlement_mix.sql"),
+    reads: &["escrow_events", "seller_forms", "seller_ids"],
     leaves: &[],
 };
 

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use agentrep_lake::datasets::DailyScoreRow;
 use agentrep_lake::{Dataset, Lake};
+use agentrep_model::records::SettlementMix;
 use agentrep_model::{BuyerTrust, Counterparty, DeployerRecord, SellerRecord, SnapshotInput};
 use chrono::NaiveDate;
 
@@ -29,7 +30,7 @@ use crate::passes::{LocalTables, PassEngine, SETTLEMENTS};
 use crate::sql_files::{self, SqlFile};
 use crate::{
     PipelineError, RebuildOptions, RebuildTimings, SourceFreshness, buyers, deployers, domains, engine, freshness,
-    history, sellers,
+    history, sellers, settlement_mix,
 };
 
 /// One stage of the rebuild.
@@ -72,6 +73,8 @@ pub(crate) enum Product {
     WalletLists,
     /// Known wallets that are not sellers.
     Counterparties,
+    /// How each seller was paid in its last 30 days.
+    SettlementMix,
     /// The directory: proofs, lists, identities, crawlers, funding chains, listings.
     Directory,
     /// Every launched token's buyer-trust verdict.
@@ -90,6 +93,7 @@ impl Product {
             Self::Sellers => "sellers",
             Self::WalletLists => "wallet lists",
             Self::Counterparties => "counterparties",
+            Self::SettlementMix => "settlement mix",
             Self::Directory => "directory",
             Self::BuyerTrust => "buyer trust",
         }
@@ -235,6 +239,18 @@ pub(crate) const STAGES: &[Stage] = &[
         },
     },
     Stage {
+        name: "settlement mix",
+        does: "each seller's last 30 days by settlement form, builder codes and escrow outcomes",
+        carries: &[],
+        sql: &[&sql_files::SETTLEMENT_MIX],
+        needs: &[],
+        makes: &[Product::SettlementMix],
+        run: |d| {
+            d.settlement_mix = Some(settlement_mix::read(&d.db)?);
+            Ok(())
+        },
+    },
+    Stage {
         name: "directory",
         does: "7-day activity and last probes, identities, proofs, lists, crawlers, funding chains, listings",
         carries: &[],
@@ -309,6 +325,7 @@ pub(crate) struct Day<'a> {
     sellers: Option<Vec<SellerRecord>>,
     wallet_lists: Option<(Vec<String>, Vec<String>)>,
     counterparties: Option<Vec<Counterparty>>,
+    settlement_mix: Option<Vec<SettlementMix>>,
     directory: Option<Directory>,
     buyer_trust: Option<Vec<BuyerTrust>>,
 }
@@ -337,6 +354,7 @@ impl Day<'_> {
             Product::Sellers => self.sellers.is_some(),
             Product::WalletLists => self.wallet_lists.is_some(),
             Product::Counterparties => self.counterparties.is_some(),
+            Product::SettlementMix => self.settlement_mix.is_some(),
             Product::Directory => self.directory.is_some(),
             Product::BuyerTrust => self.buyer_trust.is_some(),
         }
@@ -364,6 +382,7 @@ impl Day<'_> {
             sellers: self.sellers.ok_or(missing(Product::Sellers))?,
             deployers: self.deployers.ok_or(missing(Product::Deployers))?,
             counterparties: self.counterparties.ok_or(missing(Product::Counterparties))?,
+            settlement_mix: self.settlement_mix.ok_or(missing(Product::SettlementMix))?,
             proofs,
             lists,
             identities,
@@ -425,6 +444,7 @@ pub(crate) fn run(
         sellers: None,
         wallet_lists: None,
         counterparties: None,
+        settlement_mix: None,
         directory: None,
         buyer_trust: None,
     };

@@ -586,12 +586,97 @@ pub fn counterparties() -> Export<CounterpartyRow> {
     }
 }
 
+/// One seller's settlement mix.
+pub type SettlementMixRow = agentrep_model::records::SettlementMix;
+type MixColumn = ExportColumn<SettlementMixRow>;
+
+/// The count and amount columns of one escrow outcome.
+macro_rules! escrow_columns {
+    ($($field:ident => $name:literal, $what:literal;)*) => {
+        vec![$(
+            MixColumn::new(concat!("escrow_", $name), Cells::U64(|m| Some(m.escrow.$field.count)),
+                concat!("Escrow events in the 30 days: ", $what)),
+            MixColumn::new(concat!("escrow_", $name, "_micro_usdc"), Cells::U64(|m| Some(m.escrow.$field.amount)),
+                concat!("Amount of those events: ", $what)).unit("micro-USDC"),
+        )*]
+    };
+}
+
+/// `settlement-forms.parquet`: how each seller was paid in the 30 days up to the snapshot's day,
+/// whether or not it counted as demand (x402.md § 8): transfers by settlement form, the
+/// auth-capture escrow's outcomes for its payments, and the ERC-8021 builder codes on the settling
+/// calls, which any client can write (hints of which stacks pay it, never evidence). No score,
+/// flag or decision reads it (SCORING.md § 1).
+pub fn settlement_forms() -> Export<SettlementMixRow> {
+    let mut columns = vec![
+        MixColumn::new("address", Cells::Text(|m| Some(m.address.clone())), "Seller wallet (payTo), lowercase 0x-hex"),
+        MixColumn::new(
+            "eip3009",
+            Cells::U64(|m| Some(m.forms.eip3009)),
+            "Transfers USDC's EIP-3009 authorization made",
+        ),
+        MixColumn::new(
+            "permit2",
+            Cells::U64(|m| Some(m.forms.permit2)),
+            "Transfers the x402 exact Permit2 proxy settled",
+        ),
+        MixColumn::new("upto", Cells::U64(|m| Some(m.forms.upto)), "Transfers the x402 upto Permit2 proxy settled"),
+        MixColumn::new(
+            "auth_capture",
+            Cells::U64(|m| Some(m.forms.auth_capture)),
+            "Payouts of the auth-capture escrow (captures and charges), paid by the escrowed payment's payer",
+        ),
+        MixColumn::new(
+            "batch_claim",
+            Cells::U64(|m| Some(m.forms.batch_claim)),
+            "Batch-settlement claims, one per payment channel a claim raised (not one per call)",
+        ),
+        MixColumn::new(
+            "transfer",
+            Cells::U64(|m| Some(m.forms.transfer)),
+            "Plain transfers no signed authorization made",
+        ),
+    ];
+    columns.extend(escrow_columns! {
+        authorized => "authorized", "payer funds escrowed for the seller";
+        charged => "charged", "authorized and captured in one call";
+        captured => "captured", "the seller paid from escrowed funds";
+        voided => "voided", "uncaptured funds the operator gave back";
+        reclaimed => "reclaimed", "uncaptured funds the payer took back after expiry";
+        refunded => "refunded", "captured funds the operator returned to the payer";
+    });
+    columns.extend([
+        MixColumn::new(
+            "builder_apps",
+            Cells::TextList(|m| m.apps.clone()),
+            "ERC-8021 app codes on the settling calls, most frequent first (at most 10): hints, any client writes any code",
+        ),
+        MixColumn::new(
+            "builder_wallets",
+            Cells::TextList(|m| m.wallets.clone()),
+            "ERC-8021 wallet (facilitator) codes, the same way",
+        ),
+        MixColumn::new(
+            "builder_services",
+            Cells::TextList(|m| m.services.clone()),
+            "ERC-8021 service codes (the client stacks that paid), the same way",
+        ),
+    ]);
+    Export {
+        parquet: Some(crate::layout::SETTLEMENT_FORMS_PARQUET),
+        csv: None,
+        row: "seller paid in the 30 days up to the snapshot's day, in address order",
+        columns,
+    }
+}
+
 /// `DATA_DICTIONARY.md`'s generated part: every export's columns, then every lake dataset's.
 pub fn dictionary_markdown() -> String {
     let mut out = String::from("## Exports (in every snapshot folder)\n\n");
     out.push_str(&scores().markdown());
     out.push_str(&history().markdown());
     out.push_str(&counterparties().markdown());
+    out.push_str(&settlement_forms().markdown());
     out.push_str("## Lake datasets (`<lake>/<dataset>/date=YYYY-MM-DD/part-0.parquet`)\n\n");
     for dataset in agentrep_lake::Dataset::ALL {
         let derived = if dataset.is_derived() { " (derived: written by the rebuild)" } else { "" };

@@ -44,6 +44,9 @@ pub const SCORES_CSV: &str = "scores.csv";
 pub const SCORES_PARQUET: &str = "scores.parquet";
 /// Parquet export of history.
 pub const HISTORY_PARQUET: &str = "history.parquet";
+/// Parquet export of how each seller was paid in its last 30 days (settlement forms, builder
+/// codes, escrow outcomes).
+pub const SETTLEMENT_FORMS_PARQUET: &str = "settlement-forms.parquet";
 /// Daily movers (top 10 each way).
 pub const MOVERS: &str = "movers.json";
 /// Known non-seller wallets, in address order.
@@ -112,6 +115,8 @@ pub enum WholeDoc {
     ScoresParquet,
     /// `history.parquet`.
     HistoryParquet,
+    /// `settlement-forms.parquet`.
+    SettlementFormsParquet,
     /// `movers.json`.
     Movers,
 }
@@ -146,6 +151,7 @@ pub fn classify(path: &str) -> FileKind<'_> {
         SCORES_CSV => return FileKind::Whole(WholeDoc::ScoresCsv),
         SCORES_PARQUET => return FileKind::Whole(WholeDoc::ScoresParquet),
         HISTORY_PARQUET => return FileKind::Whole(WholeDoc::HistoryParquet),
+        SETTLEMENT_FORMS_PARQUET => return FileKind::Whole(WholeDoc::SettlementFormsParquet),
         MOVERS => return FileKind::Whole(WholeDoc::Movers),
         SELLERS_TABLE | DEPLOYERS_TABLE | TOKENS_TABLE | LIVE_BASIS | LIVE_CONTEXT => return FileKind::ServerOnly,
         _ => {}

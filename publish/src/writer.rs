@@ -397,6 +397,9 @@ fn index_and_export_files(
     files.push(out.stream(HISTORY_PARQUET, |w| exports::history().write_parquet(w, &history_rows))?);
     files.push(out.json(MOVERS, &payloads::movers(&ctx.date, &agent_rows, STATIC_MOVERS))?);
     files.push(out.stream(COUNTERPARTIES, |w| exports::counterparties().write_parquet(w, &input.counterparties))?);
+    files.push(
+        out.stream(SETTLEMENT_FORMS_PARQUET, |w| exports::settlement_forms().write_parquet(w, &input.settlement_mix))?,
+    );
 
     Ok(files)
 }

@@ -69,7 +69,7 @@ pub fn transfer(r: SettlementRow) -> TransferSample {
         network: r.network,
         asset: r.asset,
         facilitator: r.facilitator,
-        eip3009: r.eip3009,
+        x402_form: agentrep_lake::SettlementForm::of(r.form, r.eip3009).is_x402(),
     }
 }
 

@@ -562,6 +562,13 @@ pub const ROUTES: &[RouteDef] = &[
         "Parquet export of daily score history",
     )
     .serves(mime::PARQUET),
+    RouteDef::get(
+        "/exports/settlement-forms.parquet",
+        "exports",
+        handler!(exports::settlement_forms_parquet),
+        "Parquet export of how each seller was paid in 30 days: settlement forms, escrow outcomes, builder codes",
+    )
+    .serves(mime::PARQUET),
     // The service.
     RouteDef::get("/health", "service", handler!(service::health), "every endpoint with auth and price")
         .no_tool(NoTool::Because("the endpoint list; agentrep_catalog lists the same routes"))

@@ -140,7 +140,7 @@ def run_readme(con, readme):
 def main():
     readme, dictionary = sys.argv[1], sys.argv[2]
     tables = dictionary_tables(dictionary)
-    for name in ("scores.parquet", "scores.csv", "history.parquet", "counterparties.parquet"):
+    for name in ("scores.parquet", "scores.csv", "history.parquet", "counterparties.parquet", "settlement-forms.parquet"):
         if name not in tables:
             fail(f"DATA_DICTIONARY.md has no table for {name}")
     con = duckdb.connect()
@@ -148,10 +148,11 @@ def main():
     days = check_parquet(con, "history.parquet", tables["history.parquet"])
     check_csv_header("scores.csv", tables["scores.csv"])
     payers = check_parquet(con, "counterparties.parquet", tables["counterparties.parquet"])
+    paid = check_parquet(con, "settlement-forms.parquet", tables["settlement-forms.parquet"])
     check_csv_matches_parquet(con, tables["scores.parquet"])
     queries, scripts = run_readme(con, readme)
     print(
-        f"analyst: {sellers} sellers, {days} history rows, {payers} counterparties; "
+        f"analyst: {sellers} sellers, {days} history rows, {payers} counterparties, {paid} sellers paid; "
         f"{queries} documented queries and {scripts} polars script ran"
     )
 

@@ -80,6 +80,11 @@ fn outsider_evidence(world: &BuiltWorld, snap: &Snapshot, draw: &mut Draw, targe
                 facilitator: None,
                 eip3009: true,
                 network: "eip155:8453".to_owned(),
+                form: None,
+                channel: None,
+                builder_app: None,
+                builder_wallet: None,
+                builder_services: None,
             });
             feedback.push(FeedbackRow {
                 agent_id: draw.below(50) as u64,

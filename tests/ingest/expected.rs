@@ -3,16 +3,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use agentrep_lake::Lake;
 use agentrep_lake::datasets::{FeedbackRow, FundingRow, ListingRow, RegistrationRow, SettlementRow};
+use agentrep_lake::{Lake, SettlementForm};
 use agentrep_tests::chain::plan::BASE_NETWORK;
 use agentrep_tests::replayed::read_dated;
 
 /// USDC on Base, as the ingest writes it.
 pub const USDC: &str = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
 
-/// A settlement as the chain shows it: payer, payee, value, time, EIP-3009, relayer.
-pub type SettlementFact = (String, String, u64, i64, bool, Option<String>);
+/// A settlement as the chain shows it: payer, payee, value, time, form, relayer.
+pub type SettlementFact = (String, String, u64, i64, SettlementForm, Option<String>);
 
 /// A settlement's chain-independent fields.
 pub fn settlement_fact(s: &SettlementRow) -> SettlementFact {
@@ -21,7 +21,7 @@ pub fn settlement_fact(s: &SettlementRow) -> SettlementFact {
         s.pay_to.to_ascii_lowercase(),
         s.value,
         s.block_time.secs(),
-        s.eip3009,
+        SettlementForm::of(s.form, s.eip3009),
         s.facilitator.as_ref().map(|f| f.to_ascii_lowercase()),
     )
 }
@@ -49,7 +49,7 @@ pub fn expected_settlements(world: &Lake, sellers: &BTreeSet<String>) -> anyhow:
                 f.funded.to_ascii_lowercase(),
                 f.amount,
                 f.first_funded_at.secs(),
-                false,
+                SettlementForm::Transfer,
                 None,
             ));
         }

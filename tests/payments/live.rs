@@ -118,6 +118,11 @@ fn live_world(relayer: Address, known: Address) -> LiveWorld {
         facilitator: Some(hex(relayer)),
         eip3009: true,
         network: "eip155:8453".to_owned(),
+        form: None,
+        channel: None,
+        builder_app: None,
+        builder_wallet: None,
+        builder_services: None,
     });
     lake.write_partition(day, &rows).unwrap();
 

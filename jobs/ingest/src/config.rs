@@ -219,8 +219,6 @@ impl ChainConfig {
 pub struct Contracts {
     /// USDC (EIP-3009).
     pub usdc: Address,
-    /// x402 exact Permit2 proxy (`Settled()`).
-    pub permit2_proxy: Address,
     /// ERC-8004 IdentityRegistry.
     pub identity_registry: Address,
     /// ERC-8004 ReputationRegistry.
@@ -249,7 +247,6 @@ impl Default for Contracts {
     fn default() -> Self {
         Self {
             usdc: chain::USDC_BASE.parse().expect("a valid address"),
-            permit2_proxy: address!("0x402085c248EeA27D92E8b30b2C58ed07f9E20001"),
             identity_registry: chain::ERC8004_IDENTITY_REGISTRY.parse().expect("a valid address"),
             reputation_registry: chain::ERC8004_REPUTATION_REGISTRY.parse().expect("a valid address"),
             eas: address!("0x4200000000000000000000000000000000000021"),

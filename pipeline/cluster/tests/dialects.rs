@@ -26,6 +26,8 @@ fn fill(text: &str) -> String {
         // The rebuild's receipt window: the receipts of 2026-11-10 cite some transfers and are
         // too late for the others.
         .replace("{receipt_window}", &(30 * 86_400).to_string())
+        .replace("{x402_forms}", &agentrep_lake::SettlementForm::x402_sql_list())
+        .replace("{d30}", "TIMESTAMP '2026-10-22 00:00:00'")
 }
 
 /// Thirty sellers (every seventh without a price bound; the others' prices in force in two pieces,
@@ -60,13 +62,22 @@ SELECT printf('0x%064x', i) AS tx_hash, 0::UINTEGER AS log_index, i::UBIGINT AS 
        CASE WHEN hash(i, 'a') % 10 = 0 THEN '0xother' ELSE '0xusdc' END AS asset,
        CASE hash(i, 'f') % 4 WHEN 0 THEN NULL WHEN 1 THEN '0xfac2' ELSE '0xfac1' END AS facilitator,
        hash(i, 'e') % 8 <> 0 AS eip3009,
-       CASE WHEN hash(i, 'n') % 12 = 0 THEN 'eip155:84532' ELSE 'eip155:8453' END AS network
+       CASE WHEN hash(i, 'n') % 12 = 0 THEN 'eip155:84532' ELSE 'eip155:8453' END AS network,
+       -- Every form, and no form (rows written before forms were read).
+       [NULL, 'eip3009', 'permit2', 'upto', 'auth_capture', 'batch_claim', 'transfer'][(1 + hash(i, 'm') % 7)::BIGINT] AS form,
+       NULL::VARCHAR AS channel,
+       CASE WHEN hash(i, 'b') % 3 = 0 THEN 'app_' || (hash(i, 'c') % 3)::VARCHAR END AS builder_app,
+       CASE WHEN hash(i, 'b') % 5 = 0 THEN 'fac_1' END AS builder_wallet,
+       CASE WHEN hash(i, 'b') % 4 = 0 THEN 'client_a,client_b' END AS builder_services
 FROM range(6000) t(i)
 UNION ALL
 SELECT printf('0x%064x', 100000 + i), 0, 100000 + i,
        TIMESTAMP '2026-10-25 00:00:00' + to_seconds(i * 3600 + (hash(i, 'j') % 90)::BIGINT),
-       printf('0x%040x', 2000 + i % 3), printf('0x%040x', 0), 2000, '0xusdc', '0xfac1', true, 'eip155:8453'
+       printf('0x%040x', 2000 + i % 3), printf('0x%040x', 0), 2000, '0xusdc', '0xfac1', true, 'eip155:8453',
+       'eip3009', NULL, NULL, NULL, NULL
 FROM range(240) t(i);
+ALTER TABLE settlements ADD COLUMN date DATE;
+UPDATE settlements SET date = block_time::DATE;
 CREATE TABLE receipts AS
 SELECT CASE WHEN block_number % 2 = 0 THEN upper(tx_hash) ELSE tx_hash END AS tx_hash,
        TIMESTAMP '2026-11-10 00:00:00' + to_milliseconds((block_number % 4) * 250) AS received_at

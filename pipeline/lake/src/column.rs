@@ -141,6 +141,9 @@ impl Column for Option<String> {
     fn read(array: &dyn Array) -> Vec<Self> {
         array.as_string::<i32>().iter().map(|v| v.map(str::to_owned)).collect()
     }
+    fn absent(rows: usize) -> Option<Vec<Self>> {
+        Some(vec![None; rows])
+    }
 }
 
 impl Column for Vec<String> {

@@ -12,6 +12,7 @@ use arrow::record_batch::RecordBatch;
 
 use crate::column::{Column, Timestamp};
 use crate::dictionary::ColumnDoc;
+use crate::forms::{EscrowAction, SettlementForm};
 
 /// A typed row of one dataset.
 pub trait Row: Sized + Send + Sync {
@@ -182,6 +183,52 @@ datasets! {
         eip3009: bool,
         /// Network, `eip155:<id>`.
         network: String,
+        /// How the funds reached the seller: `eip3009`, `permit2`, `upto`, `auth_capture`,
+        /// `batch_claim` or `transfer` (x402.md § 8). Null in partitions written before forms were
+        /// read: `eip3009` then tells an EIP-3009 settlement from a transfer.
+        form: Option<SettlementForm>,
+        /// The payment channel of a batch claim (`batch_claim`: one row per channel a claim raised,
+        /// `value` the raise; the chain does not say how many calls it covers).
+        channel: Option<String>,
+        /// ERC-8021 app code on the settling transaction's calldata: a hint, any client can write it.
+        builder_app: Option<String>,
+        /// ERC-8021 wallet (facilitator) code on the calldata: a hint.
+        builder_wallet: Option<String>,
+        /// ERC-8021 service codes on the calldata (or a schema-0 suffix's codes), comma separated
+        /// (a code is 1 to 32 of `[a-z0-9_]`): hints.
+        builder_services: Option<String>,
+    }
+
+    /// The auth-capture escrow's outcomes for payments to candidate sellers, one partition per
+    /// block day: authorizations, charges, captures, voids, reclaims and refunds. Only the escrowed
+    /// payment's operator can capture, void or refund it; its payer can reclaim it after expiry.
+    EscrowEvents => "escrow_events", EscrowEventRow {
+        /// Transaction hash.
+        tx_hash: String,
+        /// Log index of the escrow's event.
+        log_index: u32,
+        /// Block number.
+        block_number: u64,
+        /// Block time.
+        block_time: Timestamp,
+        /// The escrow contract.
+        escrow: String,
+        /// `authorized`, `charged`, `captured`, `voided`, `reclaimed` or `refunded`.
+        action: Option<EscrowAction>,
+        /// The escrowed payment's hash (`paymentInfoHash`).
+        payment: String,
+        /// The payment's operator (the facilitator that may capture, void and refund).
+        operator: String,
+        /// The payment's payer.
+        payer: String,
+        /// The payment's receiver (the seller).
+        receiver: String,
+        /// The payment's token.
+        token: String,
+        /// Amount the action moved, micro-USDC.
+        amount: u64 ["micro-USDC"],
+        /// Fee taken at a capture or charge, micro-USDC (v1.0's basis points applied to `amount`).
+        fee: Option<u64> ["micro-USDC"],
     }
 
     /// Health probes of listed endpoints, one partition per probe day.

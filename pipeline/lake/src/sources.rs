@@ -226,10 +226,11 @@ sources! {
         writes: [DomainRanks],
         freshness: [fresh(Dataset::DomainRanks, 45, "domain-ranks-stale", Lapses)],
     },
-    /// USDC settlements to the listed payTos.
+    /// USDC settlements to the listed payTos, in every form x402 settles in, and the auth-capture
+    /// escrow's outcomes for them.
     Settlements => "settlements" {
         chain: true, required: true, schedule: Public, every: ("settlements", 30), needs: [Chain],
-        writes: [Settlements],
+        writes: [Settlements, EscrowEvents],
         freshness: [fresh(Dataset::Settlements, 1, "settlements-stale", NoScore)],
     },
     /// ERC-8004 registrations and feedback.

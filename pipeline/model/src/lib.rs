@@ -42,7 +42,7 @@ pub use records::{
 pub use score::{Component, ComponentScore, ScoreBreakdown, score_seller, success_rate};
 
 /// Version of the methodology in `SCORING.md`; every published payload carries it.
-pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-3.5.0";
+pub const METHODOLOGY_VERSION: &str = "agentrep-methodology-3.6.0";
 
 /// Micro-USDC (6 decimals), the only unit money has inside agentrep.
 pub type MicroUsdc = u64;

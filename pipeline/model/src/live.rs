@@ -145,8 +145,9 @@ pub struct TransferSample {
     pub asset: String,
     /// Lowercase transaction sender when relayed.
     pub facilitator: Option<String>,
-    /// An EIP-3009 authorization moved the funds.
-    pub eip3009: bool,
+    /// The payer's own signed authorization moved the funds in one of x402's forms (EIP-3009, a
+    /// Permit2 proxy, the escrow, a channel claim: `SettlementForm::is_x402`).
+    pub x402_form: bool,
 }
 
 /// What a snapshot knows about one seller beyond its features: everything a live re-score needs
@@ -325,7 +326,7 @@ pub fn merge(
     for transfer in fresh {
         report.transfers += 1;
         let bound = basis.prices.iter().find(|b| b.network == transfer.network && b.asset == transfer.asset);
-        let attributed = transfer.eip3009
+        let attributed = transfer.x402_form
             && transfer.facilitator.as_ref().is_some_and(|a| facilitators.contains(a))
             && bound.is_some();
         let min_price = bound.and_then(|b| b.prices.first().copied()).unwrap_or(MicroUsdc::MAX);
@@ -648,7 +649,7 @@ mod tests {
             network: "eip155:8453".into(),
             asset: USDC.into(),
             facilitator: Some(FACILITATOR.into()),
-            eip3009: true,
+            x402_form: true,
         }
     }
 

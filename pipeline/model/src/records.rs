@@ -248,6 +248,74 @@ pub struct Counterparty {
     pub last_paid_at: Option<i64>,
 }
 
+/// How a seller was paid in its last 30 days (`x402.md` § 8), whether or not it counted as
+/// demand: its transfers by settlement form, the auth-capture escrow's outcomes for its payments,
+/// and the ERC-8021 builder codes on the settling calls. Evidence for analysts (the
+/// `settlement-forms.parquet` export); no score, flag or decision reads it (SCORING.md § 1).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SettlementMix {
+    /// Lowercase seller address.
+    pub address: String,
+    /// Transfers in each form.
+    pub forms: FormCounts,
+    /// The escrow's outcomes for payments to the seller.
+    pub escrow: EscrowOutcomes,
+    /// App codes (`a`) seen, most frequent first, at most [`SettlementMix::MAX_CODES`]: hints.
+    pub apps: Vec<String>,
+    /// Wallet (facilitator) codes (`w`) seen, the same way.
+    pub wallets: Vec<String>,
+    /// Service codes (`s`) seen, the same way.
+    pub services: Vec<String>,
+}
+
+impl SettlementMix {
+    /// The most codes of one kind the export keeps per seller.
+    pub const MAX_CODES: usize = 10;
+}
+
+/// Transfers to a seller by how the funds reached it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormCounts {
+    /// USDC's EIP-3009 authorization.
+    pub eip3009: u64,
+    /// The x402 exact Permit2 proxy.
+    pub permit2: u64,
+    /// The x402 `upto` Permit2 proxy.
+    pub upto: u64,
+    /// The auth-capture escrow's captures and charges.
+    pub auth_capture: u64,
+    /// Batch-settlement claims (one per channel a claim raised).
+    pub batch_claim: u64,
+    /// Plain transfers.
+    pub transfer: u64,
+}
+
+/// Count and amount of one kind of escrow outcome.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EscrowFlow {
+    /// Events.
+    pub count: u64,
+    /// Amount they moved, micro-USDC.
+    pub amount: MicroUsdc,
+}
+
+/// The auth-capture escrow's outcomes for payments to one seller.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EscrowOutcomes {
+    /// Payer funds escrowed, up to the capturable amount.
+    pub authorized: EscrowFlow,
+    /// Authorized and captured in one call.
+    pub charged: EscrowFlow,
+    /// Captured: the seller paid.
+    pub captured: EscrowFlow,
+    /// Uncaptured funds the operator gave back.
+    pub voided: EscrowFlow,
+    /// Uncaptured funds the payer took back after expiry.
+    pub reclaimed: EscrowFlow,
+    /// Captured funds the operator returned to the payer.
+    pub refunded: EscrowFlow,
+}
+
 /// Everything one day's snapshot is made of.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SnapshotInput {
@@ -282,4 +350,7 @@ pub struct SnapshotInput {
     /// The oracle's own paying wallets (lowercase, sorted): whose settlements are no demand.
     #[serde(default)]
     pub oracle_payers: Vec<String>,
+    /// How each seller was paid in its last 30 days, in address order (sellers paid at all).
+    #[serde(default)]
+    pub settlement_mix: Vec<SettlementMix>,
 }

@@ -36,7 +36,7 @@ SELECT payer, sid, value, t, exact, tx_hash,
        attributed AND value < min_price AS below_price
 FROM (
     SELECT st.payer, i.sid, st.value, st.tx_hash, to_unixtime(st.block_time) AS t,
-           coalesce(st.eip3009 AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
+           coalesce(coalesce(st.form IN ({x402_forms}), st.eip3009) AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
            b.min_price, pt.price IS NOT NULL AS exact
     FROM settlements st
     JOIN seller_ids i ON st.pay_to = i.address
@@ -136,3 +136,14 @@ SELECT sid, t / 86400 AS day, count(*) AS n FROM s WHERE q AND t >= {d30_epoch} 
 CREATE TABLE payer_recent AS
 SELECT payer, sum(value) AS spent_7d, count(*) AS payments_7d, count(DISTINCT sid) AS sellers_7d
 FROM s WHERE q AND t >= {d7_epoch} GROUP BY payer;
+
+-- [2] How each of today's sellers was paid in its last 30 days, by form and builder codes (see
+-- `settlements.sql`).
+CREATE TABLE seller_forms AS
+SELECT i.address, coalesce(st.form, CASE WHEN st.eip3009 THEN 'eip3009' ELSE 'transfer' END) AS form,
+       st.builder_app AS app, st.builder_wallet AS wallet, st.builder_services AS services, count(*) AS n
+FROM settlements st JOIN seller_ids i ON st.pay_to = i.address
+WHERE to_unixtime(st.block_time) >= {d30_epoch} AND st.block_time < {day_end}
+  AND st.payer NOT IN (SELECT address FROM oracle_payers)
+GROUP BY i.address, coalesce(st.form, CASE WHEN st.eip3009 THEN 'eip3009' ELSE 'transfer' END),
+         st.builder_app, st.builder_wallet, st.builder_services;

@@ -6,10 +6,12 @@
 -- evidence horizon: `RELATIONSHIP_HORIZON_DAYS` before the day's end), {receipt_window} (seconds).
 -- Reads: settlements, receipts (lake); seller_ids, price_bounds, facilitators, oracle_payers
 -- (`listings.sql`: the oracle's own wallets, whose payments are left out of everything here).
--- Leaves: nonq, pp, settle, cadence, cited, seller_recent, seller_days, payer_recent.
+-- Leaves: nonq, pp, settle, cadence, cited, seller_recent, seller_days, payer_recent, seller_forms.
 
 -- Every transfer to a listed seller, with its attribution. `q` marks qualifying settlements:
--- facilitator-settled EIP-3009 payments on a listed network and asset at no less than a price
+-- facilitator-settled payments in one of x402's forms ({x402_forms}: the payer's own signed
+-- authorization moved the funds; `SettlementForm::is_x402`, and for rows written before forms were
+-- read, their `eip3009` flag) on a listed network and asset at no less than a price
 -- advertised on the settlement's day (`price_bounds`: the claims in force then). Only these are demand; the passes below read `WHERE q`. Narrow on purpose (no
 -- string but the payer): at bench scale it holds ten million rows.
 CREATE TEMP TABLE s AS
@@ -18,7 +20,7 @@ SELECT payer, hash(payer) AS payer_h, sid, value, t, exact, hash(tx_hash) AS tx_
        attributed AND value < min_price AS below_price
 FROM (
     SELECT st.payer, i.sid, st.value, st.tx_hash, epoch(st.block_time)::BIGINT AS t,
-           coalesce(st.eip3009 AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
+           coalesce(coalesce(st.form IN ({x402_forms}), st.eip3009) AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
            b.min_price, coalesce(list_contains(b.prices, st.value), false) AS exact
     FROM settlements st
     JOIN seller_ids i ON st.pay_to = i.address
@@ -109,5 +111,18 @@ SELECT sid, (t // 86400)::BIGINT AS day, count(*)::UBIGINT AS n FROM s WHERE q A
 CREATE TEMP TABLE payer_recent AS
 SELECT payer, sum(value)::UBIGINT AS spent_7d, count(*) AS payments_7d, count(DISTINCT sid) AS sellers_7d
 FROM s WHERE q AND t >= {d7_epoch} GROUP BY 1;
+
+-- How each of today's sellers was paid in its last 30 days, whether or not it counted as demand
+-- (x402.md § 8): its transfers by form (a row written before forms were read, by its `eip3009`
+-- flag) and by the ERC-8021 builder codes on the settling call, hints any client can write. The
+-- export `settlement-forms.parquet` is made from it; no score, flag or decision reads it
+-- (SCORING.md § 1, *Settlement forms*).
+CREATE TEMP TABLE seller_forms AS
+SELECT i.address, coalesce(st.form, CASE WHEN st.eip3009 THEN 'eip3009' ELSE 'transfer' END) AS form,
+       st.builder_app AS app, st.builder_wallet AS wallet, st.builder_services AS services, count(*) AS n
+FROM settlements st JOIN seller_ids i ON st.pay_to = i.address
+WHERE st.date >= CAST({d30} AS DATE) AND st.block_time >= {d30} AND st.block_time < {day_end}
+  AND st.payer NOT IN (SELECT address FROM oracle_payers)
+GROUP BY i.address, 2, st.builder_app, st.builder_wallet, st.builder_services;
 
 DROP TABLE s;

@@ -10,7 +10,7 @@
 -- {receipt_window}.
 -- Reads: price_bounds, facilitators, oracle_payers, seller_ids (`listings.sql`), receipts,
 -- settlements (lake). Leaves: nonq, pp, settle, cadence, cited, seller_recent, seller_days,
--- payer_recent.
+-- payer_recent, seller_forms.
 
 -- name: state
 -- The stored state of day P (run only when there is one; else `carry_pairs.rs` makes these empty).
@@ -48,7 +48,7 @@ SELECT pay_to, payer, value, t, tx_h, exact, date,
        attributed AND value < min_price AS below_price
 FROM (
     SELECT st.pay_to, st.payer, st.value, st.date, epoch(st.block_time)::BIGINT AS t, hash(st.tx_hash) AS tx_h,
-           coalesce(st.eip3009 AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
+           coalesce(coalesce(st.form IN ({x402_forms}), st.eip3009) AND f.address IS NOT NULL AND b.min_price IS NOT NULL, false) AS attributed,
            b.min_price, coalesce(list_contains(b.prices, st.value), false) AS exact
     FROM settlements st
     LEFT JOIN facilitators f ON f.address = st.facilitator
@@ -188,6 +188,19 @@ SELECT sid, (t // 86400)::BIGINT AS day, count(*)::UBIGINT AS n FROM cs_window G
 CREATE TEMP TABLE payer_recent AS
 SELECT payer, sum(value)::UBIGINT AS spent_7d, count(*) AS payments_7d, count(DISTINCT sid) AS sellers_7d
 FROM cs_window WHERE t >= {d7_epoch} GROUP BY 1;
+
+-- As in `settlements.sql`: how each of today's sellers was paid in its last 30 days, whether or not it counted as demand
+-- (x402.md § 8): its transfers by form (a row written before forms were read, by its `eip3009`
+-- flag) and by the ERC-8021 builder codes on the settling call, hints any client can write. The
+-- export `settlement-forms.parquet` is made from it; no score, flag or decision reads it
+-- (SCORING.md § 1, *Settlement forms*).
+CREATE TEMP TABLE seller_forms AS
+SELECT i.address, coalesce(st.form, CASE WHEN st.eip3009 THEN 'eip3009' ELSE 'transfer' END) AS form,
+       st.builder_app AS app, st.builder_wallet AS wallet, st.builder_services AS services, count(*) AS n
+FROM settlements st JOIN seller_ids i ON st.pay_to = i.address
+WHERE st.date >= CAST({d30} AS DATE) AND st.block_time >= {d30} AND st.block_time < {day_end}
+  AND st.payer NOT IN (SELECT address FROM oracle_payers)
+GROUP BY i.address, 2, st.builder_app, st.builder_wallet, st.builder_services;
 
 -- name: cleanup
 DROP TABLE cs_touched;

@@ -128,6 +128,11 @@ impl LakeBuilder {
                 facilitator,
                 eip3009,
                 network: network.into(),
+                form: None,
+                channel: None,
+                builder_app: None,
+                builder_wallet: None,
+                builder_services: None,
             },
         ));
         self

@@ -29,3 +29,8 @@ pub async fn scores_parquet(app: Arc<App>, req: Request) -> HandlerResult {
 pub async fn history_parquet(app: Arc<App>, req: Request) -> HandlerResult {
     document(app, req, WholeDoc::HistoryParquet, mime::PARQUET).await
 }
+
+/// `GET /exports/settlement-forms.parquet`.
+pub async fn settlement_forms_parquet(app: Arc<App>, req: Request) -> HandlerResult {
+    document(app, req, WholeDoc::SettlementFormsParquet, mime::PARQUET).await
+}

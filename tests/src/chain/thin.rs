@@ -19,8 +19,9 @@ use std::path::Path;
 
 use agentrep_lake::datasets::{
     AgentCardRow, AttestationRow, BadgeClaimRow, CrawlRunRow, DailyScoreRow, DiscoverySubmissionRow, DomainRankRow,
-    EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow, OriginProofRow,
-    PaidProbeRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow, SubmittedCardRow, TokenBuyRow,
+    EntityLabelRow, EscrowEventRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow,
+    OriginProofRow, PaidProbeRow, ProbeRow, ProofRow, ReceiptRow, RegistrationRow, SettlementRow, SubmittedCardRow,
+    TokenBuyRow,
 };
 use agentrep_lake::{Dataset, Lake, Row};
 use anyhow::Context;
@@ -111,6 +112,7 @@ pub fn thin_world(src: &Lake, dst: &Path, thinning: &Thinning) -> anyhow::Result
         match dataset {
             Dataset::Settlements | Dataset::FundingEdges => {}
             Dataset::Listings => copy::<ListingRow>(src, &out)?,
+            Dataset::EscrowEvents => copy::<EscrowEventRow>(src, &out)?,
             Dataset::Probes => copy::<ProbeRow>(src, &out)?,
             Dataset::Erc8004Registrations => copy::<RegistrationRow>(src, &out)?,
             Dataset::Erc8004Feedback => copy::<FeedbackRow>(src, &out)?,

@@ -17,9 +17,58 @@ sol! {
     function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external;
     function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature) external;
 
-    /// x402 exact Permit2 proxy.
+    /// x402 exact and upto Permit2 proxies: no arguments; the token's Transfer in the same
+    /// transaction (payer to payTo, directly) is the payment.
     #[derive(Debug)]
     event Settled();
+    #[derive(Debug)]
+    event SettledWithPermit();
+
+    /// x402 batch settlement (payment channels): a channel's configuration, hashed (EIP-712) into
+    /// its id.
+    #[derive(Debug, PartialEq, Eq)]
+    struct ChannelConfig { address payer; address payerAuthorizer; address receiver; address receiverAuthorizer; address token; uint40 withdrawDelay; bytes32 salt; }
+    #[derive(Debug)]
+    struct Voucher { ChannelConfig channel; uint128 maxClaimableAmount; }
+    #[derive(Debug)]
+    struct VoucherClaim { Voucher voucher; bytes signature; uint128 totalClaimed; }
+    /// Emitted when a channel is first funded.
+    #[derive(Debug)]
+    event ChannelCreated(bytes32 indexed channelId, ChannelConfig config);
+    /// One per channel whose claimed total a claim raises; `claimAmount` is the increase.
+    #[derive(Debug)]
+    event Claimed(bytes32 indexed channelId, address indexed sender, uint128 claimAmount, uint128 newTotalClaimed);
+    function claim(VoucherClaim[] voucherClaims) external;
+    function claimWithSignature(VoucherClaim[] voucherClaims, bytes authorizerSignature) external;
+    /// OpenZeppelin's Multicall (claim and settle in one transaction).
+    function multicall(bytes[] data) external returns (bytes[] results);
+
+    /// base/commerce-payments AuthCaptureEscrow: every call takes the payment's `PaymentInfo`
+    /// first; only `PaymentAuthorized` and `PaymentCharged` carry it, the other events its hash.
+    #[derive(Debug, PartialEq, Eq)]
+    struct PaymentInfo { address operator; address payer; address receiver; address token; uint120 maxAmount; uint48 preApprovalExpiry; uint48 authorizationExpiry; uint48 refundExpiry; uint16 minFeeBps; uint16 maxFeeBps; address feeReceiver; uint256 salt; }
+    #[derive(Debug)]
+    event PaymentAuthorized(bytes32 indexed paymentInfoHash, PaymentInfo paymentInfo, uint256 amount, address tokenCollector);
+    #[derive(Debug)]
+    event PaymentVoided(bytes32 indexed paymentInfoHash, uint256 amount);
+    #[derive(Debug)]
+    event PaymentReclaimed(bytes32 indexed paymentInfoHash, uint256 amount);
+    #[derive(Debug)]
+    event PaymentRefunded(bytes32 indexed paymentInfoHash, uint256 amount, address tokenCollector);
+    /// The escrow's events whose fee field v1.1 changed from basis points to an amount.
+    interface escrow_v1_0 {
+        #[derive(Debug)]
+        event PaymentCharged(bytes32 indexed paymentInfoHash, PaymentInfo paymentInfo, uint256 amount, address tokenCollector, uint16 feeBps, address feeReceiver);
+        #[derive(Debug)]
+        event PaymentCaptured(bytes32 indexed paymentInfoHash, uint256 amount, uint16 feeBps, address feeReceiver);
+    }
+    /// AuthCaptureEscrow v1.1 (base/commerce-payments#90): an absolute `feeAmount`.
+    interface escrow_v1_1 {
+        #[derive(Debug)]
+        event PaymentCharged(bytes32 indexed paymentInfoHash, PaymentInfo paymentInfo, uint256 amount, address tokenCollector, uint256 feeAmount, address feeReceiver);
+        #[derive(Debug)]
+        event PaymentCaptured(bytes32 indexed paymentInfoHash, uint256 amount, uint256 feeAmount, address feeReceiver);
+    }
 
     /// ERC-8004 IdentityRegistry.
     #[derive(Debug)]
@@ -89,6 +138,47 @@ mod tests {
                 b256!("0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5"),
             ),
             (Settled::SIGNATURE_HASH, b256!("0x97088ec3606cfe8cc112180570d03fcde05f9b8e1bfef8e27784eaf5dd5691b6")),
+            (
+                SettledWithPermit::SIGNATURE_HASH,
+                b256!("0xde5b89d10fc800c459329c382fabfcad0be0ed7e5328e01fae04e507b09ef5d8"),
+            ),
+            (
+                ChannelCreated::SIGNATURE_HASH,
+                b256!("0x69d8248d5566bdb2ebc4d218970710d8378a2ff9b709a999e052b71970f808fa"),
+            ),
+            (Claimed::SIGNATURE_HASH, b256!("0x36bd546bb573e8921fdbfd934bbed62d872796b01792cd240cce27f79dd3eddd")),
+            (
+                PaymentAuthorized::SIGNATURE_HASH,
+                b256!("0x1c81fb2e3bab27f6bb09bee9a0dddf61600b7cbaf2c12683e4864e0cbdb9d284"),
+            ),
+            (
+                escrow_v1_0::PaymentCharged::SIGNATURE_HASH,
+                b256!("0x943ae4341dd799d7aeedc501f616cd26b134639e0bc2ec059581ba3ebbf1e7d0"),
+            ),
+            (
+                escrow_v1_0::PaymentCaptured::SIGNATURE_HASH,
+                b256!("0xe749f7bbd01b49bb05abf26ca492cb4dfdea6bedeada8a40fdccd478c73a74e2"),
+            ),
+            (
+                escrow_v1_1::PaymentCharged::SIGNATURE_HASH,
+                b256!("0x137b0e73e4453f43c2e1ad2552980a0e0c7e988764619974ca26d37a7159940c"),
+            ),
+            (
+                escrow_v1_1::PaymentCaptured::SIGNATURE_HASH,
+                b256!("0xac1e0db1957daedbc6944bcb4c8dc947ff8101d710671ac2ec26309f7f38d58e"),
+            ),
+            (
+                PaymentVoided::SIGNATURE_HASH,
+                b256!("0xcadce8c3acb008e3e1c64ca7f60d22a3c87069183182b7dbb9e4d8cfb3a15842"),
+            ),
+            (
+                PaymentReclaimed::SIGNATURE_HASH,
+                b256!("0x78e1d723d17e13b7f40eeab9bf6dd9148a630bafde4203ab7bb5fca983516d17"),
+            ),
+            (
+                PaymentRefunded::SIGNATURE_HASH,
+                b256!("0x1bf415371b303ca6b8bbb4ce479b177cba5ad15dbe0c9a7750a588aa6bcd25b2"),
+            ),
             (Registered::SIGNATURE_HASH, b256!("0xca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a")),
             (MetadataSet::SIGNATURE_HASH, b256!("0x2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b")),
             (URIUpdated::SIGNATURE_HASH, b256!("0x3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb")),
@@ -131,5 +221,9 @@ mod tests {
         assert_eq!(transferWithAuthorization_1Call::SELECTOR, [0xcf, 0x09, 0x29, 0x95]);
         assert_eq!(receiveWithAuthorization_0Call::SELECTOR, [0xef, 0x55, 0xbe, 0xc6]);
         assert_eq!(receiveWithAuthorization_1Call::SELECTOR, [0x88, 0xb7, 0xab, 0x63]);
+        // x402BatchSettlement's claims and OpenZeppelin's multicall (x402-foundation/x402 #1950).
+        assert_eq!(claimCall::SELECTOR, [0x29, 0x23, 0x7b, 0x0c]);
+        assert_eq!(claimWithSignatureCall::SELECTOR, [0xe4, 0x3c, 0xe1, 0xf2]);
+        assert_eq!(multicallCall::SELECTOR, [0xac, 0x96, 0x50, 0xd8]);
     }
 }

@@ -3,7 +3,9 @@
 //! timestamp (a binary search, never an assumed block time), blocks' transactions, receipts by
 //! block or by transaction, and the adaptive `eth_getLogs` pager (`pager.rs`).
 
+pub mod builder_codes;
 pub mod events;
+pub mod forms;
 mod pager;
 
 use std::collections::{BTreeMap, HashMap, HashSet};

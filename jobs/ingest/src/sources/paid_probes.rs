@@ -991,6 +991,11 @@ mod tests {
             facilitator: None,
             eip3009: true,
             network: "eip155:8453".to_owned(),
+            form: None,
+            channel: None,
+            builder_app: None,
+            builder_wallet: None,
+            builder_services: None,
         };
         let oracle = format!("{:#x}", pool[0]);
         let mut rows = vec![row(&oracle, "0xs", 500), row(&oracle, "0xs", 500), row("0xB1", "0xS", 1_000)];

@@ -1,29 +1,34 @@
-//! USDC settlements to candidate sellers (onchain.md §1): `Transfer` logs whose `to` is the payTo
-//! of a current listing (topic filters in batches, never a scan of every USDC transfer). The
-//! blocks holding them are read with their transactions (`eth_getBlockByNumber`, full): the
-//! sender is the facilitator or relayer, and a transaction that calls USDC itself says by its
-//! function whether the payer's EIP-3009 authorization moved the funds. Only a settlement made
-//! through another contract (a router, the x402 Permit2 proxy) needs its receipt: whether an
-//! `AuthorizationUsed` by the payer immediately precedes the Transfer, or the proxy settled it
-//! (`Settled()`). A block with its transactions costs a node less than the block's receipts
-//! (anvil builds a block's receipts in time quadratic in its transactions: `BENCHMARKS.md` § 5).
+//! USDC settlements to candidate sellers (onchain.md §1, x402.md § 8), in every form x402 settles
+//! in: `Transfer` logs whose `to` is the payTo of a current listing (topic filters in batches,
+//! never a scan of every USDC transfer), plus the logs of the settlement contracts whose events say
+//! what a Transfer alone does not (the auth-capture escrow's outcomes, the batch contract's claims).
+//! The blocks holding them are read with their transactions (`eth_getBlockByNumber`, full): the
+//! sender is the facilitator or relayer, a transaction that calls USDC itself says by its function
+//! whether the payer's EIP-3009 authorization moved the funds, and every settling call's calldata
+//! may end with ERC-8021 builder codes. Only a settlement made through another contract (a router,
+//! a Permit2 proxy, the escrow) needs its receipt, which [`reading`] reads. A block with its
+//! transactions costs a node less than the block's receipts (anvil builds a block's receipts in
+//! time quadratic in its transactions: `BENCHMARKS.md` § 5).
+
+mod channels;
+mod escrow;
+mod reading;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use agentrep_lake::datasets::{ListingRow, SettlementRow};
+use agentrep_lake::datasets::{EscrowEventRow, ListingRow, SettlementRow};
 use alloy::primitives::{Address, B256};
-use alloy::rpc::types::{Filter, Log, TransactionReceipt};
-use alloy::sol_types::{SolCall, SolEvent};
+use alloy::rpc::types::{Filter, Log};
+use alloy::sol_types::SolEvent;
 use chrono::{DateTime, Days, Utc};
 
-use super::merge::replace_range;
+use self::reading::{Payments, Reading, TransferLog};
+use super::merge::{read_all, replace_range};
 use super::range::{self, BlockCursor};
 use super::{RunContext, RunReport, Source, SourceName, hex_address, ts};
-use crate::chain::events::{
-    AuthorizationUsed, Settled, Transfer, receiveWithAuthorization_0Call, receiveWithAuthorization_1Call,
-    transferWithAuthorization_0Call, transferWithAuthorization_1Call,
-};
-use crate::chain::{Chain, TxSummary};
+use crate::chain::events::Transfer;
+use crate::chain::forms::{self, Role};
+use crate::chain::{Chain, TxSummary, builder_codes};
 use crate::config::Contracts;
 
 /// Listings seen within this many days make their payTo a candidate seller.
@@ -66,27 +71,85 @@ impl Source for Settlements {
         };
         let read = async { chain.block_transactions(blocks).await.map(|txs| (txs, started.elapsed())) };
         let ((logs, scanned), (txs, fetched)) = futures::try_join!(scan, read)?;
-        let txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
+        let mut txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
         let classifying = std::time::Instant::now();
         let contracts = &ctx.config.contracts;
+        // The escrow's outcomes and the batch contract's claims: few logs, read whole.
+        let escrows = forms::addresses(|r| matches!(r, Role::Escrow(_)));
+        let escrow_logs = contract_logs(chain, escrows, escrow::topics(), &range, &mut report).await?;
+        let batch = forms::addresses(|r| r == Role::BatchSettlement);
+        let channel_logs = contract_logs(chain, batch, channels::topics(), &range, &mut report).await?;
+        let missing: Vec<Log> = escrow_logs
+            .iter()
+            .chain(&channel_logs)
+            .filter(|l| l.transaction_hash.is_some_and(|h| !txs.contains_key(&h)))
+            .cloned()
+            .collect();
+        txs.extend(
+            chain
+                .block_transactions(futures::stream::iter(txs_by_block(&missing)))
+                .await?
+                .into_iter()
+                .map(|t| (t.hash, t)),
+        );
+        let times = chain
+            .block_times(
+                logs.iter()
+                    .chain(&escrow_logs)
+                    .chain(&channel_logs)
+                    .filter_map(|l| l.block_number)
+                    .collect::<BTreeSet<_>>(),
+            )
+            .await?;
+        let known = escrow::known_payments(read_all::<EscrowEventRow>(ctx.lake)?);
+        let escrowed = escrow::scan(&escrow_logs, &txs, &times, known, &sellers);
+        let network = chain.config().network();
+        let claim_cx = channels::ClaimContext {
+            chain_id: chain.config().chain_id,
+            usdc: contracts.usdc,
+            network: &network,
+            sellers: &sellers,
+        };
+        let claims = channels::scan(&claim_cx, &channel_logs, &txs, &times);
         let routed = txs.values().filter(|t| t.to != Some(contracts.usdc)).count() as u64;
         ctx.progress.start("settlements: receipts", routed);
-        let rows = classify(chain, contracts, &logs, &txs).await?;
+        let classified = classify(chain, contracts, &logs, &txs, &escrowed.payments).await?;
         ctx.progress.finish();
-        let classified = classifying.elapsed();
+        let mut rows = classified.rows;
+        rows.extend(claims.rows);
+        for (what, n) in [
+            ("escrow events whose payment is not known (left out)", escrowed.unresolved),
+            ("escrow payouts whose payment is not known (left out)", classified.unknown_payments),
+            ("batch claims whose channel is not known (left out)", claims.unresolved),
+        ] {
+            if n > 0 {
+                report.notes.push(format!("{n} {what}"));
+            }
+        }
+        let classify_time = classifying.elapsed();
         let written = std::time::Instant::now();
         let (from, to) = range.times();
         let (days, n) = replace_range(ctx.lake, rows, from, to, |r| r.block_time, order)?;
+        let (escrow_days, escrow_n) = replace_range(
+            ctx.lake,
+            escrowed.rows,
+            from,
+            to,
+            |r| r.block_time,
+            |a, b| (a.block_number, &a.tx_hash, a.log_index).cmp(&(b.block_number, &b.tx_hash, b.log_index)),
+        )?;
         tracing::debug!(
             logs = logs.len(),
+            escrow_logs = escrow_logs.len(),
+            channel_logs = channel_logs.len(),
             scan_ms = scanned.as_millis() as u64,
             transactions_ms = fetched.as_millis() as u64,
-            classify_ms = classified.as_millis() as u64,
+            classify_ms = classify_time.as_millis() as u64,
             write_ms = written.elapsed().as_millis() as u64,
             "settlements: where the time went (scan and transactions overlap: each is the time it ended)"
         );
-        report.rows = n;
-        report.days = days;
+        report.rows = n + escrow_n;
+        report.days = days.into_iter().chain(escrow_days).collect::<BTreeSet<_>>().into_iter().collect();
         Ok((range.cursor(), report))
     }
 
@@ -169,8 +232,29 @@ fn txs_by_block(logs: &[Log]) -> BTreeMap<u64, Vec<B256>> {
     by_block
 }
 
+/// The logs of `addresses` with any of `topics` in the run's range (all of them: there is no
+/// seller to filter on, the events do not index the receiver).
+async fn contract_logs(
+    chain: &Chain,
+    addresses: Vec<Address>,
+    topics: Vec<B256>,
+    range: &range::BlockRange,
+    report: &mut RunReport,
+) -> anyhow::Result<Vec<Log>> {
+    let filter = Filter::new().address(addresses).event_signature(topics);
+    let (mut logs, stats) =
+        chain.pager().scan_pages(chain.provider(), &filter, range.start, range.end, |_, _| {}).await?;
+    report.pages += stats.pages;
+    report.shrinks += stats.shrinks;
+    report.logs += stats.logs;
+    logs.sort_by_key(|l| (l.block_number, l.log_index));
+    Ok(logs)
+}
+
 /// One seller's settlements in blocks `[start, end]`, classified as the settlements job classifies
-/// them: what the server's live re-score reads of the chain since a snapshot.
+/// them: what the server's live re-score reads of the chain since a snapshot. A capture's payment
+/// is read from the capture's own call or event (the escrow's earlier events are not scanned
+/// here), and batch claims are left to the day's run.
 pub async fn settlements_of(
     chain: &Chain,
     contracts: &Contracts,
@@ -186,28 +270,42 @@ pub async fn settlements_of(
     logs.sort_by_key(|l| (l.block_number, l.log_index));
     let txs = chain.block_transactions(futures::stream::iter(txs_by_block(&logs))).await?;
     let txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
-    classify(chain, contracts, &logs, &txs).await
+    Ok(classify(chain, contracts, &logs, &txs, &Payments::new()).await?.rows)
 }
 
-/// Turns Transfer logs into settlement rows (with `txs`, their transactions): block time, payer,
-/// seller, value, who sent the transaction, whether EIP-3009 paired it.
+/// What [`classify`] made of the Transfer logs.
+struct Classified {
+    rows: Vec<SettlementRow>,
+    /// Escrow payouts whose payment was not known (left out rather than paid by the token store).
+    unknown_payments: u64,
+}
+
+/// Turns Transfer logs into settlement rows (with `txs`, their transactions, and `payments`, the
+/// escrowed payments known): block time, true payer, seller, value, form, who relayed it, and the
+/// builder codes on the settling call.
 async fn classify(
     chain: &Chain,
     contracts: &Contracts,
     logs: &[Log],
     txs: &HashMap<B256, TxSummary>,
-) -> anyhow::Result<Vec<SettlementRow>> {
+    payments: &Payments,
+) -> anyhow::Result<Classified> {
     let usdc = contracts.usdc;
     // Settlements through another contract: only their receipts tell.
-    let routed: Vec<B256> = txs.values().filter(|t| t.to != Some(usdc)).map(|t| t.hash).collect();
+    let mut routed: Vec<B256> = logs
+        .iter()
+        .filter_map(|l| l.transaction_hash)
+        .filter(|h| txs.get(h).is_some_and(|t| t.to != Some(usdc)))
+        .collect();
+    routed.sort_unstable();
+    routed.dedup();
     let receipts = chain.transaction_receipts(&routed).await?;
     // Remembered from the blocks read: no more calls.
     let times = chain.block_times(logs.iter().filter_map(|l| l.block_number).collect::<BTreeSet<_>>()).await?;
     tracing::debug!(receipts = receipts.len(), "settlements: receipts of settlements through contracts");
-    let proxy = contracts.permit2_proxy;
     let network = chain.config().network();
     let asset = hex_address(&usdc);
-    let mut rows = Vec::with_capacity(logs.len());
+    let mut out = Classified { rows: Vec::with_capacity(logs.len()), unknown_payments: 0 };
     for log in logs {
         let Ok(transfer) = log.log_decode::<Transfer>() else { continue };
         let (Some(block), Some(hash), Some(index)) = (log.block_number, log.transaction_hash, log.log_index) else {
@@ -219,98 +317,39 @@ async fn classify(
             continue;
         }
         let tx = txs.get(&hash).ok_or_else(|| anyhow::anyhow!("transaction {hash} is not in block {block}"))?;
-        let (eip3009, permit2) = match receipts.get(&hash) {
-            Some(receipt) => (authorization_precedes(receipt, usdc, from, index), settled_by_proxy(receipt, proxy)),
-            None if tx.to == Some(usdc) => (authorizes(&tx.input, from), false),
-            None => anyhow::bail!("no receipt for {hash}"),
-        };
-        let relayed = tx.from != from;
-        rows.push(SettlementRow {
+        let receipt = receipts.get(&hash);
+        if receipt.is_none() && tx.to != Some(usdc) {
+            anyhow::bail!("no receipt for {hash}");
+        }
+        let (form, payer, facilitator) =
+            match reading::read(usdc, tx, receipt, TransferLog { from, to, index }, payments) {
+                Reading::Settlement { form, payer, facilitator } => (form, payer, facilitator),
+                Reading::Sweep => continue,
+                Reading::UnknownPayment => {
+                    out.unknown_payments += 1;
+                    continue;
+                }
+            };
+        let (builder_app, builder_wallet, builder_services) =
+            builder_codes::parse(&tx.input).unwrap_or_default().into_columns();
+        out.rows.push(SettlementRow {
             tx_hash: format!("{hash:#x}"),
             log_index: index as u32,
             block_number: block,
             block_time: ts(times[&block]),
-            payer: hex_address(&from),
+            payer: hex_address(&payer),
             pay_to: hex_address(&to),
             value: u64::try_from(value).unwrap_or(u64::MAX),
             asset: asset.clone(),
-            facilitator: (relayed || permit2).then(|| hex_address(&tx.from)),
-            eip3009,
+            facilitator: facilitator.map(|f| hex_address(&f)),
+            eip3009: form == agentrep_lake::SettlementForm::Eip3009,
             network: network.clone(),
+            form: Some(form),
+            channel: None,
+            builder_app,
+            builder_wallet,
+            builder_services,
         });
     }
-    Ok(rows)
-}
-
-/// A call to USDC itself is one of its EIP-3009 functions with `payer` as `from` (the first
-/// argument): USDC then emits the payer's `AuthorizationUsed` immediately before the Transfer,
-/// which is what [`authorization_precedes`] looks for in a receipt. Any other call to USDC
-/// (`transfer`, `transferFrom`) moves funds without an authorization.
-fn authorizes(input: &[u8], payer: Address) -> bool {
-    const SELECTORS: [[u8; 4]; 4] = [
-        transferWithAuthorization_0Call::SELECTOR,
-        transferWithAuthorization_1Call::SELECTOR,
-        receiveWithAuthorization_0Call::SELECTOR,
-        receiveWithAuthorization_1Call::SELECTOR,
-    ];
-    input.len() >= 36 && SELECTORS.iter().any(|s| input[..4] == s[..]) && input[4..36] == payer.into_word()[..]
-}
-
-/// An `AuthorizationUsed(authorizer == payer)` from the token at log index − 1 (USDC emits it
-/// immediately before the Transfer).
-fn authorization_precedes(receipt: &TransactionReceipt, token: Address, payer: Address, index: u64) -> bool {
-    receipt.inner.logs().iter().any(|l| {
-        l.log_index == Some(index.wrapping_sub(1))
-            && l.address() == token
-            && l.log_decode::<AuthorizationUsed>().is_ok_and(|a| a.inner.data.authorizer == payer)
-    })
-}
-
-/// The transaction went to the x402 Permit2 proxy, which logged `Settled()`.
-fn settled_by_proxy(receipt: &TransactionReceipt, proxy: Address) -> bool {
-    receipt.to == Some(proxy)
-        && receipt.inner.logs().iter().any(|l| l.address() == proxy && l.topic0() == Some(&Settled::SIGNATURE_HASH))
-}
-
-#[cfg(test)]
-mod tests {
-    use alloy::primitives::{U256, address};
-
-    use super::*;
-
-    #[test]
-    fn a_direct_eip3009_call_by_the_payer_authorizes() {
-        let payer = address!("0x00000000000000000000000000000000000000aa");
-        let seller = address!("0x00000000000000000000000000000000000000bb");
-        let (value, after, before, nonce) = (U256::from(10_000u64), U256::ZERO, U256::MAX, B256::repeat_byte(7));
-        let vrs = transferWithAuthorization_0Call {
-            from: payer,
-            to: seller,
-            value,
-            validAfter: after,
-            validBefore: before,
-            nonce,
-            v: 27,
-            r: B256::ZERO,
-            s: B256::ZERO,
-        }
-        .abi_encode();
-        let bytes = receiveWithAuthorization_1Call {
-            from: payer,
-            to: seller,
-            value,
-            validAfter: after,
-            validBefore: before,
-            nonce,
-            signature: vec![1u8; 65].into(),
-        }
-        .abi_encode();
-        assert!(authorizes(&vrs, payer));
-        assert!(authorizes(&bytes, payer));
-        assert!(!authorizes(&vrs, seller), "another wallet's authorization");
-        let mut transfer = vec![0xa9, 0x05, 0x9c, 0xbb];
-        transfer.extend_from_slice(&vrs[4..]);
-        assert!(!authorizes(&transfer, payer), "transfer(…) uses no authorization");
-        assert!(!authorizes(&vrs[..20], payer));
-    }
+    Ok(out)
 }
