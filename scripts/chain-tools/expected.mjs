@@ -14,6 +14,11 @@ export const ADDRESSES = {
   EAS: '0x4200000000000000000000000000000000000021',
   ClankerFactory: '0xE85A59c628F7d27878ACeB4bf3b35733630083a9',
   PoolManager: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
+  // x402.md § 8: the x402 proxies, the batch settlement contract and the auth-capture escrow v1.0.
+  ExactPermit2ProxyDouble: '0x402085c248EeA27D92E8b30b2C58ed07f9E20001',
+  UptoPermit2ProxyDouble: '0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002',
+  BatchSettlementDouble: '0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003',
+  AuthCaptureEscrowDouble: '0xBdEA0D1bcC5966192B070Fdf62aB4EF5b4420cff',
 };
 
 export const TOPICS = {
@@ -33,6 +38,17 @@ export const TOPICS = {
   TokenCreated: '0x9299d1d1a88d8e1abdc591ae7a167a6bc63a8f17d695804e9091ee33aa89fb67',
   Swap: '0x40e9cecb9f5f1f1c5b9c97dec2917b7ee92e57ba5563708daca94dd84ad7112f',
   ModifyLiquidity: '0xf208f4912782fd25c7f114ca3723a2d5dd6f3bcc3ac8db5af63baa85f711d5ec',
+  // x402.md § 8 and the published sources (x402-foundation/x402 contracts/evm, base/commerce-payments v1.0).
+  Settled: '0x97088ec3606cfe8cc112180570d03fcde05f9b8e1bfef8e27784eaf5dd5691b6',
+  ChannelCreated: '0x69d8248d5566bdb2ebc4d218970710d8378a2ff9b709a999e052b71970f808fa',
+  Deposited: '0x6c2a09353b5e75e70d0b9778b80a413809bb235d46c211811c474b3346791d89',
+  Claimed: '0x36bd546bb573e8921fdbfd934bbed62d872796b01792cd240cce27f79dd3eddd',
+  PaymentCharged: '0x943ae4341dd799d7aeedc501f616cd26b134639e0bc2ec059581ba3ebbf1e7d0',
+  PaymentAuthorized: '0x1c81fb2e3bab27f6bb09bee9a0dddf61600b7cbaf2c12683e4864e0cbdb9d284',
+  PaymentCaptured: '0xe749f7bbd01b49bb05abf26ca492cb4dfdea6bedeada8a40fdccd478c73a74e2',
+  PaymentVoided: '0xcadce8c3acb008e3e1c64ca7f60d22a3c87069183182b7dbb9e4d8cfb3a15842',
+  PaymentReclaimed: '0x78e1d723d17e13b7f40eeab9bf6dd9148a630bafde4203ab7bb5fca983516d17',
+  PaymentRefunded: '0x1bf415371b303ca6b8bbb4ce479b177cba5ad15dbe0c9a7750a588aa6bcd25b2',
 };
 
 /** keccak256("agentWallet"): MetadataSet topic2 for the reserved agent-wallet key (onchain.md appendix). */
@@ -77,6 +93,21 @@ export const EVENTS = {
   PoolManager: [
     'Swap(bytes32 indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee)',
     'ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)',
+  ],
+  ExactPermit2ProxyDouble: ['Settled()'],
+  UptoPermit2ProxyDouble: ['Settled()'],
+  BatchSettlementDouble: [
+    'ChannelCreated(bytes32 indexed channelId, (address,address,address,address,address,uint40,bytes32) config)',
+    'Deposited(bytes32 indexed channelId, address indexed sender, uint128 amount, uint128 newBalance)',
+    'Claimed(bytes32 indexed channelId, address indexed sender, uint128 claimAmount, uint128 newTotalClaimed)',
+  ],
+  AuthCaptureEscrowDouble: [
+    'PaymentCharged(bytes32 indexed paymentInfoHash, (address,address,address,address,uint120,uint48,uint48,uint48,uint16,uint16,address,uint256) paymentInfo, uint256 amount, address tokenCollector, uint16 feeBps, address feeReceiver)',
+    'PaymentAuthorized(bytes32 indexed paymentInfoHash, (address,address,address,address,uint120,uint48,uint48,uint48,uint16,uint16,address,uint256) paymentInfo, uint256 amount, address tokenCollector)',
+    'PaymentCaptured(bytes32 indexed paymentInfoHash, uint256 amount, uint16 feeBps, address feeReceiver)',
+    'PaymentVoided(bytes32 indexed paymentInfoHash, uint256 amount)',
+    'PaymentReclaimed(bytes32 indexed paymentInfoHash, uint256 amount)',
+    'PaymentRefunded(bytes32 indexed paymentInfoHash, uint256 amount, address tokenCollector)',
   ],
   LaunchToken: [
     'Transfer(address indexed from, address indexed to, uint256 value)',

@@ -14,6 +14,7 @@
 
 mod expected;
 mod faults;
+mod forms;
 mod schedule;
 mod sources_table;
 

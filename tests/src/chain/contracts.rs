@@ -24,6 +24,14 @@ pub const WETH: Address = address!("0x4200000000000000000000000000000000000006")
 pub const COINBASE_ATTESTER: Address = address!("0x357458739F90461b99789350868CD7CF330Dd7EE");
 /// Coinbase "Verified Account" schema on Base.
 pub const VERIFIED_ACCOUNT_SCHEMA: B256 = b256!("0xf8b05c79f090979bf4a80270aba232dff11a10d9ca55c4f88de95317970f0de9");
+/// x402ExactPermit2Proxy on Base (its double: the Transfer, then `Settled()`).
+pub const EXACT_PERMIT2_PROXY: Address = address!("0x402085c248EeA27D92E8b30b2C58ed07f9E20001");
+/// x402UptoPermit2Proxy on Base.
+pub const UPTO_PERMIT2_PROXY: Address = address!("0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002");
+/// x402BatchSettlement on Base.
+pub const BATCH_SETTLEMENT: Address = address!("0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003");
+/// base/commerce-payments AuthCaptureEscrow v1.0 on Base.
+pub const AUTH_CAPTURE_ESCROW: Address = address!("0xBdEA0D1bcC5966192B070Fdf62aB4EF5b4420cff");
 /// Chain id of Base, which anvil runs with.
 pub const CHAIN_ID: u64 = 8453;
 
@@ -61,7 +69,7 @@ pub struct Placed {
 }
 
 /// Every contract the replay places, as `contracts/artifacts/addresses.json` says.
-pub const PLACED: [Placed; 6] = [
+pub const PLACED: [Placed; 10] = [
     Placed { name: "FiatToken", address: USDC, artifact: include_str!("../../../contracts/artifacts/FiatToken.json") },
     Placed {
         name: "IdentityRegistry",
@@ -83,6 +91,26 @@ pub const PLACED: [Placed; 6] = [
         name: "PoolManager",
         address: POOL_MANAGER,
         artifact: include_str!("../../../contracts/artifacts/PoolManager.json"),
+    },
+    Placed {
+        name: "ExactPermit2ProxyDouble",
+        address: EXACT_PERMIT2_PROXY,
+        artifact: include_str!("../../../contracts/artifacts/ExactPermit2ProxyDouble.json"),
+    },
+    Placed {
+        name: "UptoPermit2ProxyDouble",
+        address: UPTO_PERMIT2_PROXY,
+        artifact: include_str!("../../../contracts/artifacts/UptoPermit2ProxyDouble.json"),
+    },
+    Placed {
+        name: "BatchSettlementDouble",
+        address: BATCH_SETTLEMENT,
+        artifact: include_str!("../../../contracts/artifacts/BatchSettlementDouble.json"),
+    },
+    Placed {
+        name: "AuthCaptureEscrowDouble",
+        address: AUTH_CAPTURE_ESCROW,
+        artifact: include_str!("../../../contracts/artifacts/AuthCaptureEscrowDouble.json"),
     },
 ];
 

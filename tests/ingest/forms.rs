@@ -1,0 +1,280 @@
+//! Every settlement form on a real node: anvil with the USDC double and the doubles of the x402
+//! Permit2 proxies, the batch settlement contract and the auth-capture escrow at their published
+//! addresses (`contracts/src/SettlementForms.sol`: the published events, calldata shapes and
+//! hashes), one listed seller paid in each form by hand-made transactions, then `agentrep ingest
+//! --source settlements` as an operator runs it. The lake must hold each settlement with its true
+//! payer (never the escrow or the batch contract), the amount that reached the seller, its form,
+//! who relayed it and the builder codes on its calldata; the escrow's outcomes in `escrow_events`;
+//! and the batch sweep counted once, at its claims.
+
+use std::collections::BTreeSet;
+
+use agentrep_lake::datasets::{EscrowEventRow, ListingRow, SettlementRow};
+use agentrep_lake::{EscrowAction, Lake, SettlementForm, Timestamp};
+use agentrep_tests::agentrep_binary;
+use agentrep_tests::chain::contracts::{
+    AUTH_CAPTURE_ESCROW, BATCH_SETTLEMENT, EXACT_PERMIT2_PROXY, IFiatToken, PLACED, UPTO_PERMIT2_PROXY, USDC,
+};
+use agentrep_tests::chain::paychain::PayChain;
+use agentrep_tests::replayed::read_dated;
+use alloy::primitives::{Address, B256, Bytes, U256, address};
+use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::SolCall;
+
+alloy::sol! {
+    /// The doubles' calls, as the published contracts take them.
+    interface IForms {
+        struct PaymentInfo { address operator; address payer; address receiver; address token; uint120 maxAmount; uint48 preApprovalExpiry; uint48 authorizationExpiry; uint48 refundExpiry; uint16 minFeeBps; uint16 maxFeeBps; address feeReceiver; uint256 salt; }
+        struct ChannelConfig { address payer; address payerAuthorizer; address receiver; address receiverAuthorizer; address token; uint40 withdrawDelay; bytes32 salt; }
+        struct Voucher { ChannelConfig channel; uint128 maxClaimableAmount; }
+        struct VoucherClaim { Voucher voucher; bytes signature; uint128 totalClaimed; }
+        function settle(address owner, address to, uint256 amount) external;
+        function authorize(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData) external;
+        function charge(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData, uint16 feeBps, address feeReceiver) external;
+        function capture(PaymentInfo paymentInfo, uint256 amount, uint16 feeBps, address feeReceiver) external;
+        function void(PaymentInfo paymentInfo) external;
+        function refund(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData) external;
+        function deposit(ChannelConfig config, uint128 amount, address collector, bytes collectorData) external;
+        function claimWithSignature(VoucherClaim[] voucherClaims, bytes authorizerSignature) external;
+        function settle(address receiver, address token) external;
+        function multicall(bytes[] data) external returns (bytes[] results);
+    }
+}
+
+/// `{"a": "shop", "w": "fac_one", "s": ["cli_x"]}` as an ERC-8021 schema-2 suffix.
+fn builder_suffix() -> Vec<u8> {
+    let mut cbor = vec![0xa3, 0x61, b'a', 0x64];
+    cbor.extend(b"shop");
+    cbor.extend([0x61, b'w', 0x67]);
+    cbor.extend(b"fac_one");
+    cbor.extend([0x61, b's', 0x81, 0x65]);
+    cbor.extend(b"cli_x");
+    let mut suffix = cbor.clone();
+    suffix.extend((cbor.len() as u16).to_be_bytes());
+    suffix.push(2);
+    suffix.extend([0x80, 0x21].repeat(8));
+    suffix
+}
+
+fn payment(operator: Address, payer: Address, receiver: Address, salt: u64) -> IForms::PaymentInfo {
+    IForms::PaymentInfo {
+        operator,
+        payer,
+        receiver,
+        token: USDC,
+        maxAmount: alloy::primitives::Uint::from(1_000_000u64),
+        preApprovalExpiry: alloy::primitives::Uint::from(u64::from(u32::MAX)),
+        authorizationExpiry: alloy::primitives::Uint::from(u64::from(u32::MAX)),
+        refundExpiry: alloy::primitives::Uint::from(u64::from(u32::MAX)),
+        minFeeBps: 0,
+        maxFeeBps: 1_000,
+        feeReceiver: Address::ZERO,
+        salt: U256::from(salt),
+    }
+}
+
+fn voucher(config: &IForms::ChannelConfig, total: u128) -> IForms::VoucherClaim {
+    IForms::VoucherClaim {
+        voucher: IForms::Voucher { channel: config.clone(), maxClaimableAmount: 1_000_000 },
+        signature: Bytes::from(vec![1u8; 65]),
+        totalClaimed: total,
+    }
+}
+
+fn hex(a: Address) -> String {
+    format!("{a:#x}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_settlement_form_is_read_with_its_true_payer() {
+    let chain = PayChain::start().await.expect("anvil starts");
+    for double in PLACED.iter().filter(|p| p.name.ends_with("Double")) {
+        chain.anvil.set_code(double.address, &double.runtime_code()).await.expect("placed");
+    }
+    let seller = address!("0x5e11e40000000000000000000000000000000001");
+    let facilitator = address!("0xfac1000000000000000000000000000000000001");
+    let payers: Vec<PrivateKeySigner> = (0..7).map(|_| PrivateKeySigner::random()).collect();
+    for who in payers.iter().map(PrivateKeySigner::address).chain([facilitator, seller]) {
+        chain.anvil.set_balance(who, U256::from(10u128.pow(20))).await.expect("gas");
+        chain.fund(who, 1_000_000).await.expect("funded");
+    }
+    let approve = |spender| IFiatToken::approveCall { spender, value: U256::MAX }.abi_encode();
+    let send = |from: Address, to: Address, data: Vec<u8>| {
+        let chain = &chain;
+        async move { chain.send_to(from, to, &data).await.expect("mined") }
+    };
+    let p = |i: usize| payers[i].address();
+
+    // EIP-3009, relayed: the baseline.
+    chain.settle_as_relayer(&payers[0], seller, 10_000).await.expect("settled");
+    // The exact and upto Permit2 proxies, sent by the facilitator; the exact one with builder codes.
+    send(p(1), USDC, approve(EXACT_PERMIT2_PROXY)).await;
+    let mut exact = IForms::settle_0Call { owner: p(1), to: seller, amount: U256::from(20_000u64) }.abi_encode();
+    exact.extend(builder_suffix());
+    send(facilitator, EXACT_PERMIT2_PROXY, exact).await;
+    send(p(2), USDC, approve(UPTO_PERMIT2_PROXY)).await;
+    let upto = IForms::settle_0Call { owner: p(2), to: seller, amount: U256::from(5_000u64) }.abi_encode();
+    send(facilitator, UPTO_PERMIT2_PROXY, upto).await;
+    // The escrow: an authorization captured with a 1 % fee and partly refunded, one voided, one
+    // charge. The operator is the facilitator.
+    send(p(3), USDC, approve(AUTH_CAPTURE_ESCROW)).await;
+    send(facilitator, USDC, approve(AUTH_CAPTURE_ESCROW)).await;
+    let captured = payment(facilitator, p(3), seller, 1);
+    let authorize = |info: &IForms::PaymentInfo, amount: u64| {
+        IForms::authorizeCall {
+            paymentInfo: info.clone(),
+            amount: U256::from(amount),
+            tokenCollector: Address::ZERO,
+            collectorData: Bytes::new(),
+        }
+        .abi_encode()
+    };
+    send(facilitator, AUTH_CAPTURE_ESCROW, authorize(&captured, 30_000)).await;
+    let capture = IForms::captureCall {
+        paymentInfo: captured.clone(),
+        amount: U256::from(30_000u64),
+        feeBps: 100,
+        feeReceiver: facilitator,
+    };
+    send(facilitator, AUTH_CAPTURE_ESCROW, capture.abi_encode()).await;
+    let refund = IForms::refundCall {
+        paymentInfo: captured.clone(),
+        amount: U256::from(5_000u64),
+        tokenCollector: Address::ZERO,
+        collectorData: Bytes::new(),
+    };
+    send(facilitator, AUTH_CAPTURE_ESCROW, refund.abi_encode()).await;
+    let voided = payment(facilitator, p(3), seller, 2);
+    send(facilitator, AUTH_CAPTURE_ESCROW, authorize(&voided, 7_000)).await;
+    send(facilitator, AUTH_CAPTURE_ESCROW, IForms::voidCall { paymentInfo: voided.clone() }.abi_encode()).await;
+    send(p(4), USDC, approve(AUTH_CAPTURE_ESCROW)).await;
+    let charge = IForms::chargeCall {
+        paymentInfo: payment(facilitator, p(4), seller, 3),
+        amount: U256::from(8_000u64),
+        tokenCollector: Address::ZERO,
+        collectorData: Bytes::new(),
+        feeBps: 0,
+        feeReceiver: Address::ZERO,
+    };
+    send(facilitator, AUTH_CAPTURE_ESCROW, charge.abi_encode()).await;
+    // A payment channel: a deposit, a claim and the sweep in one multicall, a second claim, the
+    // sweep on its own.
+    send(p(5), USDC, approve(BATCH_SETTLEMENT)).await;
+    let channel = IForms::ChannelConfig {
+        payer: p(5),
+        payerAuthorizer: Address::ZERO,
+        receiver: seller,
+        receiverAuthorizer: facilitator,
+        token: USDC,
+        withdrawDelay: alloy::primitives::Uint::from(900u64),
+        salt: B256::repeat_byte(7),
+    };
+    let deposit = IForms::depositCall {
+        config: channel.clone(),
+        amount: 50_000,
+        collector: Address::ZERO,
+        collectorData: Bytes::new(),
+    };
+    send(p(5), BATCH_SETTLEMENT, deposit.abi_encode()).await;
+    let claim = |total| {
+        IForms::claimWithSignatureCall {
+            voucherClaims: vec![voucher(&channel, total)],
+            authorizerSignature: Bytes::new(),
+        }
+        .abi_encode()
+    };
+    let sweep = IForms::settle_1Call { receiver: seller, token: USDC }.abi_encode();
+    let both = IForms::multicallCall { data: vec![claim(12_000).into(), sweep.clone().into()] }.abi_encode();
+    send(facilitator, BATCH_SETTLEMENT, both).await;
+    send(facilitator, BATCH_SETTLEMENT, claim(20_000)).await;
+    send(facilitator, BATCH_SETTLEMENT, sweep).await;
+    // A plain transfer from the payer itself.
+    let plain = IFiatToken::transferCall { to: seller, value: U256::from(1_000u64) }.abi_encode();
+    send(p(6), USDC, plain).await;
+    // A later block closes the second the transactions were mined in: the ingest reads whole seconds.
+    chain.anvil.mine_at(chrono::Utc::now().timestamp() + 30).await.expect("mined");
+
+    // The seller is listed; the ingest reads the chain to its head.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lake = Lake::new(dir.path().join("lake"));
+    let now = Timestamp::from_secs(chrono::Utc::now().timestamp());
+    let listing = ListingRow {
+        resource: "https://seller.example/api".into(),
+        pay_to: hex(seller),
+        network: "eip155:8453".into(),
+        asset: hex(USDC),
+        price_atomic: 1_000,
+        description: None,
+        tags: Vec::new(),
+        ecosystem: "bazaar".into(),
+        first_seen: now,
+        last_seen: now,
+    };
+    lake.write_partition(chrono::Utc::now().date_naive(), &[listing]).expect("listing written");
+    let config = dir.path().join("agentrep.toml");
+    let toml = format!(
+        "[chain]\nrpc_urls = [\"{}\"]\nuse_finalized = false\nconfirmations = 0\nstart_block = 0\n\
+         request_timeout_ms = 5000\ninitial_backoff_ms = 20\n\n[facilitators]\nrefresh = false\n",
+        chain.anvil.url()
+    );
+    std::fs::write(&config, toml).expect("config written");
+    let out = std::process::Command::new(agentrep_binary())
+        .args(["ingest", "--source", "settlements", "--clock", "chain", "--lake"])
+        .arg(lake.root())
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .expect("agentrep runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let settlements: Vec<SettlementRow> =
+        read_dated::<SettlementRow>(&lake).expect("settlements").into_iter().map(|(_, r)| r).collect();
+    let got: BTreeSet<(String, u64, SettlementForm, Option<String>)> = settlements
+        .iter()
+        .map(|s| (s.payer.clone(), s.value, SettlementForm::of(s.form, s.eip3009), s.facilitator.clone()))
+        .collect();
+    let relayer = Some(hex(chain.relayer.address()));
+    let fac = Some(hex(facilitator));
+    let expected: BTreeSet<(String, u64, SettlementForm, Option<String>)> = [
+        (hex(p(0)), 10_000, SettlementForm::Eip3009, relayer),
+        (hex(p(1)), 20_000, SettlementForm::Permit2, fac.clone()),
+        (hex(p(2)), 5_000, SettlementForm::Upto, fac.clone()),
+        // The capture of 30,000 less the 1 % fee reached the seller, paid by the payment's payer.
+        (hex(p(3)), 29_700, SettlementForm::AuthCapture, fac.clone()),
+        (hex(p(4)), 8_000, SettlementForm::AuthCapture, fac.clone()),
+        // Two claims of the channel (12,000, then 8,000 more), the sweeps not counted again.
+        (hex(p(5)), 12_000, SettlementForm::BatchClaim, fac.clone()),
+        (hex(p(5)), 8_000, SettlementForm::BatchClaim, fac.clone()),
+        (hex(p(6)), 1_000, SettlementForm::Transfer, None),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(got, expected);
+    assert_eq!(settlements.len(), expected.len(), "one row each");
+    assert!(settlements.iter().all(|s| s.pay_to == hex(seller)));
+    let permit2 = settlements.iter().find(|s| s.form == Some(SettlementForm::Permit2)).expect("a Permit2 row");
+    assert_eq!(
+        (permit2.builder_app.as_deref(), permit2.builder_wallet.as_deref(), permit2.builder_services.as_deref()),
+        (Some("shop"), Some("fac_one"), Some("cli_x"))
+    );
+    let claims: Vec<&SettlementRow> =
+        settlements.iter().filter(|s| s.form == Some(SettlementForm::BatchClaim)).collect();
+    assert!(claims.iter().all(|c| c.channel.is_some() && c.channel == claims[0].channel), "one channel");
+
+    let escrow: Vec<EscrowEventRow> =
+        read_dated::<EscrowEventRow>(&lake).expect("escrow events").into_iter().map(|(_, r)| r).collect();
+    let outcomes: Vec<(EscrowAction, String, u64, Option<u64>)> =
+        escrow.iter().map(|e| (e.action.expect("a known action"), e.payer.clone(), e.amount, e.fee)).collect();
+    assert_eq!(
+        outcomes,
+        vec![
+            (EscrowAction::Authorized, hex(p(3)), 30_000, None),
+            (EscrowAction::Captured, hex(p(3)), 30_000, Some(300)),
+            (EscrowAction::Refunded, hex(p(3)), 5_000, None),
+            (EscrowAction::Authorized, hex(p(3)), 7_000, None),
+            (EscrowAction::Voided, hex(p(3)), 7_000, None),
+            (EscrowAction::Charged, hex(p(4)), 8_000, Some(0)),
+        ]
+    );
+    assert!(escrow.iter().all(|e| e.receiver == hex(seller) && e.operator == hex(facilitator)));
+}
