@@ -28,7 +28,7 @@ use super::range::{self, BlockCursor};
 use super::{RunContext, RunReport, Source, SourceName, hex_address, ts};
 use crate::chain::events::Transfer;
 use crate::chain::forms::{self, Role};
-use crate::chain::{Chain, TxSummary, builder_codes};
+use crate::chain::{Chain, PageStats, TxSummary, builder_codes};
 use crate::config::Contracts;
 
 /// Listings seen within this many days make their payTo a candidate seller.
@@ -70,15 +70,21 @@ impl Source for Settlements {
             logs.map(|logs| (logs, started.elapsed()))
         };
         let read = async { chain.block_transactions(blocks).await.map(|txs| (txs, started.elapsed())) };
-        let ((logs, scanned), (txs, fetched)) = futures::try_join!(scan, read)?;
+        // The escrow's outcomes and the batch contract's claims, read whole (few logs) while the
+        // transfers are scanned.
+        let contract_scan = contract_logs(chain, &range);
+        let ((logs, scanned), (txs, fetched), (contract_logs, stats)) = futures::try_join!(scan, read, contract_scan)?;
+        report.pages += stats.pages;
+        report.shrinks += stats.shrinks;
+        report.logs += stats.logs;
+        let of_role = |keep: fn(Role) -> bool| -> Vec<Log> {
+            contract_logs.iter().filter(|l| forms::role_of(l.address()).is_some_and(keep)).cloned().collect()
+        };
+        let escrow_logs = of_role(|r| matches!(r, Role::Escrow(_)));
+        let channel_logs = of_role(|r| r == Role::BatchSettlement);
         let mut txs: HashMap<B256, TxSummary> = txs.into_iter().map(|t| (t.hash, t)).collect();
         let classifying = std::time::Instant::now();
         let contracts = &ctx.config.contracts;
-        // The escrow's outcomes and the batch contract's claims: few logs, read whole.
-        let escrows = forms::addresses(|r| matches!(r, Role::Escrow(_)));
-        let escrow_logs = contract_logs(chain, escrows, escrow::topics(), &range, &mut report).await?;
-        let batch = forms::addresses(|r| r == Role::BatchSettlement);
-        let channel_logs = contract_logs(chain, batch, channels::topics(), &range, &mut report).await?;
         let missing: Vec<Log> = escrow_logs
             .iter()
             .chain(&channel_logs)
@@ -232,23 +238,16 @@ fn txs_by_block(logs: &[Log]) -> BTreeMap<u64, Vec<B256>> {
     by_block
 }
 
-/// The logs of `addresses` with any of `topics` in the run's range (all of them: there is no
-/// seller to filter on, the events do not index the receiver).
-async fn contract_logs(
-    chain: &Chain,
-    addresses: Vec<Address>,
-    topics: Vec<B256>,
-    range: &range::BlockRange,
-    report: &mut RunReport,
-) -> anyhow::Result<Vec<Log>> {
+/// The logs of the escrows and the batch settlement contract in the run's range (all of them:
+/// their events do not index the receiver, so there is no seller to filter on), in chain order.
+async fn contract_logs(chain: &Chain, range: &range::BlockRange) -> anyhow::Result<(Vec<Log>, PageStats)> {
+    let addresses = forms::addresses(|r| matches!(r, Role::Escrow(_) | Role::BatchSettlement));
+    let topics: Vec<B256> = escrow::topics().into_iter().chain(channels::topics()).collect();
     let filter = Filter::new().address(addresses).event_signature(topics);
     let (mut logs, stats) =
         chain.pager().scan_pages(chain.provider(), &filter, range.start, range.end, |_, _| {}).await?;
-    report.pages += stats.pages;
-    report.shrinks += stats.shrinks;
-    report.logs += stats.logs;
     logs.sort_by_key(|l| (l.block_number, l.log_index));
-    Ok(logs)
+    Ok((logs, stats))
 }
 
 /// One seller's settlements in blocks `[start, end]`, classified as the settlements job classifies
