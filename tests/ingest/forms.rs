@@ -5,11 +5,12 @@
 //! --source settlements` as an operator runs it. The lake must hold each settlement with its true
 //! payer (never the escrow or the batch contract), the amount that reached the seller, its form,
 //! who relayed it and the builder codes on its calldata; the escrow's outcomes in `escrow_events`;
-//! and the batch sweep counted once, at its claims.
+//! and the batch sweep counted once, at its claims. Then `--source funding`: a seller first paid
+//! through the escrow was funded by the payment's payer, and a channel's sweep funds nobody.
 
 use std::collections::BTreeSet;
 
-use agentrep_lake::datasets::{EscrowEventRow, ListingRow, SettlementRow};
+use agentrep_lake::datasets::{EscrowEventRow, FundingRow, ListingRow, SettlementRow};
 use agentrep_lake::{EscrowAction, Lake, SettlementForm, Timestamp};
 use agentrep_tests::agentrep_binary;
 use agentrep_tests::chain::contracts::{
@@ -92,6 +93,11 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         chain.anvil.set_code(double.address, &double.runtime_code()).await.expect("placed");
     }
     let seller = address!("0x5e11e40000000000000000000000000000000001");
+    // Sellers whose first USDC is an escrow charge, and a channel's sweep.
+    let (escrowed, swept) = (
+        address!("0x5e11e40000000000000000000000000000000002"),
+        address!("0x5e11e40000000000000000000000000000000003"),
+    );
     let facilitator = address!("0xfac1000000000000000000000000000000000001");
     let payers: Vec<PrivateKeySigner> = (0..7).map(|_| PrivateKeySigner::random()).collect();
     for who in payers.iter().map(PrivateKeySigner::address).chain([facilitator, seller]) {
@@ -188,6 +194,30 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     send(facilitator, BATCH_SETTLEMENT, both).await;
     send(facilitator, BATCH_SETTLEMENT, claim(20_000)).await;
     send(facilitator, BATCH_SETTLEMENT, sweep).await;
+    let first_pay = IForms::chargeCall {
+        paymentInfo: payment(facilitator, p(4), escrowed, 4),
+        amount: U256::from(6_000u64),
+        tokenCollector: Address::ZERO,
+        collectorData: Bytes::new(),
+        feeBps: 0,
+        feeReceiver: Address::ZERO,
+    };
+    send(facilitator, AUTH_CAPTURE_ESCROW, first_pay.abi_encode()).await;
+    let other = IForms::ChannelConfig { receiver: swept, salt: B256::repeat_byte(8), ..channel.clone() };
+    let deposit = IForms::depositCall {
+        config: other.clone(),
+        amount: 10_000,
+        collector: Address::ZERO,
+        collectorData: Bytes::new(),
+    };
+    send(p(5), BATCH_SETTLEMENT, deposit.abi_encode()).await;
+    let claim_other = IForms::claimWithSignatureCall {
+        voucherClaims: vec![voucher(&other, 4_000)],
+        authorizerSignature: Bytes::new(),
+    };
+    let sweep_other = IForms::settle_1Call { receiver: swept, token: USDC }.abi_encode();
+    let both = IForms::multicallCall { data: vec![claim_other.abi_encode().into(), sweep_other.into()] }.abi_encode();
+    send(facilitator, BATCH_SETTLEMENT, both).await;
     // A plain transfer from the payer itself.
     let plain = IFiatToken::transferCall { to: seller, value: U256::from(1_000u64) }.abi_encode();
     send(p(6), USDC, plain).await;
@@ -198,9 +228,9 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     let dir = tempfile::tempdir().expect("temp dir");
     let lake = Lake::new(dir.path().join("lake"));
     let now = Timestamp::from_secs(chrono::Utc::now().timestamp());
-    let listing = ListingRow {
-        resource: "https://seller.example/api".into(),
-        pay_to: hex(seller),
+    let listing = |pay_to: Address| ListingRow {
+        resource: format!("https://{pay_to:#x}.example/api"),
+        pay_to: hex(pay_to),
         network: "eip155:8453".into(),
         asset: hex(USDC),
         price_atomic: 1_000,
@@ -210,7 +240,8 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         first_seen: now,
         last_seen: now,
     };
-    lake.write_partition(chrono::Utc::now().date_naive(), &[listing]).expect("listing written");
+    let listings = [listing(seller), listing(escrowed), listing(swept)];
+    lake.write_partition(chrono::Utc::now().date_naive(), &listings).expect("listings written");
     let config = dir.path().join("agentrep.toml");
     let toml = format!(
         "[chain]\nrpc_urls = [\"{}\"]\nuse_finalized = false\nconfirmations = 0\nstart_block = 0\n\
@@ -218,47 +249,54 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         chain.anvil.url()
     );
     std::fs::write(&config, toml).expect("config written");
-    let out = std::process::Command::new(agentrep_binary())
-        .args(["ingest", "--source", "settlements", "--clock", "chain", "--lake"])
-        .arg(lake.root())
-        .arg("--config")
-        .arg(&config)
-        .output()
-        .expect("agentrep runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ingest = |source: &str| {
+        let out = std::process::Command::new(agentrep_binary())
+            .args(["ingest", "--source", source, "--clock", "chain", "--lake"])
+            .arg(lake.root())
+            .arg("--config")
+            .arg(&config)
+            .output()
+            .expect("agentrep runs");
+        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    ingest("settlements");
 
     let settlements: Vec<SettlementRow> =
         read_dated::<SettlementRow>(&lake).expect("settlements").into_iter().map(|(_, r)| r).collect();
-    let got: BTreeSet<(String, u64, SettlementForm, Option<String>)> = settlements
+    let got: BTreeSet<Fact> = settlements
         .iter()
-        .map(|s| (s.payer.clone(), s.value, SettlementForm::of(s.form, s.eip3009), s.facilitator.clone()))
+        .map(|s| {
+            (s.pay_to.clone(), s.payer.clone(), s.value, SettlementForm::of(s.form, s.eip3009), s.facilitator.clone())
+        })
         .collect();
     let relayer = Some(hex(chain.relayer.address()));
     let fac = Some(hex(facilitator));
-    let expected: BTreeSet<(String, u64, SettlementForm, Option<String>)> = [
-        (hex(p(0)), 10_000, SettlementForm::Eip3009, relayer),
-        (hex(p(1)), 20_000, SettlementForm::Permit2, fac.clone()),
-        (hex(p(2)), 5_000, SettlementForm::Upto, fac.clone()),
+    let s = hex(seller);
+    let expected: BTreeSet<Fact> = [
+        (s.clone(), hex(p(0)), 10_000, SettlementForm::Eip3009, relayer),
+        (s.clone(), hex(p(1)), 20_000, SettlementForm::Permit2, fac.clone()),
+        (s.clone(), hex(p(2)), 5_000, SettlementForm::Upto, fac.clone()),
         // The capture of 30,000 less the 1 % fee reached the seller, paid by the payment's payer.
-        (hex(p(3)), 29_700, SettlementForm::AuthCapture, fac.clone()),
-        (hex(p(4)), 8_000, SettlementForm::AuthCapture, fac.clone()),
+        (s.clone(), hex(p(3)), 29_700, SettlementForm::AuthCapture, fac.clone()),
+        (s.clone(), hex(p(4)), 8_000, SettlementForm::AuthCapture, fac.clone()),
         // Two claims of the channel (12,000, then 8,000 more), the sweeps not counted again.
-        (hex(p(5)), 12_000, SettlementForm::BatchClaim, fac.clone()),
-        (hex(p(5)), 8_000, SettlementForm::BatchClaim, fac.clone()),
-        (hex(p(6)), 1_000, SettlementForm::Transfer, None),
+        (s.clone(), hex(p(5)), 12_000, SettlementForm::BatchClaim, fac.clone()),
+        (s.clone(), hex(p(5)), 8_000, SettlementForm::BatchClaim, fac.clone()),
+        (s.clone(), hex(p(6)), 1_000, SettlementForm::Transfer, None),
+        (hex(escrowed), hex(p(4)), 6_000, SettlementForm::AuthCapture, fac.clone()),
+        (hex(swept), hex(p(5)), 4_000, SettlementForm::BatchClaim, fac.clone()),
     ]
     .into_iter()
     .collect();
     assert_eq!(got, expected);
     assert_eq!(settlements.len(), expected.len(), "one row each");
-    assert!(settlements.iter().all(|s| s.pay_to == hex(seller)));
     let permit2 = settlements.iter().find(|s| s.form == Some(SettlementForm::Permit2)).expect("a Permit2 row");
     assert_eq!(
         (permit2.builder_app.as_deref(), permit2.builder_wallet.as_deref(), permit2.builder_services.as_deref()),
         (Some("shop"), Some("fac_one"), Some("cli_x"))
     );
     let claims: Vec<&SettlementRow> =
-        settlements.iter().filter(|s| s.form == Some(SettlementForm::BatchClaim)).collect();
+        settlements.iter().filter(|r| r.form == Some(SettlementForm::BatchClaim) && r.pay_to == s).collect();
     assert!(claims.iter().all(|c| c.channel.is_some() && c.channel == claims[0].channel), "one channel");
 
     let escrow: Vec<EscrowEventRow> =
@@ -274,7 +312,21 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
             (EscrowAction::Authorized, hex(p(3)), 7_000, None),
             (EscrowAction::Voided, hex(p(3)), 7_000, None),
             (EscrowAction::Charged, hex(p(4)), 8_000, Some(0)),
+            (EscrowAction::Charged, hex(p(4)), 6_000, Some(0)),
         ]
     );
-    assert!(escrow.iter().all(|e| e.receiver == hex(seller) && e.operator == hex(facilitator)));
+    assert!(escrow.iter().all(|e| e.operator == hex(facilitator)));
+
+    // The first funders: the escrowed payment's payer for the seller first paid through the escrow
+    // (the escrow, which sent the USDC, funds nobody); nobody for the seller only a sweep paid.
+    ingest("funding");
+    let funding: Vec<FundingRow> =
+        read_dated::<FundingRow>(&lake).expect("funding").into_iter().map(|(_, r)| r).collect();
+    let funder_of = |w: Address| funding.iter().find(|f| f.funded == hex(w)).map(|f| f.funder.clone());
+    assert_eq!(funder_of(escrowed), Some(hex(p(4))));
+    assert_eq!(funder_of(swept), None);
+    assert_eq!(funder_of(seller), Some(hex(p(0))), "its first payment, as before");
 }
+
+/// A settlement's chain-independent facts: payee, payer, value, form, relayer.
+type Fact = (String, String, u64, SettlementForm, Option<String>);

@@ -2,11 +2,14 @@
 //! wallet, with amount and time; then the funder's own first funder, and so on, up to
 //! `chain.funding_hops` steps back, so a payer funded by the seller through intermediaries is
 //! seen as such. Mints (from the zero address) are issuance, not funding by a
-//! wallet, and are skipped. ETH funding needs traces (`trace_filter`); this job reads USDC only
+//! wallet, and are skipped; so is a batch-settlement sweep (it pays out claims, which are
+//! settlements), and an escrow payout is funded by the escrowed payment's payer, not the escrow's
+//! token store. ETH funding needs traces (`trace_filter`); this job reads USDC only
 //! and says so in its report.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use agentrep_lake::SettlementForm;
 use agentrep_lake::datasets::{FeedbackRow, FundingRow, LaunchRow, ReceiptRow, RegistrationRow, SettlementRow};
 use alloy::primitives::Address;
 use chrono::{DateTime, Utc};
@@ -17,6 +20,7 @@ use super::range::{self, BlockCursor};
 use super::settlements::{candidate_sellers, transfers_to};
 use super::{RunContext, RunReport, Source, SourceName, day_of, hex_address, ts};
 use crate::chain::events::Transfer;
+use crate::chain::forms::{Role, role_of};
 
 /// The funding job's checkpoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,7 +55,7 @@ impl Source for Funding {
         // Who funded whom, as far as the lake knows; rows found below join it.
         let mut funder_of: BTreeMap<String, String> =
             read_all::<FundingRow>(ctx.lake)?.into_iter().map(|r| (r.funded, r.funder)).collect();
-        let mut frontier = actors(ctx)?;
+        let (mut frontier, escrow_payers) = actors(ctx)?;
         // A wallet seen for the first time is searched from the beginning of the history read.
         let history_start = ctx.bounds.from_block.unwrap_or(chain.config().start_block).min(range.start);
         let mut found: BTreeMap<String, FundingRow> = BTreeMap::new();
@@ -72,7 +76,7 @@ impl Source for Funding {
                 if set.is_empty() {
                     continue;
                 }
-                for row in first_transfers(ctx, chain, &set, start, range.end, &mut report).await? {
+                for row in first_transfers(ctx, chain, &set, start, range.end, &escrow_payers, &mut report).await? {
                     funder_of.insert(row.funded.clone(), row.funder.clone());
                     found.insert(row.funded.clone(), row);
                 }
@@ -94,10 +98,17 @@ impl Source for Funding {
 
 /// Every wallet the lake knows as an actor, lowercase: listed sellers, payers, feedback clients,
 /// agent owners and wallets, token deployers and receipt buyers. Their first funders are what the
-/// model groups into entities and counts toward behavioural hubs.
-fn actors(ctx: &RunContext<'_>) -> anyhow::Result<BTreeSet<String>> {
+/// model groups into entities and counts toward behavioural hubs. Also, from the same read of the
+/// settlements, who paid each escrow payout ([`EscrowPayers`]).
+fn actors(ctx: &RunContext<'_>) -> anyhow::Result<(BTreeSet<String>, EscrowPayers)> {
     let mut out: BTreeSet<String> = candidate_sellers(ctx)?.iter().map(hex_address).collect();
-    out.extend(read_all::<SettlementRow>(ctx.lake)?.into_iter().map(|s| s.payer));
+    let mut escrow_payers = EscrowPayers::new();
+    for s in read_all::<SettlementRow>(ctx.lake)? {
+        if SettlementForm::of(s.form, s.eip3009) == SettlementForm::AuthCapture {
+            escrow_payers.insert((s.tx_hash.to_ascii_lowercase(), s.log_index), s.payer.clone());
+        }
+        out.insert(s.payer);
+    }
     out.extend(read_all::<FeedbackRow>(ctx.lake)?.into_iter().map(|f| f.client));
     for r in read_all::<RegistrationRow>(ctx.lake)? {
         out.insert(r.owner);
@@ -105,16 +116,24 @@ fn actors(ctx: &RunContext<'_>) -> anyhow::Result<BTreeSet<String>> {
     }
     out.extend(read_all::<LaunchRow>(ctx.lake)?.into_iter().map(|l| l.deployer));
     out.extend(read_all::<ReceiptRow>(ctx.lake)?.into_iter().map(|r| r.buyer));
-    Ok(out.into_iter().map(|a| a.to_ascii_lowercase()).collect())
+    Ok((out.into_iter().map(|a| a.to_ascii_lowercase()).collect(), escrow_payers))
 }
 
+/// The payer of each escrow payout the settlements job recorded, by (transaction, log index): the
+/// payout's `Transfer` comes from the operator's token store, which funds nobody; the escrowed
+/// payment's payer does, as an EIP-3009 payment's payer does.
+type EscrowPayers = HashMap<(String, u32), String>;
+
 /// The earliest non-mint USDC `Transfer` to each of `wallets` in `[start, end]`, as funding rows.
+/// A batch-settlement sweep pays out claims already made (settlements, not funding) and is passed
+/// over; an escrow payout is funded by the escrowed payment's payer (`escrow_payers`).
 async fn first_transfers(
     ctx: &RunContext<'_>,
     chain: &crate::chain::Chain,
     wallets: &BTreeSet<Address>,
     start: u64,
     end: u64,
+    escrow_payers: &EscrowPayers,
     report: &mut RunReport,
 ) -> anyhow::Result<Vec<FundingRow>> {
     let logs = transfers_to(ctx, chain, wallets, start, end, report, |_, _| {}).await?;
@@ -124,13 +143,16 @@ async fn first_transfers(
     for log in &logs {
         let Ok(t) = log.log_decode::<Transfer>() else { continue };
         let Transfer { from, to, value } = t.inner.data;
-        if from == Address::ZERO {
+        if from == Address::ZERO || role_of(from) == Some(Role::BatchSettlement) {
             continue;
         }
+        let key =
+            (log.transaction_hash.map(|h| format!("{h:#x}")).unwrap_or_default(), log.log_index.unwrap_or(0) as u32);
+        let funder = escrow_payers.get(&key).cloned().unwrap_or_else(|| hex_address(&from));
         // Logs are in chain order: the first seen is the earliest.
         first.entry(to).or_insert_with(|| FundingRow {
             funded: hex_address(&to),
-            funder: hex_address(&from),
+            funder,
             first_funded_at: ts(times[&log.block_number.expect("mined log")]),
             amount: u64::try_from(value).unwrap_or(u64::MAX),
         });
