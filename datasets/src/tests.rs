@@ -172,8 +172,8 @@ fn same_config_same_lake_bytes_and_a_partition_every_day() {
     let lake = Lake::new(a.path());
     // Registration files and crawl runs exist only in ingested lakes; attestations, badge claims
     // and discovery submissions (and the files fetched for them) only in lakes a serving
-    // deployment's store was exported to: the world has none of them. Nor does it settle through the
-    // auth-capture escrow yet, so it has no escrow events.
+    // deployment's store was exported to: the world has none of them. Nor does it write the
+    // escrow's events: its escrow charges are settlement rows, their events come from a chain.
     let ingest_only = [
         Dataset::EscrowEvents,
         Dataset::AgentCards,

@@ -14,33 +14,14 @@ use agentrep_lake::datasets::{EscrowEventRow, FundingRow, ListingRow, Settlement
 use agentrep_lake::{EscrowAction, Lake, SettlementForm, Timestamp};
 use agentrep_tests::agentrep_binary;
 use agentrep_tests::chain::contracts::{
-    AUTH_CAPTURE_ESCROW, BATCH_SETTLEMENT, EXACT_PERMIT2_PROXY, IFiatToken, PLACED, UPTO_PERMIT2_PROXY, USDC,
+    AUTH_CAPTURE_ESCROW, BATCH_SETTLEMENT, EXACT_PERMIT2_PROXY, IFiatToken, ISettlementForms, PLACED,
+    UPTO_PERMIT2_PROXY, USDC,
 };
 use agentrep_tests::chain::paychain::PayChain;
 use agentrep_tests::replayed::read_dated;
 use alloy::primitives::{Address, B256, Bytes, U256, address};
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolCall;
-
-alloy::sol! {
-    /// The doubles' calls, as the published contracts take them.
-    interface IForms {
-        struct PaymentInfo { address operator; address payer; address receiver; address token; uint120 maxAmount; uint48 preApprovalExpiry; uint48 authorizationExpiry; uint48 refundExpiry; uint16 minFeeBps; uint16 maxFeeBps; address feeReceiver; uint256 salt; }
-        struct ChannelConfig { address payer; address payerAuthorizer; address receiver; address receiverAuthorizer; address token; uint40 withdrawDelay; bytes32 salt; }
-        struct Voucher { ChannelConfig channel; uint128 maxClaimableAmount; }
-        struct VoucherClaim { Voucher voucher; bytes signature; uint128 totalClaimed; }
-        function settle(address owner, address to, uint256 amount) external;
-        function authorize(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData) external;
-        function charge(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData, uint16 feeBps, address feeReceiver) external;
-        function capture(PaymentInfo paymentInfo, uint256 amount, uint16 feeBps, address feeReceiver) external;
-        function void(PaymentInfo paymentInfo) external;
-        function refund(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData) external;
-        function deposit(ChannelConfig config, uint128 amount, address collector, bytes collectorData) external;
-        function claimWithSignature(VoucherClaim[] voucherClaims, bytes authorizerSignature) external;
-        function settle(address receiver, address token) external;
-        function multicall(bytes[] data) external returns (bytes[] results);
-    }
-}
 
 /// `{"a": "shop", "w": "fac_one", "s": ["cli_x"]}` as an ERC-8021 schema-2 suffix.
 fn builder_suffix() -> Vec<u8> {
@@ -57,8 +38,8 @@ fn builder_suffix() -> Vec<u8> {
     suffix
 }
 
-fn payment(operator: Address, payer: Address, receiver: Address, salt: u64) -> IForms::PaymentInfo {
-    IForms::PaymentInfo {
+fn payment(operator: Address, payer: Address, receiver: Address, salt: u64) -> ISettlementForms::PaymentInfo {
+    ISettlementForms::PaymentInfo {
         operator,
         payer,
         receiver,
@@ -74,9 +55,9 @@ fn payment(operator: Address, payer: Address, receiver: Address, salt: u64) -> I
     }
 }
 
-fn voucher(config: &IForms::ChannelConfig, total: u128) -> IForms::VoucherClaim {
-    IForms::VoucherClaim {
-        voucher: IForms::Voucher { channel: config.clone(), maxClaimableAmount: 1_000_000 },
+fn voucher(config: &ISettlementForms::ChannelConfig, total: u128) -> ISettlementForms::VoucherClaim {
+    ISettlementForms::VoucherClaim {
+        voucher: ISettlementForms::Voucher { channel: config.clone(), maxClaimableAmount: 1_000_000 },
         signature: Bytes::from(vec![1u8; 65]),
         totalClaimed: total,
     }
@@ -115,19 +96,20 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     chain.settle_as_relayer(&payers[0], seller, 10_000).await.expect("settled");
     // The exact and upto Permit2 proxies, sent by the facilitator; the exact one with builder codes.
     send(p(1), USDC, approve(EXACT_PERMIT2_PROXY)).await;
-    let mut exact = IForms::settle_0Call { owner: p(1), to: seller, amount: U256::from(20_000u64) }.abi_encode();
+    let mut exact =
+        ISettlementForms::settle_0Call { owner: p(1), to: seller, amount: U256::from(20_000u64) }.abi_encode();
     exact.extend(builder_suffix());
     send(facilitator, EXACT_PERMIT2_PROXY, exact).await;
     send(p(2), USDC, approve(UPTO_PERMIT2_PROXY)).await;
-    let upto = IForms::settle_0Call { owner: p(2), to: seller, amount: U256::from(5_000u64) }.abi_encode();
+    let upto = ISettlementForms::settle_0Call { owner: p(2), to: seller, amount: U256::from(5_000u64) }.abi_encode();
     send(facilitator, UPTO_PERMIT2_PROXY, upto).await;
     // The escrow: an authorization captured with a 1 % fee and partly refunded, one voided, one
     // charge. The operator is the facilitator.
     send(p(3), USDC, approve(AUTH_CAPTURE_ESCROW)).await;
     send(facilitator, USDC, approve(AUTH_CAPTURE_ESCROW)).await;
     let captured = payment(facilitator, p(3), seller, 1);
-    let authorize = |info: &IForms::PaymentInfo, amount: u64| {
-        IForms::authorizeCall {
+    let authorize = |info: &ISettlementForms::PaymentInfo, amount: u64| {
+        ISettlementForms::authorizeCall {
             paymentInfo: info.clone(),
             amount: U256::from(amount),
             tokenCollector: Address::ZERO,
@@ -136,14 +118,14 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         .abi_encode()
     };
     send(facilitator, AUTH_CAPTURE_ESCROW, authorize(&captured, 30_000)).await;
-    let capture = IForms::captureCall {
+    let capture = ISettlementForms::captureCall {
         paymentInfo: captured.clone(),
         amount: U256::from(30_000u64),
         feeBps: 100,
         feeReceiver: facilitator,
     };
     send(facilitator, AUTH_CAPTURE_ESCROW, capture.abi_encode()).await;
-    let refund = IForms::refundCall {
+    let refund = ISettlementForms::refundCall {
         paymentInfo: captured.clone(),
         amount: U256::from(5_000u64),
         tokenCollector: Address::ZERO,
@@ -152,9 +134,10 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     send(facilitator, AUTH_CAPTURE_ESCROW, refund.abi_encode()).await;
     let voided = payment(facilitator, p(3), seller, 2);
     send(facilitator, AUTH_CAPTURE_ESCROW, authorize(&voided, 7_000)).await;
-    send(facilitator, AUTH_CAPTURE_ESCROW, IForms::voidCall { paymentInfo: voided.clone() }.abi_encode()).await;
+    send(facilitator, AUTH_CAPTURE_ESCROW, ISettlementForms::voidCall { paymentInfo: voided.clone() }.abi_encode())
+        .await;
     send(p(4), USDC, approve(AUTH_CAPTURE_ESCROW)).await;
-    let charge = IForms::chargeCall {
+    let charge = ISettlementForms::chargeCall {
         paymentInfo: payment(facilitator, p(4), seller, 3),
         amount: U256::from(8_000u64),
         tokenCollector: Address::ZERO,
@@ -166,7 +149,7 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     // A payment channel: a deposit, a claim and the sweep in one multicall, a second claim, the
     // sweep on its own.
     send(p(5), USDC, approve(BATCH_SETTLEMENT)).await;
-    let channel = IForms::ChannelConfig {
+    let channel = ISettlementForms::ChannelConfig {
         payer: p(5),
         payerAuthorizer: Address::ZERO,
         receiver: seller,
@@ -175,7 +158,7 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         withdrawDelay: alloy::primitives::Uint::from(900u64),
         salt: B256::repeat_byte(7),
     };
-    let deposit = IForms::depositCall {
+    let deposit = ISettlementForms::depositCall {
         config: channel.clone(),
         amount: 50_000,
         collector: Address::ZERO,
@@ -183,18 +166,18 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     };
     send(p(5), BATCH_SETTLEMENT, deposit.abi_encode()).await;
     let claim = |total| {
-        IForms::claimWithSignatureCall {
+        ISettlementForms::claimWithSignatureCall {
             voucherClaims: vec![voucher(&channel, total)],
             authorizerSignature: Bytes::new(),
         }
         .abi_encode()
     };
-    let sweep = IForms::settle_1Call { receiver: seller, token: USDC }.abi_encode();
-    let both = IForms::multicallCall { data: vec![claim(12_000).into(), sweep.clone().into()] }.abi_encode();
+    let sweep = ISettlementForms::settle_1Call { receiver: seller, token: USDC }.abi_encode();
+    let both = ISettlementForms::multicallCall { data: vec![claim(12_000).into(), sweep.clone().into()] }.abi_encode();
     send(facilitator, BATCH_SETTLEMENT, both).await;
     send(facilitator, BATCH_SETTLEMENT, claim(20_000)).await;
     send(facilitator, BATCH_SETTLEMENT, sweep).await;
-    let first_pay = IForms::chargeCall {
+    let first_pay = ISettlementForms::chargeCall {
         paymentInfo: payment(facilitator, p(4), escrowed, 4),
         amount: U256::from(6_000u64),
         tokenCollector: Address::ZERO,
@@ -203,20 +186,21 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         feeReceiver: Address::ZERO,
     };
     send(facilitator, AUTH_CAPTURE_ESCROW, first_pay.abi_encode()).await;
-    let other = IForms::ChannelConfig { receiver: swept, salt: B256::repeat_byte(8), ..channel.clone() };
-    let deposit = IForms::depositCall {
+    let other = ISettlementForms::ChannelConfig { receiver: swept, salt: B256::repeat_byte(8), ..channel.clone() };
+    let deposit = ISettlementForms::depositCall {
         config: other.clone(),
         amount: 10_000,
         collector: Address::ZERO,
         collectorData: Bytes::new(),
     };
     send(p(5), BATCH_SETTLEMENT, deposit.abi_encode()).await;
-    let claim_other = IForms::claimWithSignatureCall {
+    let claim_other = ISettlementForms::claimWithSignatureCall {
         voucherClaims: vec![voucher(&other, 4_000)],
         authorizerSignature: Bytes::new(),
     };
-    let sweep_other = IForms::settle_1Call { receiver: swept, token: USDC }.abi_encode();
-    let both = IForms::multicallCall { data: vec![claim_other.abi_encode().into(), sweep_other.into()] }.abi_encode();
+    let sweep_other = ISettlementForms::settle_1Call { receiver: swept, token: USDC }.abi_encode();
+    let both = ISettlementForms::multicallCall { data: vec![claim_other.abi_encode().into(), sweep_other.into()] }
+        .abi_encode();
     send(facilitator, BATCH_SETTLEMENT, both).await;
     // A plain transfer from the payer itself.
     let plain = IFiatToken::transferCall { to: seller, value: U256::from(1_000u64) }.abi_encode();

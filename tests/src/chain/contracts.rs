@@ -140,6 +140,32 @@ mod bindings {
     use alloy::sol;
 
     sol! {
+        /// The settlement-form doubles (`contracts/src/SettlementForms.sol`), as the published
+        /// contracts take their calls.
+        interface ISettlementForms {
+            struct PaymentInfo { address operator; address payer; address receiver; address token; uint120 maxAmount; uint48 preApprovalExpiry; uint48 authorizationExpiry; uint48 refundExpiry; uint16 minFeeBps; uint16 maxFeeBps; address feeReceiver; uint256 salt; }
+            struct ChannelConfig { address payer; address payerAuthorizer; address receiver; address receiverAuthorizer; address token; uint40 withdrawDelay; bytes32 salt; }
+            struct Voucher { ChannelConfig channel; uint128 maxClaimableAmount; }
+            struct VoucherClaim { Voucher voucher; bytes signature; uint128 totalClaimed; }
+            event PaymentCharged(bytes32 indexed paymentInfoHash, PaymentInfo paymentInfo, uint256 amount, address tokenCollector, uint16 feeBps, address feeReceiver);
+            event ChannelCreated(bytes32 indexed channelId, ChannelConfig config);
+            event Deposited(bytes32 indexed channelId, address indexed sender, uint128 amount, uint128 newBalance);
+            event Claimed(bytes32 indexed channelId, address indexed sender, uint128 claimAmount, uint128 newTotalClaimed);
+            event Settled();
+            function settle(address owner, address to, uint256 amount) external;
+            function authorize(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData) external;
+            function charge(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData, uint16 feeBps, address feeReceiver) external;
+            function capture(PaymentInfo paymentInfo, uint256 amount, uint16 feeBps, address feeReceiver) external;
+            function void(PaymentInfo paymentInfo) external;
+            function refund(PaymentInfo paymentInfo, uint256 amount, address tokenCollector, bytes collectorData) external;
+            function deposit(ChannelConfig config, uint128 amount, address collector, bytes collectorData) external;
+            function claimWithSignature(VoucherClaim[] voucherClaims, bytes authorizerSignature) external;
+            function settle(address receiver, address token) external;
+            function multicall(bytes[] data) external returns (bytes[] results);
+        }
+    }
+
+    sol! {
         /// USDC (FiatToken double).
         interface IFiatToken {
             event Transfer(address indexed from, address indexed to, uint256 value);

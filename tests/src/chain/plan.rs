@@ -22,7 +22,14 @@
 //!   replay as 8 big-endian bytes), sent by the facilitator; `eip3009` without one → the same, sent
 //!   by the payer; no `eip3009` and no facilitator → `transfer` from the payer; no `eip3009` with
 //!   a facilitator → the payer `approve`s the facilitator once (unlimited), the facilitator
-//!   `transferFrom`s.
+//!   `transferFrom`s. A settlement in another form (`form`, with a facilitator) goes through that
+//!   form's double (`contracts/src/SettlementForms.sol`), sent by the facilitator: `permit2` and
+//!   `upto` → the payer `approve`s the proxy once, the facilitator calls `settle(payer, seller,
+//!   value)`; `auth_capture` → the payer approves the escrow once, the facilitator (its operator)
+//!   `charge`s a payment of the value to the seller with no fee; `batch_claim` → the payer
+//!   approves the channel contract once and `deposit`s the value into its channel to the seller
+//!   (one per payer, seller and facilitator), the facilitator claims the channel's new total and
+//!   sweeps it to the seller.
 //! * USDC a sender lacks is minted to it right before (`mint`, sent by the minter; a Transfer from
 //!   0x0, which the ingest never counts as funding), at least 1,000 USDC at a time.
 //! * `erc8004_registrations` → `register(uri)` from the owner at `registered_at` (chain agent ids
@@ -49,7 +56,7 @@ use agentrep_lake::datasets::{
     AgentCardRow, EntityLabelRow, FeedbackRow, FundingRow, LaunchObservationRow, LaunchRow, ListEntryRow, ListingRow,
     ProofRow, ReceiptRow, RegistrationRow, SettlementRow, TokenBuyRow,
 };
-use agentrep_lake::{Lake, Row};
+use agentrep_lake::{Lake, Row, SettlementForm};
 use alloy::primitives::aliases::{I24, U24, U160};
 use alloy::primitives::{Address, B256, Bytes, U256, keccak256};
 use alloy::signers::SignerSync;
@@ -63,9 +70,10 @@ use agentrep_payments::PaymentNetwork;
 use agentrep_payments::verify::{TransferWithAuthorization, signing_hash};
 
 use super::contracts::{
-    self, CLANKER_FACTORY, COINBASE_ATTESTER, CREATOR_ALLOCATION, EAS, IClankerFactory, IDENTITY_REGISTRY, IEAS,
-    IFiatToken, IIdentityRegistry, ILaunchToken, IPoolManager, IReputationRegistry, POOL_MANAGER, REPUTATION_REGISTRY,
-    TOKEN_SUPPLY, USDC, VERIFIED_ACCOUNT_SCHEMA, WETH,
+    self, AUTH_CAPTURE_ESCROW, BATCH_SETTLEMENT, CLANKER_FACTORY, COINBASE_ATTESTER, CREATOR_ALLOCATION, EAS,
+    EXACT_PERMIT2_PROXY, IClankerFactory, IDENTITY_REGISTRY, IEAS, IFiatToken, IIdentityRegistry, ILaunchToken,
+    IPoolManager, IReputationRegistry, ISettlementForms, POOL_MANAGER, REPUTATION_REGISTRY, TOKEN_SUPPLY,
+    UPTO_PERMIT2_PROXY, USDC, VERIFIED_ACCOUNT_SCHEMA, WETH,
 };
 
 /// Network of the settlements the replay plays.
@@ -167,6 +175,8 @@ pub struct ReplayCounts {
     pub settlements_plain: u64,
     /// ... of which an unusual combination (EIP-3009 without facilitator, plain with one).
     pub settlements_unusual: u64,
+    /// ... of which through a Permit2 proxy, the escrow or a payment channel.
+    pub settlements_forms: u64,
     /// Settlements on other networks or assets, not played.
     pub settlements_skipped: u64,
     /// USDC top-up mints.
@@ -468,6 +478,8 @@ mod gas {
     pub const ATTEST: u64 = 800_000;
     pub const DEPLOY: u64 = 4_000_000;
     pub const SWAP: u64 = 250_000;
+    /// A settlement through a form's contract (a proxy, the escrow, the channel contract).
+    pub const FORM: u64 = 400_000;
 }
 
 /// Kinds in their order within a second.
@@ -612,6 +624,8 @@ struct Planner {
     /// Addresses that received a non-mint USDC transfer.
     received: HashSet<Address>,
     approved: HashSet<(Address, Address)>,
+    /// Each payment channel's claimed total, by (payer, seller, facilitator).
+    channels: HashMap<(Address, Address, Address), u128>,
     /// World agent id → (chain id, chain owner).
     agents: HashMap<u64, (u64, Address)>,
     next_agent: u64,
@@ -704,6 +718,19 @@ impl Planner {
         }
         let facilitator = r.facilitator.as_deref().map(|f| self.map(f));
         let value = u128::from(r.value);
+        let form = SettlementForm::of(r.form, r.eip3009);
+        if let (
+            Some(f),
+            SettlementForm::Permit2 | SettlementForm::Upto | SettlementForm::AuthCapture | SettlementForm::BatchClaim,
+        ) = (facilitator, form)
+        {
+            self.cover(payer, value, t);
+            self.through_contract(form, payer, pay_to, f, value);
+            self.settlement_seq += 1;
+            self.counts.settlements += 1;
+            self.counts.settlements_forms += 1;
+            return;
+        }
         self.cover(payer, value, t);
         if r.eip3009 {
             let seq = self.settlement_seq;
@@ -764,6 +791,104 @@ impl Planner {
         self.moved(payer, pay_to, value);
         self.settlement_seq += 1;
         self.counts.settlements += 1;
+    }
+
+    /// The payer approves `spender` once (unlimited).
+    fn approve_once(&mut self, payer: Address, spender: Address) {
+        if self.approved.insert((payer, spender)) {
+            self.send(payer, USDC, IFiatToken::approveCall { spender, value: U256::MAX }.abi_encode(), gas::APPROVE);
+            self.log(USDC, keccak256("Approval(address,address,uint256)"));
+        }
+    }
+
+    /// A settlement through the form's contract (the doubles of `contracts/src/SettlementForms.sol`),
+    /// sent by the facilitator: a Permit2 proxy's `settle`; an escrow `charge` with the facilitator as
+    /// operator and no fee; a channel of (payer, seller) funded by the payer with the value, claimed
+    /// by the facilitator up to the channel's new total, and swept to the seller.
+    fn through_contract(&mut self, form: SettlementForm, payer: Address, pay_to: Address, f: Address, value: u128) {
+        use ISettlementForms as forms;
+        let seq = self.settlement_seq;
+        match form {
+            SettlementForm::Permit2 | SettlementForm::Upto => {
+                let proxy = if form == SettlementForm::Permit2 { EXACT_PERMIT2_PROXY } else { UPTO_PERMIT2_PROXY };
+                self.approve_once(payer, proxy);
+                let call = forms::settle_0Call { owner: payer, to: pay_to, amount: U256::from(value) };
+                self.send(f, proxy, call.abi_encode(), gas::FORM);
+                self.moved(payer, pay_to, value);
+                self.log(proxy, forms::Settled::SIGNATURE_HASH);
+            }
+            SettlementForm::AuthCapture => {
+                self.approve_once(payer, AUTH_CAPTURE_ESCROW);
+                let expiry = alloy::primitives::Uint::from(u64::from(u32::MAX));
+                let info = forms::PaymentInfo {
+                    operator: f,
+                    payer,
+                    receiver: pay_to,
+                    token: USDC,
+                    maxAmount: alloy::primitives::Uint::from(value),
+                    preApprovalExpiry: expiry,
+                    authorizationExpiry: expiry,
+                    refundExpiry: expiry,
+                    minFeeBps: 0,
+                    maxFeeBps: 0,
+                    feeReceiver: Address::ZERO,
+                    salt: U256::from(seq),
+                };
+                let call = forms::chargeCall {
+                    paymentInfo: info,
+                    amount: U256::from(value),
+                    tokenCollector: Address::ZERO,
+                    collectorData: Bytes::new(),
+                    feeBps: 0,
+                    feeReceiver: Address::ZERO,
+                };
+                self.send(f, AUTH_CAPTURE_ESCROW, call.abi_encode(), gas::FORM);
+                self.log(AUTH_CAPTURE_ESCROW, forms::PaymentCharged::SIGNATURE_HASH);
+                self.moved(payer, AUTH_CAPTURE_ESCROW, value);
+                self.moved(AUTH_CAPTURE_ESCROW, pay_to, value);
+            }
+            SettlementForm::BatchClaim => {
+                self.approve_once(payer, BATCH_SETTLEMENT);
+                let channel = forms::ChannelConfig {
+                    payer,
+                    payerAuthorizer: Address::ZERO,
+                    receiver: pay_to,
+                    receiverAuthorizer: f,
+                    token: USDC,
+                    withdrawDelay: alloy::primitives::Uint::from(900u64),
+                    salt: B256::ZERO,
+                };
+                let total = self.channels.entry((payer, pay_to, f)).or_default();
+                let first = *total == 0;
+                *total += value;
+                let total = *total;
+                let deposit = forms::depositCall {
+                    config: channel.clone(),
+                    amount: value,
+                    collector: Address::ZERO,
+                    collectorData: Bytes::new(),
+                };
+                self.send(payer, BATCH_SETTLEMENT, deposit.abi_encode(), gas::FORM);
+                if first {
+                    self.log(BATCH_SETTLEMENT, forms::ChannelCreated::SIGNATURE_HASH);
+                }
+                self.log(BATCH_SETTLEMENT, forms::Deposited::SIGNATURE_HASH);
+                self.moved(payer, BATCH_SETTLEMENT, value);
+                let claim = forms::VoucherClaim {
+                    voucher: forms::Voucher { channel, maxClaimableAmount: u128::MAX },
+                    signature: Bytes::new(),
+                    totalClaimed: total,
+                };
+                let claim =
+                    forms::claimWithSignatureCall { voucherClaims: vec![claim], authorizerSignature: Bytes::new() };
+                self.send(f, BATCH_SETTLEMENT, claim.abi_encode(), gas::FORM);
+                self.log(BATCH_SETTLEMENT, forms::Claimed::SIGNATURE_HASH);
+                let sweep = forms::settle_1Call { receiver: pay_to, token: USDC };
+                self.send(f, BATCH_SETTLEMENT, sweep.abi_encode(), gas::FORM);
+                self.moved(BATCH_SETTLEMENT, pay_to, value);
+            }
+            SettlementForm::Eip3009 | SettlementForm::Transfer => unreachable!("played by `settlement`"),
+        }
     }
 
     fn registration(&mut self, r: &RegistrationRow) {
@@ -967,6 +1092,7 @@ pub fn plan_rows(world: &WorldRows) -> anyhow::Result<Plan> {
         funded_at: HashMap::new(),
         received: HashSet::new(),
         approved: HashSet::new(),
+        channels: HashMap::new(),
         agents: HashMap::new(),
         next_agent: 0,
         feedback_last: HashMap::new(),
