@@ -323,7 +323,7 @@ async fn classify(
         let (form, payer, facilitator) =
             match reading::read(usdc, tx, receipt, TransferLog { from, to, index }, payments) {
                 Reading::Settlement { form, payer, facilitator } => (form, payer, facilitator),
-                Reading::Sweep => continue,
+                Reading::Sweep | Reading::PayoutFee => continue,
                 Reading::UnknownPayment => {
                     out.unknown_payments += 1;
                     continue;

@@ -26,7 +26,7 @@ use alloy::sol_types::{SolCall, SolEvent, SolValue};
 
 use crate::chain::TxSummary;
 use crate::chain::events::{
-    AuthorizationUsed, PaymentInfo, Settled, SettledWithPermit, escrow_v1_0, escrow_v1_1,
+    AuthorizationUsed, PaymentInfo, Settled, SettledWithPermit, Transfer, escrow_v1_0, escrow_v1_1,
     receiveWithAuthorization_0Call, receiveWithAuthorization_1Call, transferWithAuthorization_0Call,
     transferWithAuthorization_1Call,
 };
@@ -79,6 +79,9 @@ pub enum Reading {
     },
     /// The batch-settlement contract paid out claims, each already a settlement of its channel.
     Sweep,
+    /// The fee of an escrow payout whose fee receiver is the seller itself: the payout that follows
+    /// it is the settlement (one payment is one settlement, however it is split).
+    PayoutFee,
     /// The escrow paid the seller, but the payment it captured is not known yet (its
     /// authorization is in no partition read and the call was not made to the escrow directly).
     UnknownPayment,
@@ -106,6 +109,7 @@ pub fn read(
             (form, transfer.from)
         }
         Some(receipt) => match escrow_payout(receipt, tx, transfer, payments) {
+            Some(Some(_)) if payout_follows(receipt, usdc, transfer) => return Reading::PayoutFee,
             Some(Some(payment)) => (SettlementForm::AuthCapture, payment.payer),
             Some(None) => return Reading::UnknownPayment,
             None if authorization_precedes(receipt, usdc, transfer.from, transfer.index) => {
@@ -186,6 +190,21 @@ fn escrow_payout(
     found
 }
 
+/// Whether another Transfer of the token to the same recipient follows this one before the
+/// escrow's next event: then this one is the fee leg of a payout whose fee receiver is the seller
+/// (the escrow sends the fee first, then the payout).
+fn payout_follows(receipt: &TransactionReceipt, token: Address, transfer: TransferLog) -> bool {
+    for log in receipt.inner.logs().iter().filter(|l| l.log_index.is_some_and(|i| i > transfer.index)) {
+        if matches!(role_of(log.address()), Some(Role::Escrow(_))) {
+            return false;
+        }
+        if log.address() == token && log.log_decode::<Transfer>().is_ok_and(|t| t.inner.data.to == transfer.to) {
+            return true;
+        }
+    }
+    false
+}
+
 /// A capture or a charge (of either escrow version): the payment's hash, and its parties when the
 /// event carries them (a charge).
 struct Payout {
@@ -223,7 +242,6 @@ mod tests {
     use alloy::rpc::types::Log;
 
     use super::*;
-    use crate::chain::events::Transfer;
 
     const USDC: Address = address!("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
     const PAYER: Address = address!("0x00000000000000000000000000000000000000aa");
@@ -398,6 +416,25 @@ mod tests {
         assert_eq!(
             read(USDC, &via_router, Some(&r), at(2, TOKEN_STORE), &other),
             settlement(SettlementForm::Transfer, TOKEN_STORE, Some(FACILITATOR))
+        );
+    }
+
+    #[test]
+    fn a_seller_that_takes_its_own_fee_is_paid_once() {
+        let charged = escrow_v1_0::PaymentCharged {
+            paymentInfoHash: B256::repeat_byte(0x22),
+            paymentInfo: PaymentInfo { feeReceiver: SELLER, ..info(SELLER) },
+            amount: U256::from(20_000u64),
+            tokenCollector: Address::ZERO,
+            feeBps: 5_000,
+            feeReceiver: SELLER,
+        };
+        let r = receipt(ESCROW, vec![event(ESCROW, 1, &charged), transfer(TOKEN_STORE, 2), transfer(TOKEN_STORE, 3)]);
+        let via = tx(FACILITATOR, ESCROW, vec![]);
+        assert_eq!(read(USDC, &via, Some(&r), at(2, TOKEN_STORE), &Payments::new()), Reading::PayoutFee);
+        assert_eq!(
+            read(USDC, &via, Some(&r), at(3, TOKEN_STORE), &Payments::new()),
+            settlement(SettlementForm::AuthCapture, PAYER, Some(FACILITATOR))
         );
     }
 
