@@ -421,7 +421,7 @@ pub fn scores<'a>() -> Export<ScoreRow<'a>> {
         component_columns!(0 => "demand", 1 => "reputation", 2 => "reliability", 3 => "recency", 4 => "longevity"),
     );
     columns.extend([
-        ScoreColumn::new("settlements", Cells::U64(|r| Some(r.seller.features.demand.settlements)), "Qualifying settlements up to the day (facilitator-settled EIP-3009 USDC on Base at an advertised price or above)"),
+        ScoreColumn::new("settlements", Cells::U64(|r| Some(r.seller.features.demand.settlements)), "Qualifying settlements up to the day (facilitator-settled USDC on Base in one of x402's settlement forms, at an advertised price or above)"),
         ScoreColumn::new("settlements_30d", Cells::U64(|r| Some(r.seller.features.demand.settlements_30d)), "Qualifying settlements in the 30 days up to the day"),
         ScoreColumn::new("volume_micro_usdc", Cells::U64(|r| Some(r.seller.features.demand.volume)), "Qualifying volume up to the day").unit("micro-USDC"),
         ScoreColumn::new("distinct_payers", Cells::U32(|r| Some(r.seller.features.demand.payers)), "Distinct qualifying payers"),
@@ -432,7 +432,7 @@ pub fn scores<'a>() -> Export<ScoreRow<'a>> {
         ScoreColumn::new("top_entity_share", Cells::F64(|r| Some(round4(r.seller.features.demand.top_entity_share))), "The largest trusted entity's share of trusted qualifying settlements").unit("0..=1"),
         ScoreColumn::new("days_since_last_trusted", Cells::U32(|r| r.seller.features.demand.days_since_last_trusted), "Days since the last qualifying settlement of a trusted entity; null when none").nullable().unit("days"),
         ScoreColumn::new("active_days_30d", Cells::U32(|r| Some(r.seller.features.demand.active_days_30d)), "Days with a trusted qualifying settlement, in the last 30").unit("days"),
-        ScoreColumn::new("unattributed_transfers", Cells::U64(|r| Some(r.seller.features.demand.unattributed)), "Transfers to the seller that do not qualify (not facilitator-settled, not EIP-3009, another network or asset); never demand"),
+        ScoreColumn::new("unattributed_transfers", Cells::U64(|r| Some(r.seller.features.demand.unattributed)), "Transfers to the seller that do not qualify (not facilitator-settled, not in an x402 settlement form, another network or asset); never demand"),
         ScoreColumn::new("below_price_settlements", Cells::U64(|r| Some(r.seller.features.demand.below_price)), "Facilitator settlements below every advertised price; never demand"),
         ScoreColumn::new("self_payments", Cells::U64(|r| Some(r.seller.features.demand.self_payments)), "Qualifying settlements the seller paid itself"),
         ScoreColumn::new("success_rate", Cells::F64(|r| r.seller.assessment.success_rate), "Shown success rate, when there is enough evidence").nullable().unit("0..=1"),

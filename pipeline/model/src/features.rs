@@ -118,8 +118,8 @@ pub struct DemandStats {
     pub exact_price_share: f64,
     /// Median over payers (with >= 3 payments) of the coefficient of variation of their gaps.
     pub interval_cv: Option<f64>,
-    /// Transfers to the seller that do not qualify: not facilitator-settled, not EIP-3009, on
-    /// another network or asset. Counted and shown; never demand.
+    /// Transfers to the seller that do not qualify: not facilitator-settled, not in an x402
+    /// settlement form (a plain transfer), on another network or asset. Counted and shown; never demand.
     pub unattributed: u64,
     /// Facilitator settlements below every advertised price. Counted and shown; never demand.
     pub below_price: u64,

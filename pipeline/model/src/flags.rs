@@ -611,7 +611,7 @@ pub const FLAGS: &[FlagDef] = &[
         severity: Severity::Info,
         penalty: 0,
         origin: Origin::Outsider,
-        condition: "transfers that are not facilitator-settled EIP-3009 payments on the listing's network and asset, or are below every advertised price, >= 1",
+        condition: "transfers that are not facilitator-settled payments in an x402 settlement form on the listing's network and asset, or are below every advertised price, >= 1",
         explainer: "Transfers that are not x402 payments at the advertised price: shown, never counted as demand.",
         check: Check::Seller(|f| {
             let d = &f.demand;

@@ -290,7 +290,7 @@ pub struct LiveMerge {
     /// Qualifying settlements from payers the snapshot does not know: shown, not counted, until
     /// the next rebuild places their payers in the trust graph.
     pub from_new_payers: u32,
-    /// Transfers that do not qualify (not facilitator-settled EIP-3009, or below every price).
+    /// Transfers that do not qualify (not facilitator-settled in an x402 form, or below every price).
     pub not_qualifying: u32,
     /// Probes taken.
     pub probes: u32,

@@ -217,7 +217,7 @@ pub struct LiveSettlementsV1 {
     /// Qualifying settlements from payers the snapshot does not know: not counted until the next
     /// rebuild places them in the trust graph.
     pub from_new_payers: u32,
-    /// Transfers that are not demand (not facilitator-settled EIP-3009, or below every price).
+    /// Transfers that are not demand (not facilitator-settled in an x402 form, or below every price).
     pub not_qualifying: u32,
 }
 
