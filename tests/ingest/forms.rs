@@ -300,6 +300,14 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         ]
     );
     assert!(escrow.iter().all(|e| e.operator == hex(facilitator)));
+    // The escrow names a payment by its getHash, which the ingest computes the same way (it checks
+    // a call's payment against it).
+    let abi = |p: &ISettlementForms::PaymentInfo| {
+        use alloy::sol_types::SolValue;
+        agentrep_ingest::chain::events::PaymentInfo::abi_decode(&p.abi_encode()).expect("the same struct")
+    };
+    let hash = abi(&captured).escrow_hash(agentrep_tests::chain::contracts::CHAIN_ID, AUTH_CAPTURE_ESCROW);
+    assert_eq!(escrow[0].payment, format!("{hash:#x}"));
 
     // The first funders: the escrowed payment's payer for the seller first paid through the escrow
     // (the escrow, which sent the USDC, funds nobody); nobody for the seller only a sweep paid.

@@ -122,6 +122,20 @@ sol! {
     function balanceOf(address owner) external view returns (uint256);
 }
 
+/// The escrow's `PAYMENT_INFO_TYPEHASH` preimage (base/commerce-payments `AuthCaptureEscrow`).
+const PAYMENT_INFO_TYPE: &str = "PaymentInfo(address operator,address payer,address receiver,address token,uint120 maxAmount,uint48 preApprovalExpiry,uint48 authorizationExpiry,uint48 refundExpiry,uint16 minFeeBps,uint16 maxFeeBps,address feeReceiver,uint256 salt)";
+
+impl PaymentInfo {
+    /// The hash the escrow at `escrow` on `chain_id` gives this payment (its `getHash`): what its
+    /// events name the payment by.
+    pub fn escrow_hash(&self, chain_id: u64, escrow: alloy::primitives::Address) -> alloy::primitives::B256 {
+        use alloy::primitives::{U256, keccak256};
+        use alloy::sol_types::SolValue;
+        let inner = keccak256((keccak256(PAYMENT_INFO_TYPE), self.clone()).abi_encode());
+        keccak256((U256::from(chain_id), escrow, inner).abi_encode())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use alloy::primitives::b256;

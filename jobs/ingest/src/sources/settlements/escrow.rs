@@ -112,9 +112,11 @@ pub(super) struct EscrowScan {
 }
 
 /// Turns the escrow's logs (chain order) into rows. `known` holds the payments of earlier runs;
-/// `txs` the logs' transactions; `times` their blocks' times.
+/// `txs` the logs' transactions; `times` their blocks' times; `chain_id` is the chain's, whose
+/// escrows' hashes name the payments.
 pub(super) fn scan(
     logs: &[Log],
+    chain_id: u64,
     txs: &HashMap<B256, TxSummary>,
     times: &BTreeMap<u64, i64>,
     known: Payments,
@@ -126,7 +128,10 @@ pub(super) fn scan(
             continue;
         };
         let Some(event) = decode(log) else { continue };
-        let from_call = || txs.get(&hash).filter(|t| t.to == Some(log.address())).and_then(|t| called_with(&t.input));
+        let from_call = || {
+            let direct = txs.get(&hash).filter(|t| t.to == Some(log.address()));
+            direct.and_then(|t| called_with(&t.input, chain_id, log.address(), event.hash))
+        };
         let Some(payment) = event.info.or_else(|| out.payments.get(&event.hash).copied()).or_else(from_call) else {
             out.unresolved += 1;
             continue;

@@ -108,7 +108,7 @@ impl Source for Settlements {
             )
             .await?;
         let known = escrow::known_payments(read_all::<EscrowEventRow>(ctx.lake)?);
-        let escrowed = escrow::scan(&escrow_logs, &txs, &times, known, &sellers);
+        let escrowed = escrow::scan(&escrow_logs, chain.config().chain_id, &txs, &times, known, &sellers);
         let network = chain.config().network();
         let claim_cx = channels::ClaimContext {
             chain_id: chain.config().chain_id,
@@ -117,8 +117,7 @@ impl Source for Settlements {
             sellers: &sellers,
         };
         let claims = channels::scan(&claim_cx, &channel_logs, &txs, &times);
-        let routed = txs.values().filter(|t| t.to != Some(contracts.usdc)).count() as u64;
-        ctx.progress.start("settlements: receipts", routed);
+        ctx.progress.start("settlements: receipts", routed(&logs, &txs, contracts.usdc).len() as u64);
         let classified = classify(chain, contracts, &logs, &txs, &escrowed.payments).await?;
         ctx.progress.finish();
         let mut rows = classified.rows;
@@ -272,6 +271,19 @@ pub async fn settlements_of(
     Ok(classify(chain, contracts, &logs, &txs, &Payments::new()).await?.rows)
 }
 
+/// The transactions of `logs` that went through another contract than USDC: only their receipts
+/// tell how the Transfer was made.
+fn routed(logs: &[Log], txs: &HashMap<B256, TxSummary>, usdc: Address) -> Vec<B256> {
+    let mut out: Vec<B256> = logs
+        .iter()
+        .filter_map(|l| l.transaction_hash)
+        .filter(|h| txs.get(h).is_some_and(|t| t.to != Some(usdc)))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// What [`classify`] made of the Transfer logs.
 struct Classified {
     rows: Vec<SettlementRow>,
@@ -290,15 +302,7 @@ async fn classify(
     payments: &Payments,
 ) -> anyhow::Result<Classified> {
     let usdc = contracts.usdc;
-    // Settlements through another contract: only their receipts tell.
-    let mut routed: Vec<B256> = logs
-        .iter()
-        .filter_map(|l| l.transaction_hash)
-        .filter(|h| txs.get(h).is_some_and(|t| t.to != Some(usdc)))
-        .collect();
-    routed.sort_unstable();
-    routed.dedup();
-    let receipts = chain.transaction_receipts(&routed).await?;
+    let receipts = chain.transaction_receipts(&routed(logs, txs, usdc)).await?;
     // Remembered from the blocks read: no more calls.
     let times = chain.block_times(logs.iter().filter_map(|l| l.block_number).collect::<BTreeSet<_>>()).await?;
     tracing::debug!(receipts = receipts.len(), "settlements: receipts of settlements through contracts");
@@ -320,15 +324,21 @@ async fn classify(
         if receipt.is_none() && tx.to != Some(usdc) {
             anyhow::bail!("no receipt for {hash}");
         }
-        let (form, payer, facilitator) =
-            match reading::read(usdc, tx, receipt, TransferLog { from, to, index }, payments) {
-                Reading::Settlement { form, payer, facilitator } => (form, payer, facilitator),
-                Reading::Sweep | Reading::PayoutFee => continue,
-                Reading::UnknownPayment => {
-                    out.unknown_payments += 1;
-                    continue;
-                }
-            };
+        let (form, payer, facilitator) = match reading::read(
+            usdc,
+            chain.config().chain_id,
+            tx,
+            receipt,
+            TransferLog { from, to, index },
+            payments,
+        ) {
+            Reading::Settlement { form, payer, facilitator } => (form, payer, facilitator),
+            Reading::Sweep | Reading::PayoutFee => continue,
+            Reading::UnknownPayment => {
+                out.unknown_payments += 1;
+                continue;
+            }
+        };
         let (builder_app, builder_wallet, builder_services) =
             builder_codes::parse(&tx.input).unwrap_or_default().into_columns();
         out.rows.push(SettlementRow {

@@ -91,6 +91,7 @@ pub enum Reading {
 /// called USDC itself.
 pub fn read(
     usdc: Address,
+    chain_id: u64,
     tx: &TxSummary,
     receipt: Option<&TransactionReceipt>,
     transfer: TransferLog,
@@ -108,7 +109,7 @@ pub fn read(
             };
             (form, transfer.from)
         }
-        Some(receipt) => match escrow_payout(receipt, tx, transfer, payments) {
+        Some(receipt) => match escrow_payout(receipt, chain_id, tx, transfer, payments) {
             Some(Some(_)) if payout_follows(receipt, usdc, transfer) => return Reading::PayoutFee,
             Some(Some(payment)) => (SettlementForm::AuthCapture, payment.payer),
             Some(None) => return Reading::UnknownPayment,
@@ -166,6 +167,7 @@ fn proxy_after(receipt: &TransactionReceipt, index: u64) -> Option<SettlementFor
 /// whose payment names this recipient.
 fn escrow_payout(
     receipt: &TransactionReceipt,
+    chain_id: u64,
     tx: &TxSummary,
     transfer: TransferLog,
     payments: &Payments,
@@ -177,10 +179,10 @@ fn escrow_payout(
         }
         let Some(Role::Escrow(_)) = role_of(log.address()) else { continue };
         let Some(payout) = payout_event(log) else { continue };
-        let payment = payout
-            .info
-            .or_else(|| payments.get(&payout.hash).copied())
-            .or_else(|| (tx.to == Some(log.address())).then(|| called_with(&tx.input)).flatten());
+        let payment = payout.info.or_else(|| payments.get(&payout.hash).copied()).or_else(|| {
+            let direct = tx.to == Some(log.address());
+            direct.then(|| called_with(&tx.input, chain_id, log.address(), payout.hash)).flatten()
+        });
         match payment {
             Some(p) if p.receiver == transfer.to => found = Some(Some(p)),
             Some(_) => {}
@@ -230,10 +232,12 @@ fn payout_event(log: &alloy::rpc::types::Log) -> Option<Payout> {
 }
 
 /// The `PaymentInfo` every escrow function takes first, from a direct call's input (a static
-/// struct of 12 words right after the selector).
-pub fn called_with(input: &[u8]) -> Option<Payment> {
+/// struct of 12 words right after the selector), when it is the payment the escrow's event names
+/// by `hash`: the call's bytes are the caller's, the hash is the escrow's.
+pub fn called_with(input: &[u8], chain_id: u64, escrow: Address, hash: B256) -> Option<Payment> {
     let words = input.get(4..4 + 12 * 32)?;
-    PaymentInfo::abi_decode(words).ok().map(|p| (&p).into())
+    let info = PaymentInfo::abi_decode(words).ok()?;
+    (info.escrow_hash(chain_id, escrow) == hash).then(|| (&info).into())
 }
 
 #[cfg(test)]
@@ -252,6 +256,7 @@ mod tests {
     const UPTO_PROXY: Address = address!("0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002");
     const ESCROW: Address = address!("0xBdEA0D1bcC5966192B070Fdf62aB4EF5b4420cff");
     const BATCH: Address = address!("0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003");
+    const CHAIN: u64 = 8453;
     const ENTRY_POINT: Address = address!("0x0000000071727De22E5E9d8BAf0edAc6f37da032");
 
     fn log(address: Address, index: u64, data: LogData) -> Log {
@@ -337,9 +342,9 @@ mod tests {
         transfer.extend_from_slice(&vrs[4..]);
         assert!(!authorizes(&transfer, PAYER), "transfer(…) uses no authorization");
         assert!(!authorizes(&vrs[..20], PAYER));
-        let reading = read(USDC, &tx(FACILITATOR, USDC, vrs), None, at(3, PAYER), &Payments::new());
+        let reading = read(USDC, CHAIN, &tx(FACILITATOR, USDC, vrs), None, at(3, PAYER), &Payments::new());
         assert_eq!(reading, settlement(SettlementForm::Eip3009, PAYER, Some(FACILITATOR)));
-        let own = read(USDC, &tx(PAYER, USDC, transfer), None, at(3, PAYER), &Payments::new());
+        let own = read(USDC, CHAIN, &tx(PAYER, USDC, transfer), None, at(3, PAYER), &Payments::new());
         assert_eq!(own, settlement(SettlementForm::Transfer, PAYER, None));
     }
 
@@ -349,31 +354,38 @@ mod tests {
             let logs = vec![transfer(PAYER, 4), event(proxy, 5, &Settled {})];
             let r = receipt(proxy, logs);
             assert_eq!(
-                read(USDC, &tx(FACILITATOR, proxy, vec![]), Some(&r), at(4, PAYER), &Payments::new()),
+                read(USDC, CHAIN, &tx(FACILITATOR, proxy, vec![]), Some(&r), at(4, PAYER), &Payments::new()),
                 settlement(form, PAYER, Some(FACILITATOR))
             );
             // Another transfer in the same transaction is not the proxy's settlement.
             assert_eq!(
-                read(USDC, &tx(FACILITATOR, proxy, vec![]), Some(&r), at(2, PAYER), &Payments::new()),
+                read(USDC, CHAIN, &tx(FACILITATOR, proxy, vec![]), Some(&r), at(2, PAYER), &Payments::new()),
                 settlement(SettlementForm::Transfer, PAYER, Some(FACILITATOR))
             );
         }
         let with_permit = receipt(EXACT_PROXY, vec![transfer(PAYER, 4), event(EXACT_PROXY, 5, &SettledWithPermit {})]);
         assert_eq!(
-            read(USDC, &tx(FACILITATOR, EXACT_PROXY, vec![]), Some(&with_permit), at(4, PAYER), &Payments::new()),
+            read(
+                USDC,
+                CHAIN,
+                &tx(FACILITATOR, EXACT_PROXY, vec![]),
+                Some(&with_permit),
+                at(4, PAYER),
+                &Payments::new()
+            ),
             settlement(SettlementForm::Permit2, PAYER, Some(FACILITATOR))
         );
         // The same event from an address that is no proxy says nothing.
         let impostor = receipt(SELLER, vec![transfer(PAYER, 4), event(SELLER, 5, &Settled {})]);
         assert_eq!(
-            read(USDC, &tx(FACILITATOR, SELLER, vec![]), Some(&impostor), at(4, PAYER), &Payments::new()),
+            read(USDC, CHAIN, &tx(FACILITATOR, SELLER, vec![]), Some(&impostor), at(4, PAYER), &Payments::new()),
             settlement(SettlementForm::Transfer, PAYER, Some(FACILITATOR))
         );
     }
 
     #[test]
     fn an_escrow_payout_is_paid_by_the_payments_payer() {
-        let hash = B256::repeat_byte(0x11);
+        let hash = info(SELLER).escrow_hash(CHAIN, ESCROW);
         // A charge carries the payment: the payer is its payer, not the token store.
         let charged = escrow_v1_1::PaymentCharged {
             paymentInfoHash: hash,
@@ -384,7 +396,8 @@ mod tests {
             feeReceiver: FACILITATOR,
         };
         let r = receipt(ESCROW, vec![event(ESCROW, 1, &charged), transfer(TOKEN_STORE, 6)]);
-        let reading = read(USDC, &tx(FACILITATOR, ESCROW, vec![]), Some(&r), at(6, TOKEN_STORE), &Payments::new());
+        let reading =
+            read(USDC, CHAIN, &tx(FACILITATOR, ESCROW, vec![]), Some(&r), at(6, TOKEN_STORE), &Payments::new());
         assert_eq!(reading, settlement(SettlementForm::AuthCapture, PAYER, Some(FACILITATOR)));
         // A capture carries only the hash: the payment comes from what is known of it ...
         let captured = escrow_v1_0::PaymentCaptured {
@@ -397,24 +410,30 @@ mod tests {
         let known = Payments::from([(hash, Payment::from(&info(SELLER)))]);
         let via_router = tx(FACILITATOR, FACILITATOR, vec![]);
         assert_eq!(
-            read(USDC, &via_router, Some(&r), at(2, TOKEN_STORE), &known),
+            read(USDC, CHAIN, &via_router, Some(&r), at(2, TOKEN_STORE), &known),
             settlement(SettlementForm::AuthCapture, PAYER, Some(FACILITATOR))
         );
         // ... or from the call, when the operator called the escrow itself ...
         let mut call = vec![0x64, 0x4c, 0xd7, 0x9a];
         call.extend(info(SELLER).abi_encode());
         call.extend([0u8; 96]);
-        assert_eq!(called_with(&call), Some(Payment::from(&info(SELLER))));
+        assert_eq!(called_with(&call, CHAIN, ESCROW, hash), Some(Payment::from(&info(SELLER))));
+        // A call whose payment is not the one the event names says nothing of it.
+        assert_eq!(called_with(&call, CHAIN, ESCROW, B256::repeat_byte(0x11)), None);
+        assert_eq!(called_with(&call, 84532, ESCROW, hash), None, "another chain's escrow");
         assert_eq!(
-            read(USDC, &tx(FACILITATOR, ESCROW, call), Some(&r), at(2, TOKEN_STORE), &Payments::new()),
+            read(USDC, CHAIN, &tx(FACILITATOR, ESCROW, call), Some(&r), at(2, TOKEN_STORE), &Payments::new()),
             settlement(SettlementForm::AuthCapture, PAYER, Some(FACILITATOR))
         );
         // ... and when neither says, the token store is never taken for the payer.
-        assert_eq!(read(USDC, &via_router, Some(&r), at(2, TOKEN_STORE), &Payments::new()), Reading::UnknownPayment);
+        assert_eq!(
+            read(USDC, CHAIN, &via_router, Some(&r), at(2, TOKEN_STORE), &Payments::new()),
+            Reading::UnknownPayment
+        );
         // A payment to another receiver does not make this Transfer its payout.
         let other = Payments::from([(hash, Payment::from(&info(FACILITATOR)))]);
         assert_eq!(
-            read(USDC, &via_router, Some(&r), at(2, TOKEN_STORE), &other),
+            read(USDC, CHAIN, &via_router, Some(&r), at(2, TOKEN_STORE), &other),
             settlement(SettlementForm::Transfer, TOKEN_STORE, Some(FACILITATOR))
         );
     }
@@ -431,9 +450,9 @@ mod tests {
         };
         let r = receipt(ESCROW, vec![event(ESCROW, 1, &charged), transfer(TOKEN_STORE, 2), transfer(TOKEN_STORE, 3)]);
         let via = tx(FACILITATOR, ESCROW, vec![]);
-        assert_eq!(read(USDC, &via, Some(&r), at(2, TOKEN_STORE), &Payments::new()), Reading::PayoutFee);
+        assert_eq!(read(USDC, CHAIN, &via, Some(&r), at(2, TOKEN_STORE), &Payments::new()), Reading::PayoutFee);
         assert_eq!(
-            read(USDC, &via, Some(&r), at(3, TOKEN_STORE), &Payments::new()),
+            read(USDC, CHAIN, &via, Some(&r), at(3, TOKEN_STORE), &Payments::new()),
             settlement(SettlementForm::AuthCapture, PAYER, Some(FACILITATOR))
         );
     }
@@ -442,20 +461,20 @@ mod tests {
     fn a_batch_sweep_and_a_bundler_are_what_they_are() {
         let sweep = receipt(BATCH, vec![transfer(BATCH, 0)]);
         assert_eq!(
-            read(USDC, &tx(FACILITATOR, BATCH, vec![]), Some(&sweep), at(0, BATCH), &Payments::new()),
+            read(USDC, CHAIN, &tx(FACILITATOR, BATCH, vec![]), Some(&sweep), at(0, BATCH), &Payments::new()),
             Reading::Sweep
         );
         // A smart account's payment through a bundler: the account paid, nobody facilitated.
         let bundled = receipt(ENTRY_POINT, vec![transfer(PAYER, 0)]);
         assert_eq!(
-            read(USDC, &tx(FACILITATOR, ENTRY_POINT, vec![]), Some(&bundled), at(0, PAYER), &Payments::new()),
+            read(USDC, CHAIN, &tx(FACILITATOR, ENTRY_POINT, vec![]), Some(&bundled), at(0, PAYER), &Payments::new()),
             settlement(SettlementForm::Transfer, PAYER, None)
         );
         // An EIP-3009 authorization by a smart wallet (ERC-1271), relayed: the wallet is the payer.
         let auth = event(USDC, 0, &AuthorizationUsed { authorizer: PAYER, nonce: B256::ZERO });
         let relayed = receipt(FACILITATOR, vec![auth, transfer(PAYER, 1)]);
         assert_eq!(
-            read(USDC, &tx(FACILITATOR, FACILITATOR, vec![]), Some(&relayed), at(1, PAYER), &Payments::new()),
+            read(USDC, CHAIN, &tx(FACILITATOR, FACILITATOR, vec![]), Some(&relayed), at(1, PAYER), &Payments::new()),
             settlement(SettlementForm::Eip3009, PAYER, Some(FACILITATOR))
         );
     }
