@@ -12,6 +12,9 @@
 //! 402 for another wallet, or taking the oracle's paid calls and answering 500), a stranger's
 //! listing of the seller's own URL, and a secrets path listed under the seller's wallet move no
 //! decision, score or flag at all.
+//!
+//! So are the auth-capture escrow's outcomes (methodology 3.6): anyone can open an escrowed payment
+//! to any seller with themselves as operator, then void it, let it be reclaimed or refund it.
 
 mod support;
 
@@ -200,4 +203,29 @@ fn outsider_evidence_never_worsens_a_decision() {
         }
     }
     assert!(proceeds > 0, "the generated economies must include sellers with something to lose");
+}
+
+#[test]
+fn escrow_outcomes_strangers_cause_move_no_decision_score_or_flag() {
+    use agentrep_lake::EscrowAction;
+    let mut judged = 0;
+    for case in 0..CASES {
+        let mut rng = ChaCha8Rng::seed_from_u64(2_000 + case);
+        let (base, sellers) = economy(&mut rng);
+        let before = judgements(&base);
+        let mut griefed = base.clone();
+        for i in 0..sellers {
+            let (operator, payer) = (addr(0xe000 + i), addr(0xe100 + i));
+            for action in EscrowAction::ALL {
+                let d = rng.random_range(0..=i64::from(LAST));
+                griefed.escrow_event(d, action, &operator, &payer, &seller(i), rng.random_range(1..100_000));
+            }
+        }
+        let after = judgements(&griefed);
+        for (address, j0) in &before {
+            assert_eq!(&after[address], j0, "case {case}: escrow outcomes moved {address}");
+        }
+        judged += before.len();
+    }
+    assert!(judged > 0, "the generated economies have sellers to judge");
 }

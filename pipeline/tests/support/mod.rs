@@ -60,6 +60,7 @@ pub struct LakeBuilder {
     paid: Vec<(i64, PaidProbeRow)>,
     cards: Vec<(i64, AgentCardRow)>,
     origin_proofs: Vec<(i64, OriginProofRow)>,
+    escrow: Vec<(i64, EscrowEventRow)>,
     tx: u32,
 }
 
@@ -414,6 +415,39 @@ impl LakeBuilder {
         self
     }
 
+    /// An auth-capture escrow event of a payment from `payer` to `receiver`, operated by `operator`
+    /// (anyone may open a payment to anyone with themselves as operator).
+    pub fn escrow_event(
+        &mut self,
+        d: i64,
+        action: agentrep_lake::EscrowAction,
+        operator: &str,
+        payer: &str,
+        receiver: &str,
+        amount: u64,
+    ) -> &mut Self {
+        self.tx += 1;
+        self.escrow.push((
+            d,
+            EscrowEventRow {
+                tx_hash: format!("0x{:064x}", self.tx),
+                log_index: 1,
+                block_number: u64::from(self.tx),
+                block_time: at(d, 600),
+                escrow: "0xbdea0d1bcc5966192b070fdf62ab4ef5b4420cff".into(),
+                action: Some(action),
+                payment: format!("0x{:064x}", 0xe5c0_0000u64 + u64::from(self.tx)),
+                operator: operator.into(),
+                payer: payer.into(),
+                receiver: receiver.into(),
+                token: USDC.into(),
+                amount,
+                fee: None,
+            },
+        ));
+        self
+    }
+
     /// The sellers of the day LAST, rebuilt from this lake written into a temporary folder.
     pub fn rebuild_sellers(&self) -> Vec<agentrep_model::SellerRecord> {
         let dir = tempfile::tempdir().unwrap();
@@ -460,6 +494,7 @@ impl LakeBuilder {
         write_all(&lake, &self.paid);
         write_all(&lake, &self.cards);
         write_all(&lake, &self.origin_proofs);
+        write_all(&lake, &self.escrow);
         lake
     }
 }
