@@ -2,7 +2,8 @@
 # Installs the pinned local-chain tools used by the contract tests into .tools/ (git-ignored):
 #   - anvil 1.7.1 (Foundry's local Ethereum node), from npm @foundry-rs/anvil; the real binary ships in the
 #     per-platform optional dependency @foundry-rs/anvil-linux-amd64 and is linked as .tools/bin/anvil
-#   - solc 0.8.37 (npm `solc`, the official soljson WebAssembly compiler), used by scripts/compile-contracts.mjs
+#   - solc 0.8.37 (npm `solc`, the official soljson WebAssembly compiler), used by scripts/compile-contracts.mjs,
+#     and solc 0.8.17 (npm `solc@0.8.17` as `solc-0.8.17`), the exact compiler Uniswap Permit2's pragma pins
 #   - @noble/curves 2.4.0 + @noble/hashes 2.4.0 (secp256k1 signing, keccak256) for scripts/chain-smoke.mjs
 # Versions are locked by scripts/chain-tools/package.json + package-lock.json and installed with `npm ci`
 # (install scripts disabled: nothing is downloaded except the locked tarballs from the npm registry).

@@ -40,6 +40,7 @@ export const TOPICS = {
   ModifyLiquidity: '0xf208f4912782fd25c7f114ca3723a2d5dd6f3bcc3ac8db5af63baa85f711d5ec',
   // x402.md § 8 and the published sources (x402-foundation/x402 contracts/evm, base/commerce-payments v1.0).
   Settled: '0x97088ec3606cfe8cc112180570d03fcde05f9b8e1bfef8e27784eaf5dd5691b6',
+  SettledWithPermit: '0xde5b89d10fc800c459329c382fabfcad0be0ed7e5328e01fae04e507b09ef5d8',
   ChannelCreated: '0x69d8248d5566bdb2ebc4d218970710d8378a2ff9b709a999e052b71970f808fa',
   Deposited: '0x6c2a09353b5e75e70d0b9778b80a413809bb235d46c211811c474b3346791d89',
   Claimed: '0x36bd546bb573e8921fdbfd934bbed62d872796b01792cd240cce27f79dd3eddd',
@@ -179,6 +180,72 @@ export function checkEvents(contractName, abi, keccak) {
     const got = keccak(signature(item));
     if (!want) problems.push(`${contractName}: no expected topic0 for ${item.name}`);
     else if (got !== want) problems.push(`${contractName}: ${signature(item)} topic0 ${got} != expected ${want}`);
+  }
+  return problems;
+}
+
+/**
+ * The published contracts the chain tests compile from contracts/vendor (scripts/vendor-contracts.py
+ * copies them unedited at the commits it names), one solc compilation each with the compiler and
+ * settings of its repository's foundry.toml (optimizer runs kept at 200 where the repository's deploy
+ * profile asks for more: the runs change gas, never behaviour). `contracts` maps each contract an
+ * artifact is written for to the events the settlements job reads from it (checked by name against
+ * TOPICS, so the real contracts are held to the topics the doubles and the ingest use).
+ */
+export const PUBLISHED_UNITS = [
+  {
+    dir: 'permit2',
+    source: 'Uniswap/permit2@cc56ad0f (solmate@8d910d87)',
+    solc: 'solc-0.8.17',
+    settings: { optimizer: { enabled: true, runs: 200 }, viaIR: true },
+    contracts: { Permit2: [] },
+  },
+  {
+    dir: 'x402',
+    source: 'coinbase/x402@84ffb641 contracts/evm (OpenZeppelin 5.5.0)',
+    solc: 'solc',
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', viaIR: false },
+    contracts: {
+      x402ExactPermit2Proxy: ['Settled', 'SettledWithPermit'],
+      x402UptoPermit2Proxy: ['Settled', 'SettledWithPermit'],
+      x402BatchSettlement: ['ChannelCreated', 'Deposited', 'Claimed'],
+      ERC3009DepositCollector: [],
+    },
+    // OpenZeppelin 5.5's ECDSA names an error `error`, which solc 0.8.37 warns is deprecated.
+    warningsAllowed: true,
+  },
+  {
+    dir: 'commerce-payments',
+    source: 'base/commerce-payments@v1.0.0 (d33b5d5; OpenZeppelin 1edc2ae0, solady 5ea5d9f5)',
+    solc: 'solc',
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', viaIR: true },
+    contracts: {
+      AuthCaptureEscrow: [
+        'PaymentCharged',
+        'PaymentAuthorized',
+        'PaymentCaptured',
+        'PaymentVoided',
+        'PaymentReclaimed',
+        'PaymentRefunded',
+      ],
+      TokenStore: [],
+      ERC3009PaymentCollector: [],
+      OperatorRefundCollector: [],
+    },
+    // solady's `/// @solidity memory-safe-assembly` comments are deprecated in solc 0.8.37.
+    warningsAllowed: true,
+  },
+];
+
+/** Each event named in `names` is declared by the ABI with the topic0 TOPICS gives for that name. */
+export function checkReadEvents(contractName, abi, names, keccak) {
+  const problems = [];
+  for (const name of names) {
+    const item = abi.find((e) => e.type === 'event' && e.name === name);
+    if (!item) problems.push(`${contractName}: declares no event ${name}`);
+    else if (keccak(signature(item)) !== TOPICS[name]) {
+      problems.push(`${contractName}: ${signature(item)} topic0 ${keccak(signature(item))} != expected ${TOPICS[name]}`);
+    }
   }
   return problems;
 }

@@ -208,51 +208,12 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     // A later block closes the second the transactions were mined in: the ingest reads whole seconds.
     chain.anvil.mine_at(chrono::Utc::now().timestamp() + 30).await.expect("mined");
 
-    // The seller is listed; the ingest reads the chain to its head.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let lake = Lake::new(dir.path().join("lake"));
-    let now = Timestamp::from_secs(chrono::Utc::now().timestamp());
-    let listing = |pay_to: Address| ListingRow {
-        resource: format!("https://{pay_to:#x}.example/api"),
-        pay_to: hex(pay_to),
-        network: "eip155:8453".into(),
-        asset: hex(USDC),
-        price_atomic: 1_000,
-        description: None,
-        tags: Vec::new(),
-        ecosystem: "bazaar".into(),
-        first_seen: now,
-        last_seen: now,
-    };
-    let listings = [listing(seller), listing(escrowed), listing(swept)];
-    lake.write_partition(chrono::Utc::now().date_naive(), &listings).expect("listings written");
-    let config = dir.path().join("agentrep.toml");
-    let toml = format!(
-        "[chain]\nrpc_urls = [\"{}\"]\nuse_finalized = false\nconfirmations = 0\nstart_block = 0\n\
-         request_timeout_ms = 5000\ninitial_backoff_ms = 20\n\n[facilitators]\nrefresh = false\n",
-        chain.anvil.url()
-    );
-    std::fs::write(&config, toml).expect("config written");
-    let ingest = |source: &str| {
-        let out = std::process::Command::new(agentrep_binary())
-            .args(["ingest", "--source", source, "--clock", "chain", "--lake"])
-            .arg(lake.root())
-            .arg("--config")
-            .arg(&config)
-            .output()
-            .expect("agentrep runs");
-        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
-    };
-    ingest("settlements");
+    // The sellers are listed; the ingest reads the chain to its head.
+    let (_dir, lake, ingest) = listed_and_ingested(&chain, &[seller, escrowed, swept]);
 
     let settlements: Vec<SettlementRow> =
         read_dated::<SettlementRow>(&lake).expect("settlements").into_iter().map(|(_, r)| r).collect();
-    let got: BTreeSet<Fact> = settlements
-        .iter()
-        .map(|s| {
-            (s.pay_to.clone(), s.payer.clone(), s.value, SettlementForm::of(s.form, s.eip3009), s.facilitator.clone())
-        })
-        .collect();
+    let got = facts(&settlements);
     let relayer = Some(hex(chain.relayer.address()));
     let fac = Some(hex(facilitator));
     let s = hex(seller);
@@ -285,10 +246,8 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
 
     let escrow: Vec<EscrowEventRow> =
         read_dated::<EscrowEventRow>(&lake).expect("escrow events").into_iter().map(|(_, r)| r).collect();
-    let outcomes: Vec<(EscrowAction, String, u64, Option<u64>)> =
-        escrow.iter().map(|e| (e.action.expect("a known action"), e.payer.clone(), e.amount, e.fee)).collect();
     assert_eq!(
-        outcomes,
+        outcomes(&escrow),
         vec![
             (EscrowAction::Authorized, hex(p(3)), 30_000, None),
             (EscrowAction::Captured, hex(p(3)), 30_000, Some(300)),
@@ -320,5 +279,141 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     assert_eq!(funder_of(seller), Some(hex(p(0))), "its first payment, as before");
 }
 
+/// The published contracts, compiled from their sources (`contracts/vendor`), settled through by
+/// the official x402 packages (`tests/payments/clients/settle_forms.mjs`): exact through Permit2
+/// and upto through their proxies, a batch channel's deposit, claims and sweep by @x402/evm's
+/// facilitator, and the escrow v1.0 with @x402/evm's auth-capture client signing (the operator's
+/// calls by hand: 2.27 has no auth-capture facilitator). The ingest must find each with its true
+/// payer, amount and form, whatever the contracts' own transfers (Permit2 pulling from the payer,
+/// the escrow's collector and token store, the batch contract's sweep) look like.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_published_contracts_settled_by_the_official_clients_are_read_with_their_true_payer() {
+    let chain = PayChain::start().await.expect("anvil starts");
+    let seller = address!("0x5e11e40000000000000000000000000000000011");
+    let facilitator = PrivateKeySigner::random();
+    let payers: Vec<PrivateKeySigner> = (0..5).map(|_| PrivateKeySigner::random()).collect();
+    for who in payers.iter().chain([&facilitator]).map(PrivateKeySigner::address) {
+        chain.anvil.set_balance(who, U256::from(10u128.pow(20))).await.expect("gas");
+        chain.fund(who, 1_000_000).await.expect("funded");
+    }
+    let key = |s: &PrivateKeySigner| agentrep_tests::chain::paychain::key_hex(s);
+    let plan = serde_json::json!({
+        "facilitatorKey": key(&facilitator),
+        "seller": hex(seller),
+        "exact": { "payerKey": key(&payers[0]), "amount": 20_000 },
+        "upto": { "payerKey": key(&payers[1]), "max": 9_000, "amount": 5_000 },
+        "escrow": {
+            "payerKey": key(&payers[2]), "authorize": 30_000, "capture": 30_000, "feeBps": 100,
+            "refund": 5_000, "voided": 7_000, "chargerKey": key(&payers[3]), "charge": 8_000,
+        },
+        "batch": { "payerKey": key(&payers[4]), "deposit": 50_000, "claims": [12_000, 20_000] },
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let plan_file = dir.path().join("plan.json");
+    std::fs::write(&plan_file, plan.to_string()).expect("plan written");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("payments/clients/settle_forms.mjs");
+    let out = std::process::Command::new("node")
+        .arg(script)
+        .arg(chain.anvil.url())
+        .arg(&plan_file)
+        .env("AGENTREP_CLIENTS_NODE_MODULES", agentrep_tests::test_clients().join("clients/node_modules"))
+        .output()
+        .expect("node runs");
+    assert!(out.status.success(), "settle_forms.mjs: {}", String::from_utf8_lossy(&out.stderr));
+    let settled: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON line");
+    assert_eq!(settled["batch_claim"].as_array().map(Vec::len), Some(2), "{settled}");
+    chain.anvil.mine_at(chrono::Utc::now().timestamp() + 30).await.expect("mined");
+
+    let (_dir, lake, _) = listed_and_ingested(&chain, &[seller]);
+    let settlements: Vec<SettlementRow> =
+        read_dated::<SettlementRow>(&lake).expect("settlements").into_iter().map(|(_, r)| r).collect();
+    let (s, fac, p) = (hex(seller), Some(hex(facilitator.address())), |i: usize| hex(payers[i].address()));
+    let expected: BTreeSet<Fact> = [
+        (s.clone(), p(0), 20_000, SettlementForm::Permit2, fac.clone()),
+        // The upto payer signed 9,000; 5,000 was settled.
+        (s.clone(), p(1), 5_000, SettlementForm::Upto, fac.clone()),
+        // Captured 30,000 less the 1 % fee the operator kept; the refund went back to the payer.
+        (s.clone(), p(2), 29_700, SettlementForm::AuthCapture, fac.clone()),
+        (s.clone(), p(3), 8_000, SettlementForm::AuthCapture, fac.clone()),
+        // The channel's two claims (12,000, then 8,000 more); the sweep is not counted again.
+        (s.clone(), p(4), 12_000, SettlementForm::BatchClaim, fac.clone()),
+        (s.clone(), p(4), 8_000, SettlementForm::BatchClaim, fac.clone()),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(facts(&settlements), expected);
+    assert_eq!(settlements.len(), expected.len(), "one row each");
+
+    let escrow: Vec<EscrowEventRow> =
+        read_dated::<EscrowEventRow>(&lake).expect("escrow events").into_iter().map(|(_, r)| r).collect();
+    assert_eq!(
+        outcomes(&escrow),
+        vec![
+            (EscrowAction::Authorized, p(2), 30_000, None),
+            (EscrowAction::Captured, p(2), 30_000, Some(300)),
+            (EscrowAction::Refunded, p(2), 5_000, None),
+            (EscrowAction::Authorized, p(2), 7_000, None),
+            (EscrowAction::Voided, p(2), 7_000, None),
+            (EscrowAction::Charged, p(3), 8_000, Some(0)),
+        ]
+    );
+}
+
 /// A settlement's chain-independent facts: payee, payer, value, form, relayer.
 type Fact = (String, String, u64, SettlementForm, Option<String>);
+
+fn facts(settlements: &[SettlementRow]) -> BTreeSet<Fact> {
+    settlements
+        .iter()
+        .map(|s| {
+            (s.pay_to.clone(), s.payer.clone(), s.value, SettlementForm::of(s.form, s.eip3009), s.facilitator.clone())
+        })
+        .collect()
+}
+
+/// An escrow event's action, payer, amount and fee.
+fn outcomes(escrow: &[EscrowEventRow]) -> Vec<(EscrowAction, String, u64, Option<u64>)> {
+    escrow.iter().map(|e| (e.action.expect("a known action"), e.payer.clone(), e.amount, e.fee)).collect()
+}
+
+/// A lake in a temporary directory with `sellers` listed today, a config reading `chain` to its
+/// head, and a runner of `agentrep ingest --source S` on both, as an operator runs it.
+fn listed_and_ingested(chain: &PayChain, sellers: &[Address]) -> (tempfile::TempDir, Lake, impl Fn(&str) + use<>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lake = Lake::new(dir.path().join("lake"));
+    let now = Timestamp::from_secs(chrono::Utc::now().timestamp());
+    let listing = |pay_to: &Address| ListingRow {
+        resource: format!("https://{pay_to:#x}.example/api"),
+        pay_to: hex(*pay_to),
+        network: "eip155:8453".into(),
+        asset: hex(USDC),
+        price_atomic: 1_000,
+        description: None,
+        tags: Vec::new(),
+        ecosystem: "bazaar".into(),
+        first_seen: now,
+        last_seen: now,
+    };
+    let listings: Vec<ListingRow> = sellers.iter().map(listing).collect();
+    lake.write_partition(chrono::Utc::now().date_naive(), &listings).expect("listings written");
+    let config = dir.path().join("agentrep.toml");
+    let toml = format!(
+        "[chain]\nrpc_urls = [\"{}\"]\nuse_finalized = false\nconfirmations = 0\nstart_block = 0\n\
+         request_timeout_ms = 5000\ninitial_backoff_ms = 20\n\n[facilitators]\nrefresh = false\n",
+        chain.anvil.url()
+    );
+    std::fs::write(&config, toml).expect("config written");
+    let root = lake.root().to_owned();
+    let ingest = move |source: &str| {
+        let out = std::process::Command::new(agentrep_binary())
+            .args(["ingest", "--source", source, "--clock", "chain", "--lake"])
+            .arg(&root)
+            .arg("--config")
+            .arg(&config)
+            .output()
+            .expect("agentrep runs");
+        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    ingest("settlements");
+    (dir, lake, ingest)
+}

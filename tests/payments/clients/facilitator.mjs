@@ -9,45 +9,17 @@
 //   wallet factories: comma-separated ERC-6492 factories it may call to deploy a paying wallet
 //          (`eip6492AllowedFactories`; default none)
 //
-// The official facilitator simulates an ERC-6492 payment through Multicall3 at its canonical
-// address, which Base has and anvil does not: when that address has no code, viem's own copy of
-// Multicall3 is deployed and its runtime code placed there (anvil_setCode; loopback anvil only).
+// The node is prepared as evm_chain.mjs says (Multicall3 at its canonical address).
 import http from 'node:http';
-import { createRequire } from 'node:module';
+import { connect, load } from './evm_chain.mjs';
 
-const require = createRequire(process.env.AGENTREP_CLIENTS_NODE_MODULES + '/');
-const { x402Facilitator } = await import(require.resolve('@x402/core/facilitator'));
-const { ExactEvmScheme } = await import(require.resolve('@x402/evm/exact/facilitator'));
-const { ExactEvmSchemeV1 } = await import(require.resolve('@x402/evm/exact/v1/facilitator'));
-const { toFacilitatorEvmSigner } = await import(require.resolve('@x402/evm'));
-const { createWalletClient, http: rpcTransport, publicActions, multicall3Abi } = await import(require.resolve('viem'));
-// Not exported from viem's index: its own constants file (the copy viem's deployless multicall uses).
-const viemContracts = await import(require.resolve('viem').replace(/index\.js$/, 'constants/contracts.js'));
-const multicall3Bytecode = viemContracts.multicall3Bytecode ?? viemContracts.default.multicall3Bytecode;
-const { privateKeyToAccount } = await import(require.resolve('viem/accounts'));
-const { base } = await import(require.resolve('viem/chains'));
+const { x402Facilitator } = await load('@x402/core/facilitator');
+const { ExactEvmScheme } = await load('@x402/evm/exact/facilitator');
+const { ExactEvmSchemeV1 } = await load('@x402/evm/exact/v1/facilitator');
 
 const [rpc, key, fault = 'none', factories = ''] = process.argv.slice(2);
 const eip6492AllowedFactories = factories.split(',').filter(Boolean);
-const account = privateKeyToAccount(key);
-const wallet = createWalletClient({ account, chain: base, transport: rpcTransport(rpc) }).extend(publicActions);
-
-const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
-if (!(await wallet.getCode({ address: MULTICALL3 }))) {
-  const hash = await wallet.deployContract({ abi: multicall3Abi, bytecode: multicall3Bytecode });
-  const { contractAddress } = await wallet.waitForTransactionReceipt({ hash });
-  const code = await wallet.getCode({ address: contractAddress });
-  await wallet.request({ method: 'anvil_setCode', params: [MULTICALL3, code] });
-}
-const signer = toFacilitatorEvmSigner({
-  address: account.address,
-  readContract: (a) => wallet.readContract(a),
-  verifyTypedData: (a) => wallet.verifyTypedData(a),
-  writeContract: (a) => wallet.writeContract(a),
-  sendTransaction: (a) => wallet.sendTransaction(a),
-  waitForTransactionReceipt: (a) => wallet.waitForTransactionReceipt(a),
-  getCode: (a) => wallet.getCode(a),
-});
+const { signer } = await connect(rpc, key);
 const facilitator = new x402Facilitator()
   .register('eip155:8453', new ExactEvmScheme(signer, { eip6492AllowedFactories }))
   .registerV1('base', new ExactEvmSchemeV1(signer, { eip6492AllowedFactories }));
