@@ -17,7 +17,7 @@ use agentrep_tests::chain::contracts::{
     AUTH_CAPTURE_ESCROW, BATCH_SETTLEMENT, EXACT_PERMIT2_PROXY, IFiatToken, ISettlementForms, PLACED,
     UPTO_PERMIT2_PROXY, USDC,
 };
-use agentrep_tests::chain::paychain::PayChain;
+use agentrep_tests::chain::paychain::{PayChain, WALLET_FACTORY};
 use agentrep_tests::replayed::read_dated;
 use alloy::primitives::{Address, B256, Bytes, U256, address};
 use alloy::signers::local::PrivateKeySigner;
@@ -291,11 +291,15 @@ async fn the_published_contracts_settled_by_the_official_clients_are_read_with_t
     let chain = PayChain::start().await.expect("anvil starts");
     let seller = address!("0x5e11e40000000000000000000000000000000011");
     let facilitator = PrivateKeySigner::random();
-    let payers: Vec<PrivateKeySigner> = (0..5).map(|_| PrivateKeySigner::random()).collect();
+    let payers: Vec<PrivateKeySigner> = (0..4).map(|_| PrivateKeySigner::random()).collect();
     for who in payers.iter().chain([&facilitator]).map(PrivateKeySigner::address) {
         chain.anvil.set_balance(who, U256::from(10u128.pow(20))).await.expect("gas");
         chain.fund(who, 1_000_000).await.expect("funded");
     }
+    // The escrow's charge is paid by a smart wallet that does not exist yet: USDC is sent to its
+    // address, its owner signs, the signature carries the factory call (ERC-6492).
+    let wallet = chain.smart_wallet(WALLET_FACTORY).await.expect("a wallet address");
+    chain.fund(wallet.address, 1_000_000).await.expect("funded");
     let key = |s: &PrivateKeySigner| agentrep_tests::chain::paychain::key_hex(s);
     let plan = serde_json::json!({
         "facilitatorKey": key(&facilitator),
@@ -304,9 +308,13 @@ async fn the_published_contracts_settled_by_the_official_clients_are_read_with_t
         "upto": { "payerKey": key(&payers[1]), "max": 9_000, "amount": 5_000 },
         "escrow": {
             "payerKey": key(&payers[2]), "authorize": 30_000, "capture": 30_000, "feeBps": 100,
-            "refund": 5_000, "voided": 7_000, "chargerKey": key(&payers[3]), "charge": 8_000,
+            "refund": 5_000, "voided": 7_000, "charge": 8_000,
+            "charger": {
+                "wallet": hex(wallet.address), "ownerKey": key(&wallet.owner), "factory": hex(WALLET_FACTORY),
+                "factoryCalldata": wallet.deployment.calldata.to_string(),
+            },
         },
-        "batch": { "payerKey": key(&payers[4]), "deposit": 50_000, "claims": [12_000, 20_000] },
+        "batch": { "payerKey": key(&payers[3]), "deposit": 50_000, "claims": [12_000, 20_000] },
     });
     let dir = tempfile::tempdir().expect("temp dir");
     let plan_file = dir.path().join("plan.json");
@@ -334,10 +342,11 @@ async fn the_published_contracts_settled_by_the_official_clients_are_read_with_t
         (s.clone(), p(1), 5_000, SettlementForm::Upto, fac.clone()),
         // Captured 30,000 less the 1 % fee the operator kept; the refund went back to the payer.
         (s.clone(), p(2), 29_700, SettlementForm::AuthCapture, fac.clone()),
-        (s.clone(), p(3), 8_000, SettlementForm::AuthCapture, fac.clone()),
+        // The smart wallet, whatever signed for it.
+        (s.clone(), hex(wallet.address), 8_000, SettlementForm::AuthCapture, fac.clone()),
         // The channel's two claims (12,000, then 8,000 more); the sweep is not counted again.
-        (s.clone(), p(4), 12_000, SettlementForm::BatchClaim, fac.clone()),
-        (s.clone(), p(4), 8_000, SettlementForm::BatchClaim, fac.clone()),
+        (s.clone(), p(3), 12_000, SettlementForm::BatchClaim, fac.clone()),
+        (s.clone(), p(3), 8_000, SettlementForm::BatchClaim, fac.clone()),
     ]
     .into_iter()
     .collect();
@@ -354,9 +363,10 @@ async fn the_published_contracts_settled_by_the_official_clients_are_read_with_t
             (EscrowAction::Refunded, p(2), 5_000, None),
             (EscrowAction::Authorized, p(2), 7_000, None),
             (EscrowAction::Voided, p(2), 7_000, None),
-            (EscrowAction::Charged, p(3), 8_000, Some(0)),
+            (EscrowAction::Charged, hex(wallet.address), 8_000, Some(0)),
         ]
     );
+    assert!(chain.has_code(wallet.address).await.expect("asked"), "the charge deployed the wallet");
 }
 
 /// A settlement's chain-independent facts: payee, payer, value, form, relayer.

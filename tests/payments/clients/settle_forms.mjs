@@ -3,7 +3,8 @@
 //
 // usage: node settle_forms.mjs <rpc url> <plan.json>
 //   plan: { facilitatorKey, seller, exact: {payerKey, amount}, upto: {payerKey, max, amount},
-//           escrow: {payerKey, authorize, capture, feeBps, refund, voided, chargerKey, charge},
+//           escrow: {payerKey, authorize, capture, feeBps, refund, voided, charge,
+//                   charger: {wallet, ownerKey, factory, factoryCalldata}},
 //           batch: {payerKey, deposit, claims: [cumulative totals]} }
 //
 // The contracts are the ones contracts/artifacts/published holds, compiled from their published
@@ -29,7 +30,7 @@
 //     refund, void, charge) are sent here, by hand, with the client's payload.
 // Prints one JSON line: what settled (transactions by form).
 import fs from 'node:fs';
-import { connect, load } from './evm_chain.mjs';
+import { connect, load, smartWalletSigner } from './evm_chain.mjs';
 
 const { x402Facilitator } = await load('@x402/core/facilitator');
 const { ExactEvmScheme: ExactClient } = await load('@x402/evm/exact/client');
@@ -209,7 +210,8 @@ const approvePermit2 = async (payer) => {
 
 // auth-capture through the escrow v1.0: the client signs, the operator (the facilitator's
 // account) authorizes, captures with a fee, refunds part; a second payment is voided; a third is
-// charged in one call.
+// charged in one call, paid by a smart wallet that does not exist yet (its ERC-6492 signature makes
+// the collector deploy it through Multicall3 before USDC checks its ERC-1271 signature).
 {
   const escrow = AT.AuthCaptureEscrow;
   const now = Math.floor(Date.now() / 1000);
@@ -222,8 +224,7 @@ const approvePermit2 = async (payer) => {
     maxFeeBps: 1000,
     authCaptureEscrow: escrow,
   };
-  const payment = async (key, amount) => {
-    const payer = privateKeyToAccount(key);
+  const payment = async (payer, amount) => {
     const accepted = requirements('auth-capture', amount, extra);
     const { payload } = await new AuthCaptureEvmScheme(payer).createPaymentPayload(2, accepted);
     const info = {
@@ -248,7 +249,8 @@ const approvePermit2 = async (payer) => {
     (settled[form] ??= []).push(hash);
   };
   const e = plan.escrow;
-  const held = await payment(e.payerKey, e.authorize);
+  const payer = privateKeyToAccount(e.payerKey);
+  const held = await payment(payer, e.authorize);
   await call('escrow_authorize', 'authorize', [held.info, BigInt(e.authorize), AT.ERC3009PaymentCollector, held.signature]);
   await call('escrow_capture', 'capture', [held.info, BigInt(e.capture), e.feeBps, account.address]);
   const approve = await wallet.writeContract({
@@ -259,10 +261,12 @@ const approvePermit2 = async (payer) => {
   });
   await mined(approve);
   await call('escrow_refund', 'refund', [held.info, BigInt(e.refund), AT.OperatorRefundCollector, '0x']);
-  const voided = await payment(e.payerKey, e.voided);
+  const voided = await payment(payer, e.voided);
   await call('escrow_authorize', 'authorize', [voided.info, BigInt(e.voided), AT.ERC3009PaymentCollector, voided.signature]);
   await call('escrow_void', 'void', [voided.info]);
-  const charged = await payment(e.chargerKey, e.charge);
+  const { wallet: smartWallet, ownerKey, factory, factoryCalldata } = e.charger;
+  const charger = smartWalletSigner(privateKeyToAccount(ownerKey), smartWallet, factory, factoryCalldata);
+  const charged = await payment(charger, e.charge);
   await call('escrow_charge', 'charge', [charged.info, BigInt(e.charge), AT.ERC3009PaymentCollector, charged.signature, 0, account.address]);
 }
 

@@ -19,19 +19,11 @@ const require = createRequire(process.env.AGENTREP_CLIENTS_NODE_MODULES + '/');
 const { wrapFetchWithPayment, x402Client, decodePaymentResponseHeader } = await import(require.resolve('@x402/fetch'));
 const { ExactEvmScheme } = await import(require.resolve('@x402/evm/exact/client'));
 const { privateKeyToAccount } = await import(require.resolve('viem/accounts'));
-const { serializeErc6492Signature, getAddress } = await import(require.resolve('viem'));
+const { smartWalletSigner } = await import('./evm_chain.mjs');
 
 const [url, pk, wallet, factory, factoryCalldata] = process.argv.slice(2);
 const account = privateKeyToAccount(pk);
-const signer = wallet
-  ? {
-      address: getAddress(wallet),
-      async signTypedData(typedData) {
-        const signature = await account.signTypedData(typedData);
-        return serializeErc6492Signature({ address: getAddress(factory), data: factoryCalldata, signature });
-      },
-    }
-  : account;
+const signer = wallet ? smartWalletSigner(account, wallet, factory, factoryCalldata) : account;
 const client = new x402Client().register('eip155:*', new ExactEvmScheme(signer));
 if (process.env.BUY_MAX_USD) client.setSpendControls({ maxAmountPerPayment: Number(process.env.BUY_MAX_USD) });
 const init = process.env.BUY_METHOD
