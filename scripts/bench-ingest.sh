@@ -13,7 +13,10 @@
 #    loopback, so the per-host limit is raised for the run), `agentrep ingest --source probes`.
 #
 # BENCH_RUNS (3), BENCH_TRANSFERS (200000, a new count regenerates the chain), BENCH_LOG_WINDOW
-# (50 blocks: 10,000 settlement logs a page, the usual provider cap) tune it.
+# (50 blocks: 10,000 settlement logs a page, the usual provider cap) tune it. BENCH_FORMS_EVERY=N
+# (0: none) makes every N-th settlement of the chain one in another form (the Permit2 proxies, an
+# escrow charge, a channel's claim and sweep, in turn; `bench_chain --forms-every`), kept in its own
+# chain directory, so the ingest's rate with the forms in the mix compares with the EIP-3009 chain's.
 # Every command is bounded by `timeout`; the node and the endpoint server are stopped on exit.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -24,10 +27,12 @@ results="${BENCH_RESULTS:-$out/results.txt}"
 runs="${BENCH_RUNS:-3}"
 transfers="${BENCH_TRANSFERS:-200000}"
 window="${BENCH_LOG_WINDOW:-50}"
+forms_every="${BENCH_FORMS_EVERY:-0}"
 endpoints=1000
 port=18545
 dir="$out/ingest"
 chain="$dir/chain"
+[ "$forms_every" = 0 ] || chain="$dir/chain-forms-$forms_every"
 mkdir -p "$dir"
 log() { echo "$*" | tee -a "$results"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -44,11 +49,14 @@ meta="$chain/meta.json"
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$meta" "$1"; }
 if [ ! -f "$meta" ] || [ "$(field dense_transfers)" != "$transfers" ]; then
   t0=$(now)
-  timeout 1800 "$chain_bin" chain-state --dir "$chain" --transfers "$transfers" >"$dir/chain-state.log" 2>&1 \
+  timeout 1800 "$chain_bin" chain-state --dir "$chain" --transfers "$transfers" --forms-every "$forms_every" \
+    >"$dir/chain-state.log" 2>&1 \
     || { tail -n 20 "$dir/chain-state.log"; exit 1; }
   log "ingest chain state: generated in $(since "$t0") s ($(field dense_transfers) settlements in $(field head) blocks, state $(( $(field state_bytes) / 1048576 )) MiB)"
 fi
 first=$(field dense_first); last=$(field dense_last)
+# Rows the ingest writes besides one per settlement: an escrow_events row per escrow charge.
+escrow_rows=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("escrow_charges", 0))' "$meta")
 
 # The node, loaded from the state file.
 t0=$(now)
@@ -102,13 +110,16 @@ for _ in $(seq 1 "$runs"); do
   read -r s b_logs blocks pages < <(bare "$first" "$last"); b_s+=("$s")
   read -r s i_logs i_rows sc tx re wr < <(ingest "$first" "$last"); i_s+=("$s")
   scan+=("$sc"); txs+=("$tx"); receipts+=("${re#*+}"); routed="${re%+*}"; write+=("$wr")
-  [ "$i_logs" = "$b_logs" ] && [ "$i_rows" = "$b_logs" ] \
+  # One row per settlement log (a channel's sweep stands for its claim) plus the escrow events; the
+  # ingest's log count also holds the escrow's and the channel contract's own logs.
+  [ "$i_rows" = "$((b_logs + escrow_rows))" ] && { [ "$forms_every" != 0 ] || [ "$i_logs" = "$b_logs" ]; } \
     || { echo "the ingest read $i_logs logs and wrote $i_rows rows, the bare scan read $b_logs logs"; exit 1; }
 done
 bm=$(printf '%s\n' "${b_s[@]}" | median); im=$(printf '%s\n' "${i_s[@]}" | median)
 # The rate ratio of each (bare, ingest) pair: robust to the machine's speed drifting between pairs.
 pairs=(); for i in "${!b_s[@]}"; do pairs+=("$(ratio "${b_s[$i]}" "${i_s[$i]}")"); done
-log "ingest settlements (blocks $first-$last, $b_logs logs to sellers, $pages pages of $window blocks): ingest $(rate "$b_logs" "$im") logs/s and $(rate "$blocks" "$im") blocks/s (${im} s), bare eth_getLogs $(rate "$b_logs" "$bm") logs/s and $(rate "$blocks" "$bm") blocks/s (${bm} s), ingest/bare $(printf '%s\n' "${pairs[@]}" | median) (median of $runs pairs: ${pairs[*]}; runs: ingest ${i_s[*]} s, bare ${b_s[*]} s)"
+mix="EIP-3009 only"; [ "$forms_every" = 0 ] || mix="every ${forms_every}th settlement in another form"
+log "ingest settlements (blocks $first-$last, $b_logs logs to sellers, $mix, $pages pages of $window blocks): ingest $(rate "$b_logs" "$im") logs/s and $(rate "$blocks" "$im") blocks/s (${im} s), bare eth_getLogs $(rate "$b_logs" "$bm") logs/s and $(rate "$blocks" "$bm") blocks/s (${bm} s), ingest/bare $(printf '%s\n' "${pairs[@]}" | median) (median of $runs pairs: ${pairs[*]}; runs: ingest ${i_s[*]} s, bare ${b_s[*]} s)"
 m() { printf '%s\n' "$@" | median; }
 log "ingest settlements, where the time goes (medians, ms): the eth_getLogs scan (pages decoded) ends at $(m "${scan[@]}"), the blocks with their transactions (eth_getBlockByNumber, full, read as the pages come) at $(m "${txs[@]}"), then the rows (with the receipts of $routed settlements made through contracts) $(m "${receipts[@]}"), merge and Parquet write $(m "${write[@]}")"
 kill "${pids[0]}" 2>/dev/null || true

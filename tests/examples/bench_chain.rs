@@ -2,10 +2,15 @@
 //! harness (the pinned anvil, the FiatToken double at USDC's Base address, the seller fixture):
 //!
 //! * `chain-state --dir DIR [--transfers N] [--per-block N] [--noise N] [--sellers N]
-//!   [--payers N]`: starts anvil, places USDC, mints to the payers, then packs N EIP-3009
-//!   `transferWithAuthorization`s (signed by a payer, sent by one of the facilitators) to the
-//!   sellers into blocks of `per-block` (200) settlements and `noise` (100) USDC mints to other
-//!   wallets (Transfers the sellers' filter skips); checks every one landed, and writes
+//!   [--payers N] [--forms-every N]`: starts anvil, places USDC, mints to the payers, then packs N
+//!   EIP-3009 `transferWithAuthorization`s (signed by a payer, sent by one of the facilitators) to
+//!   the sellers into blocks of `per-block` (200) settlements and `noise` (100) USDC mints to other
+//!   wallets (Transfers the sellers' filter skips). With `--forms-every N` (0: none), every N-th
+//!   settlement goes through another form instead, in turn: the exact and the upto Permit2 proxy's
+//!   `settle`, an escrow `charge`, and a channel's deposit, claim and sweep in one `multicall`
+//!   (the doubles of `contracts/src/SettlementForms.sol` at the published addresses; one Transfer
+//!   to the seller each, as an EIP-3009 settlement has; the first 100 payers pay them and approved
+//!   the contracts in one block before). Checks every one landed, and writes
 //!   `DIR/state.json` (`anvil --load-state`), a lake `DIR/lake` whose one listings partition makes
 //!   the sellers candidates, and `DIR/meta.json` (block ranges and log counts; written last, so
 //!   its presence means the rest is complete).
@@ -27,7 +32,10 @@ use agentrep_lake::datasets::ListingRow;
 use agentrep_lake::{Lake, Timestamp};
 use agentrep_payments::PaymentNetwork;
 use agentrep_payments::verify::{TransferWithAuthorization, signing_hash};
-use agentrep_tests::chain::contracts::{IFiatToken, PLACED, USDC};
+use agentrep_tests::chain::contracts::{
+    AUTH_CAPTURE_ESCROW, BATCH_SETTLEMENT, EXACT_PERMIT2_PROXY, IFiatToken, ISettlementForms, PLACED,
+    UPTO_PERMIT2_PROXY, USDC,
+};
 use agentrep_tests::chain::plan::chain_signer;
 use agentrep_tests::chain::{Anvil, AnvilOptions, chain_address};
 use agentrep_tests::fixtures::{Behaviour, SellerFixture};
@@ -48,6 +56,11 @@ const GAS_PRICE: u128 = 2_000_000_000;
 /// Gas of one `transferWithAuthorization` and one `mint` (generous: unused gas is not charged).
 const TWA_GAS: u64 = 250_000;
 const MINT_GAS: u64 = 150_000;
+/// Gas of one settlement through a form's contract and of one approval.
+const FORM_GAS: u64 = 400_000;
+const APPROVE_GAS: u64 = 100_000;
+/// Payers of the settlements in other forms (each approved the forms' contracts once).
+const FORM_PAYERS: usize = 100;
 /// Facilitators sending the settlements (round-robin).
 const FACILITATORS: usize = 20;
 /// Transactions per JSON-RPC batch.
@@ -141,6 +154,84 @@ fn settlement(k: u64, payer: &PrivateKeySigner, to: Address, t: i64) -> Bytes {
     .into()
 }
 
+/// The contracts a form payer approves to pull its USDC.
+const FORM_SPENDERS: [Address; 4] = [EXACT_PERMIT2_PROXY, UPTO_PERMIT2_PROXY, AUTH_CAPTURE_ESCROW, BATCH_SETTLEMENT];
+
+/// The `j`-th settlement in another form, sent by `operator`, `payer` paying `to` `value`
+/// micro-USDC: the contract it is sent to and the call (the exact proxy, the upto proxy, an escrow
+/// charge, a channel deposited, claimed and swept in one multicall).
+fn form_settlement(j: u64, operator: Address, payer: Address, to: Address, value: u128) -> (Address, Bytes) {
+    use ISettlementForms as forms;
+    let amount = U256::from(value);
+    let call = match j % 4 {
+        0 | 1 => {
+            let proxy = if j.is_multiple_of(4) { EXACT_PERMIT2_PROXY } else { UPTO_PERMIT2_PROXY };
+            return (proxy, forms::settle_0Call { owner: payer, to, amount }.abi_encode().into());
+        }
+        2 => {
+            let never = alloy::primitives::Uint::from(u64::from(u32::MAX));
+            let info = forms::PaymentInfo {
+                operator,
+                payer,
+                receiver: to,
+                token: USDC,
+                maxAmount: alloy::primitives::Uint::from(value),
+                preApprovalExpiry: never,
+                authorizationExpiry: never,
+                refundExpiry: never,
+                minFeeBps: 0,
+                maxFeeBps: 0,
+                feeReceiver: Address::ZERO,
+                salt: U256::from(j),
+            };
+            return (AUTH_CAPTURE_ESCROW, charge(info, amount));
+        }
+        _ => {
+            let config = forms::ChannelConfig {
+                payer,
+                payerAuthorizer: Address::ZERO,
+                receiver: to,
+                receiverAuthorizer: Address::ZERO,
+                token: USDC,
+                withdrawDelay: alloy::primitives::Uint::from(900u64),
+                salt: B256::from(U256::from(j)),
+            };
+            let total = value;
+            let deposit = forms::depositCall {
+                config: config.clone(),
+                amount: total,
+                collector: Address::ZERO,
+                collectorData: Bytes::new(),
+            };
+            let voucher = forms::VoucherClaim {
+                voucher: forms::Voucher { channel: config, maxClaimableAmount: total },
+                signature: Bytes::new(),
+                totalClaimed: total,
+            };
+            let claim =
+                forms::claimWithSignatureCall { voucherClaims: vec![voucher], authorizerSignature: Bytes::new() };
+            let sweep = forms::settle_1Call { receiver: to, token: USDC };
+            forms::multicallCall {
+                data: vec![deposit.abi_encode().into(), claim.abi_encode().into(), sweep.abi_encode().into()],
+            }
+        }
+    };
+    (BATCH_SETTLEMENT, call.abi_encode().into())
+}
+
+/// An escrow `charge` of `amount` for `info` (sent by its operator).
+fn charge(info: ISettlementForms::PaymentInfo, amount: U256) -> Bytes {
+    let call = ISettlementForms::chargeCall {
+        paymentInfo: info,
+        amount,
+        tokenCollector: Address::ZERO,
+        collectorData: Bytes::new(),
+        feeBps: 0,
+        feeReceiver: Address::ZERO,
+    };
+    call.abi_encode().into()
+}
+
 /// The chain being built: senders' nonces and the head's time.
 struct Builder<'a> {
     anvil: &'a Anvil,
@@ -150,17 +241,17 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    /// Sends `txs` (from, data, gas) and mines them into one block 2 s after the head; checks the
-    /// block holds them all and every one succeeded.
-    async fn block(&mut self, txs: Vec<(Address, Bytes, u64)>) -> anyhow::Result<()> {
+    /// Sends `txs` (from, to, data, gas) and mines them into one block 2 s after the head; checks
+    /// the block holds them all and every one succeeded.
+    async fn block(&mut self, txs: Vec<(Address, Address, Bytes, u64)>) -> anyhow::Result<()> {
         let n = txs.len();
         let calls: Vec<(&'static str, Value)> = txs
             .into_iter()
             .enumerate()
-            .map(|(i, (from, data, gas))| {
+            .map(|(i, (from, to, data, gas))| {
                 let nonce = self.nonces.entry(from).or_default();
                 let tx = json!({
-                    "from": from, "to": USDC, "data": data, "value": "0x0",
+                    "from": from, "to": to, "data": data, "value": "0x0",
                     "gas": format!("0x{gas:x}"),
                     "gasPrice": format!("0x{:x}", GAS_PRICE + (n - i) as u128),
                     "nonce": format!("0x{:x}", *nonce),
@@ -197,6 +288,7 @@ async fn chain_state(flags: &Flags) -> anyhow::Result<()> {
     let sellers = usize::try_from(flags.num("sellers", 100)?)?.max(1);
     let payers = usize::try_from(flags.num("payers", 1_000)?)?.max(1);
     let noise = flags.num("noise", 100)?;
+    let forms_every = flags.num("forms-every", 0)?;
     std::fs::create_dir_all(&dir)?;
     let _ = std::fs::remove_file(dir.join("meta.json"));
     let started = Instant::now();
@@ -226,11 +318,27 @@ async fn chain_state(flags: &Flags) -> anyhow::Result<()> {
         .iter()
         .map(|p| {
             let call = IFiatToken::mintCall { to: p.address(), amount: U256::from(10u128.pow(15)) };
-            (minter, Bytes::from(call.abi_encode()), MINT_GAS)
+            (minter, USDC, Bytes::from(call.abi_encode()), MINT_GAS)
         })
         .collect();
     b.block(mints).await.context("minting")?;
     trace("mints");
+    let form_payers = &payer_keys[..FORM_PAYERS.min(payers)];
+    if forms_every > 0 {
+        for double in PLACED.iter().filter(|p| p.name.ends_with("Double")) {
+            anvil.set_code(double.address, &double.runtime_code()).await?;
+        }
+        let mut approvals = Vec::new();
+        for p in form_payers.iter().map(PrivateKeySigner::address) {
+            anvil.set_balance(p, U256::from(10u128.pow(20))).await?;
+            for spender in FORM_SPENDERS {
+                let call = IFiatToken::approveCall { spender, value: U256::MAX };
+                approvals.push((p, USDC, Bytes::from(call.abi_encode()), APPROVE_GAS));
+            }
+        }
+        b.block(approvals).await.context("approving the forms' contracts")?;
+        trace("approvals");
+    }
 
     // Dense blocks: `per_block` settlements each, and `noise` mints to other wallets (USDC
     // Transfers the sellers' filter must skip).
@@ -240,18 +348,25 @@ async fn chain_state(flags: &Flags) -> anyhow::Result<()> {
     while k < transfers {
         let n = per_block.min(transfers - k);
         let t = b.t + BLOCK_SECONDS;
-        let mut txs: Vec<(Address, Bytes, u64)> = (k..k + n)
+        let mut txs: Vec<(Address, Address, Bytes, u64)> = (k..k + n)
             .into_par_iter()
             .map(|k| {
-                let payer = &payer_keys[(k as usize * 7 + k as usize / payers) % payers];
                 let to = seller_addresses[k as usize % sellers];
-                (facilitators[k as usize % FACILITATORS], settlement(k, payer, to, t), TWA_GAS)
+                let facilitator = facilitators[k as usize % FACILITATORS];
+                if forms_every > 0 && k % forms_every == forms_every - 1 {
+                    let j = k / forms_every;
+                    let payer = form_payers[j as usize % form_payers.len()].address();
+                    let (contract, call) = form_settlement(j, facilitator, payer, to, u128::from(1_000 + k % 99_000));
+                    return (facilitator, contract, call, FORM_GAS);
+                }
+                let payer = &payer_keys[(k as usize * 7 + k as usize / payers) % payers];
+                (facilitator, USDC, settlement(k, payer, to, t), TWA_GAS)
             })
             .collect();
         for j in 0..noise {
             let to = chain_address(&format!("bench-other-{}", (noise_sent + j) % 10_000));
             let call = IFiatToken::mintCall { to, amount: U256::from(1_000_000u64) };
-            txs.push((minter, Bytes::from(call.abi_encode()), MINT_GAS));
+            txs.push((minter, USDC, Bytes::from(call.abi_encode()), MINT_GAS));
         }
         noise_sent += noise;
         b.block(txs).await.with_context(|| format!("settlements {k}…"))?;
@@ -305,6 +420,9 @@ async fn chain_state(flags: &Flags) -> anyhow::Result<()> {
         "dense_last": dense_last,
         "dense_transfers": transfers,
         "noise_per_block": noise,
+        "forms_every": forms_every,
+        // Settlements through the escrow: each also leaves an `escrow_events` row.
+        "escrow_charges": transfers.checked_div(forms_every).map_or(0, |n| (0..n).filter(|j| j % 4 == 2).count()),
         "head": dense_last,
         "state_bytes": std::fs::metadata(&state)?.len(),
         "seconds": started.elapsed().as_secs(),
