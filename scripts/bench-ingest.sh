@@ -17,6 +17,8 @@
 # (0: none) makes every N-th settlement of the chain one in another form (the Permit2 proxies, an
 # escrow charge, a channel's claim and sweep, in turn; `bench_chain --forms-every`), kept in its own
 # chain directory, so the ingest's rate with the forms in the mix compares with the EIP-3009 chain's.
+# BENCH_RECEIPTS_PER_BATCH sets the ingest's `chain.receipts_per_batch` (default: the config's, 50;
+# 1 asks for one receipt a request).
 # Every command is bounded by `timeout`; the node and the endpoint server are stopped on exit.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +30,7 @@ runs="${BENCH_RUNS:-3}"
 transfers="${BENCH_TRANSFERS:-200000}"
 window="${BENCH_LOG_WINDOW:-50}"
 forms_every="${BENCH_FORMS_EVERY:-0}"
+receipts_per_batch="${BENCH_RECEIPTS_PER_BATCH:-50}"
 endpoints=1000
 port=18545
 dir="$out/ingest"
@@ -83,6 +86,7 @@ use_finalized = false
 confirmations = 0
 start_block = 0
 log_window = $window
+receipts_per_batch = $receipts_per_batch
 TOML
 
 bare() { # first last → "seconds logs blocks pages"
@@ -118,7 +122,7 @@ done
 bm=$(printf '%s\n' "${b_s[@]}" | median); im=$(printf '%s\n' "${i_s[@]}" | median)
 # The rate ratio of each (bare, ingest) pair: robust to the machine's speed drifting between pairs.
 pairs=(); for i in "${!b_s[@]}"; do pairs+=("$(ratio "${b_s[$i]}" "${i_s[$i]}")"); done
-mix="EIP-3009 only"; [ "$forms_every" = 0 ] || mix="every ${forms_every}th settlement in another form"
+mix="EIP-3009 only"; [ "$forms_every" = 0 ] || mix="every ${forms_every}th settlement in another form, $receipts_per_batch receipts a request"
 log "ingest settlements (blocks $first-$last, $b_logs logs to sellers, $mix, $pages pages of $window blocks): ingest $(rate "$b_logs" "$im") logs/s and $(rate "$blocks" "$im") blocks/s (${im} s), bare eth_getLogs $(rate "$b_logs" "$bm") logs/s and $(rate "$blocks" "$bm") blocks/s (${bm} s), ingest/bare $(printf '%s\n' "${pairs[@]}" | median) (median of $runs pairs: ${pairs[*]}; runs: ingest ${i_s[*]} s, bare ${b_s[*]} s)"
 m() { printf '%s\n' "$@" | median; }
 log "ingest settlements, where the time goes (medians, ms): the eth_getLogs scan (pages decoded) ends at $(m "${scan[@]}"), the blocks with their transactions (eth_getBlockByNumber, full, read as the pages come) at $(m "${txs[@]}"), then the rows (with the receipts of $routed settlements made through contracts) $(m "${receipts[@]}"), merge and Parquet write $(m "${write[@]}")"

@@ -7,8 +7,10 @@ use std::time::Instant;
 use agentrep_ingest::chain::{Chain, PageStats};
 use agentrep_tests::fixtures::{Fault, FaultKind, Faults, FaultyRpc, RangeShape, When};
 use alloy::eips::BlockNumberOrTag;
+use alloy::primitives::B256;
 use alloy::providers::Provider;
-use alloy::rpc::types::Log;
+use alloy::rpc::types::{Log, TransactionReceipt};
+use serde_json::Value;
 use std::time::Duration;
 
 use super::{PAGED, WIDE, World, connect, direct_logs, get_logs, transfers, world};
@@ -184,6 +186,59 @@ async fn block_times_survive_a_lagging_node() {
     assert_eq!(times, expected);
 }
 
+/// The receipts of settlements made through contracts are asked for in JSON-RPC batches; batches
+/// cut off or answered 503 are retried whole, and every receipt arrives as the node has it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batched_receipts_survive_drops_and_503s() {
+    let world = world(None).await;
+    let faults = Faults::none().with(Fault::Drop, &["eth_getTransactionReceipt"], When::Every(3)).with(
+        Fault::Unavailable,
+        &["eth_getTransactionReceipt"],
+        When::Every(4),
+    );
+    let proxy = FaultyRpc::start(world.anvil.url(), faults);
+    let chain = connect(&proxy, PAGED).await;
+    let hashes: Vec<B256> = world.txs.values().flatten().copied().collect();
+    let receipts = chain.transaction_receipts(&hashes).await.expect("receipts survive");
+    let injected = proxy.injected();
+    assert!(injected.dropped > 0 && injected.unavailable > 0, "{injected:?}");
+    assert!(injected.forwarded_calls >= 5 * injected.forwarded, "asked in batches: {injected:?}");
+    assert_eq!(receipts.len(), hashes.len());
+    assert_eq!(as_json(&receipts), expected_receipts(&world).await);
+}
+
+/// A node that refuses batches is asked one receipt at a time, and every receipt arrives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_refuses_batches_is_asked_one_receipt_at_a_time() {
+    let world = world(None).await;
+    let proxy = FaultyRpc::start(world.anvil.url(), Faults::none().with(Fault::BatchesRefused, &[], When::Always));
+    let chain = connect(&proxy, PAGED).await;
+    let hashes: Vec<B256> = world.txs.values().flatten().copied().collect();
+    let receipts = chain.transaction_receipts(&hashes).await.expect("receipts one at a time");
+    assert_eq!(as_json(&receipts), expected_receipts(&world).await);
+    let injected = proxy.injected();
+    assert!(injected.batches_refused >= 1, "{injected:?}");
+    // Refused once per batch in flight at most, then never asked again.
+    assert!(injected.batches_refused <= 4, "{injected:?}");
+    assert_eq!(injected.forwarded_calls, injected.forwarded, "single calls only");
+}
+
+fn as_json(receipts: &HashMap<B256, TransactionReceipt>) -> HashMap<B256, Value> {
+    receipts.iter().map(|(h, r)| (*h, serde_json::to_value(r).expect("JSON"))).collect()
+}
+
+/// The world's receipts, as the node has them.
+async fn expected_receipts(world: &World) -> HashMap<B256, Value> {
+    let mut expected = HashMap::new();
+    for b in world.txs.keys() {
+        let block = world.anvil.provider().get_block_receipts(BlockNumberOrTag::Number(*b).into()).await;
+        for r in block.expect("receipts").expect("block exists") {
+            expected.insert(r.transaction_hash, serde_json::to_value(&r).expect("JSON"));
+        }
+    }
+    expected
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn receipts_survive_drops_and_503s() {
     let world = world(None).await;
@@ -197,14 +252,6 @@ async fn receipts_survive_drops_and_503s() {
     let receipts = chain.receipts(&world.txs).await.expect("receipts survive");
     let injected = proxy.injected();
     assert!(injected.dropped > 0 && injected.unavailable > 0, "{injected:?}");
-    let mut expected = HashMap::new();
-    for b in world.txs.keys() {
-        let block = world.anvil.provider().get_block_receipts(BlockNumberOrTag::Number(*b).into()).await;
-        for r in block.expect("receipts").expect("block exists") {
-            expected.insert(r.transaction_hash, serde_json::to_value(&r).expect("JSON"));
-        }
-    }
-    let got: HashMap<_, _> = receipts.iter().map(|(h, r)| (*h, serde_json::to_value(r).expect("JSON"))).collect();
-    assert_eq!(got.len(), 408);
-    assert_eq!(got, expected);
+    assert_eq!(receipts.len(), 408);
+    assert_eq!(as_json(&receipts), expected_receipts(&world).await);
 }

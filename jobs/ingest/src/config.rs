@@ -179,6 +179,9 @@ pub struct ChainConfig {
     pub initial_backoff_ms: u64,
     /// Requests in flight at once (receipts, block headers).
     pub concurrency: usize,
+    /// Receipts asked for in one JSON-RPC batch (`eth_getTransactionReceipt` calls); 1 sends one
+    /// call per request. A node that refuses batches is asked one call at a time anyway.
+    pub receipts_per_batch: usize,
     /// Funding hops followed back from every payer and seller: the funder of a payer, that
     /// funder's funder, … (the model's `MAX_FUNDING_HOPS`; a test keeps them equal).
     pub funding_hops: usize,
@@ -201,6 +204,7 @@ impl Default for ChainConfig {
             max_retries: 8,
             initial_backoff_ms: 250,
             concurrency: 8,
+            receipts_per_batch: 50,
             funding_hops: 4,
         }
     }

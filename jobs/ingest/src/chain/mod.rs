@@ -15,7 +15,7 @@ use std::time::Duration;
 use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::{Address, B256, Bytes, TxKind};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
-use alloy::rpc::client::ClientBuilder;
+use alloy::rpc::client::{BatchRequest, ClientBuilder};
 use alloy::rpc::types::{TransactionInput, TransactionReceipt, TransactionRequest};
 use alloy::transports::layers::{RateLimitRetryPolicy, RetryBackoffLayer, RetryPolicy};
 use alloy::transports::{TransportError, TransportErrorKind};
@@ -34,6 +34,8 @@ pub struct Chain {
     rpc_url: String,
     times: Mutex<HashMap<u64, i64>>,
     block_receipts: Mutex<Option<bool>>,
+    /// Whether the node answers JSON-RPC batches (`None` until a batch was tried).
+    batches: Mutex<Option<bool>>,
     pager: LogPager,
 }
 
@@ -131,6 +133,7 @@ impl Chain {
                         rpc_url: redact(url),
                         times: Mutex::new(HashMap::new()),
                         block_receipts: Mutex::new(None),
+                        batches: Mutex::new(None),
                         pager: LogPager::new(config.log_window, config.max_log_window),
                     });
                 }
@@ -280,8 +283,31 @@ impl Chain {
         self.transaction_receipts(&hashes).await
     }
 
-    /// The receipts of `hashes`, one `eth_getTransactionReceipt` each, with bounded concurrency.
+    /// The receipts of `hashes`: `eth_getTransactionReceipt` in JSON-RPC batches of
+    /// `receipts_per_batch` where the node answers batches (`BENCHMARKS.md` § 5c), else one call
+    /// each (for the rest of the run once a node refused a batch); with bounded concurrency.
     pub async fn transaction_receipts(&self, hashes: &[B256]) -> anyhow::Result<HashMap<B256, TransactionReceipt>> {
+        let per_batch = self.config.receipts_per_batch;
+        let batched = per_batch > 1 && *self.batches.lock().expect("batch mode") != Some(false);
+        if batched && hashes.len() > 1 {
+            let chunks: Vec<Vec<B256>> = hashes.chunks(per_batch).map(<[B256]>::to_vec).collect();
+            let fetched: Result<Vec<Vec<TransactionReceipt>>, _> = stream::iter(chunks)
+                .map(|chunk| self.receipts_batch(chunk))
+                .buffer_unordered(self.config.concurrency)
+                .try_collect()
+                .await;
+            match fetched {
+                Ok(batches) => {
+                    *self.batches.lock().expect("batch mode") = Some(true);
+                    return Ok(batches.into_iter().flatten().map(|r| (r.transaction_hash, r)).collect());
+                }
+                Err(ReceiptsError::BatchRefused(e)) => {
+                    tracing::info!(error = %format!("{e:#}"), "the node refuses JSON-RPC batches; reading receipts one call at a time");
+                    *self.batches.lock().expect("batch mode") = Some(false);
+                }
+                Err(ReceiptsError::Call(e)) => return Err(e),
+            }
+        }
         let receipts: Vec<TransactionReceipt> = stream::iter(hashes.iter().copied())
             .map(|h| async move {
                 self.provider
@@ -296,6 +322,34 @@ impl Chain {
         Ok(receipts.into_iter().map(|r| (r.transaction_hash, r)).collect())
     }
 
+    /// The receipts of `hashes` in one batch. A batch the node does not answer as a batch (an
+    /// error for the whole request) is `BatchRefused`; a call in it that fails is `Call`.
+    async fn receipts_batch(&self, hashes: Vec<B256>) -> Result<Vec<TransactionReceipt>, ReceiptsError> {
+        let mut batch = BatchRequest::new(self.provider.client());
+        let mut waiters = Vec::with_capacity(hashes.len());
+        for h in &hashes {
+            let waiter = batch
+                .add_call::<_, Option<TransactionReceipt>>("eth_getTransactionReceipt", &(h,))
+                .map_err(|e| ReceiptsError::BatchRefused(anyhow::Error::new(e).context("building a receipts batch")))?;
+            waiters.push(waiter);
+        }
+        batch.send().await.map_err(|e| ReceiptsError::BatchRefused(anyhow::Error::new(e)))?;
+        let mut out = Vec::with_capacity(hashes.len());
+        for (h, waiter) in hashes.iter().zip(waiters) {
+            let receipt = waiter.await.map_err(|e| {
+                let e = anyhow::Error::new(e).context(format!("eth_getTransactionReceipt({h}) in a batch"));
+                // A node that takes a batch but answers each call with an error does not batch.
+                if is_method_missing(&e) || is_batch_refusal(&e) {
+                    ReceiptsError::BatchRefused(e)
+                } else {
+                    ReceiptsError::Call(e)
+                }
+            })?;
+            out.push(receipt.with_context(|| format!("no receipt for {h}")).map_err(ReceiptsError::Call)?);
+        }
+        Ok(out)
+    }
+
     /// `eth_call` of `data` on `to` at `block`.
     pub async fn call(&self, to: Address, data: Bytes, block: u64) -> anyhow::Result<Bytes> {
         let tx =
@@ -306,6 +360,20 @@ impl Chain {
             .await
             .with_context(|| format!("eth_call to {to}"))
     }
+}
+
+/// Why a batch of receipts was not read.
+enum ReceiptsError {
+    /// The node did not take the batch as a batch: ask one call at a time.
+    BatchRefused(anyhow::Error),
+    /// A receipt could not be read.
+    Call(anyhow::Error),
+}
+
+/// Whether `e` says the node does not take batches (or not this large).
+fn is_batch_refusal(e: &anyhow::Error) -> bool {
+    let text = format!("{e:#}").to_ascii_lowercase();
+    text.contains("batch")
 }
 
 fn is_method_missing(e: &anyhow::Error) -> bool {
