@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use agentrep_model::sources::SourceNote;
 use agentrep_model::{
     Counterparty, DemandStats, DomainStanding, ListingInfo, PaidProbeStats, ProofType, SellerFeatures, SellerRecord,
     SlaStats, assess_seller,
@@ -112,39 +113,6 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
     };
     let exact_settlements = row.get::<_, i64>("exact_settlements")?.max(0) as u64;
     Ok(Raw { address: row.get("address")?, first_seen, exact_settlements, listing, features })
-}
-
-/// Evidence sources behind a seller's score, with the interface's annotations.
-fn sources(f: &SellerFeatures) -> Vec<String> {
-    let mut out = vec!["marketplace".to_owned()];
-    if f.sla.samples > 0 {
-        out.push("health-probe".to_owned());
-    }
-    if f.demand.settlements > 0 {
-        out.push("onchain-settlements".to_owned());
-    }
-    if f.erc8004_registered {
-        out.push("erc8004".to_owned());
-    }
-    if !f.proofs.is_empty() {
-        out.push("identity-proofs".to_owned());
-    }
-    if f.reputation.receipts > 0 {
-        out.push("receipts".to_owned());
-    }
-    if f.paid_probes.paid + f.paid_probes.unpaid_failures > 0 {
-        out.push("paid-probe".to_owned());
-    }
-    if f.domain.is_some() {
-        out.push("ranked-domain".to_owned());
-    }
-    let basis = if f.demand.trusted_entities > 0 { "trusted-entities" } else { "paying-entities-unproven" };
-    out.push(format!("BASIS:demand={basis}"));
-    let recency = if f.demand.days_since_last_trusted.is_some() { "trusted-settlement" } else { "any-settlement" };
-    out.push(format!("BASIS:recency={recency}"));
-    out.extend(f.degraded_sources.iter().map(|d| format!("DEGRADED:{d}")));
-    out.extend(f.stale_sources.iter().map(|d| format!("DEGRADED:{d}")));
-    out
 }
 
 /// Index ranges of items sorted by seller index, one per seller.
@@ -266,7 +234,7 @@ pub(crate) fn assess(
             raw.features.tainted_by = tainted_by;
             SellerRecord {
                 assessment: assess_seller(&raw.features),
-                sources: sources(&raw.features),
+                sources: SourceNote::of(&raw.features),
                 live: live.basis(window, &standings, raw.exact_settlements),
                 address: raw.address,
                 listing: raw.listing,

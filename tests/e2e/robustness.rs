@@ -1,6 +1,7 @@
 //! Crashes and failed sources: the previous snapshot stays served; null is never zero.
 
 use agentrep_lake::{Dataset, Lake};
+use agentrep_model::sources::SourceNote;
 use agentrep_publish::{PublishConfig, SnapshotStore};
 use agentrep_tests::{RunningServer, build_world};
 
@@ -83,7 +84,8 @@ async fn a_stale_source_degrades_scores_to_null_not_zero() {
     let day = *world.days().last().unwrap();
     let (input, _) = agentrep_pipeline::rebuild(&Lake::new(lake.root()), day).unwrap();
     assert!(input.sellers.iter().all(|s| s.assessment.score.is_none()));
-    assert!(input.sellers.iter().all(|s| s.sources.iter().any(|x| x == "DEGRADED:probes-stale")));
+    let probes_stale = SourceNote::Degraded("probes-stale".into());
+    assert!(input.sellers.iter().all(|s| s.sources.contains(&probes_stale)));
     // Without a score nothing is proven: no seller proceeds, and only evidence of risk warns (a
     // stale source is the oracle's blindness, not the seller's fault).
     for s in input.sellers.iter().filter(|s| !s.features.denylisted) {

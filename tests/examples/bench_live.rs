@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use agentrep_ingest::config::{ChainConfig, IngestConfig, ProbeConfig};
 use agentrep_model::live::{KnownPayer, LiveBasis, LiveListing, PayerStanding, PriceBound, ProbeSample};
+use agentrep_model::sources::{EvidenceSource, SourceNote};
 use agentrep_model::{DemandStats, ListingInfo, SellerFeatures};
 use agentrep_publish::live::LiveSellerV1;
 use agentrep_server::live::LiveSources;
@@ -137,7 +138,7 @@ async fn run(settlements: u64, rescores: u64) -> anyhow::Result<()> {
             unbound: None,
             probes,
         },
-        sources: vec!["marketplace".into()],
+        sources: vec![SourceNote::Evidence(EvidenceSource::Marketplace)],
         last_probe: None,
     };
     let context = agentrep_publish::live::LiveContextV1 {

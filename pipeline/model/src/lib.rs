@@ -15,6 +15,7 @@ pub mod flags;
 pub mod live;
 pub mod records;
 pub mod score;
+pub mod sources;
 pub mod trust;
 pub mod trust_provider;
 

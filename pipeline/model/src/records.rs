@@ -56,8 +56,8 @@ pub struct SellerRecord {
     pub assessment: Assessment,
     /// Days up to and including the snapshot day, oldest first.
     pub history: Vec<HistoryPoint>,
-    /// Evidence sources, with `BASIS:` and `DEGRADED:` annotations.
-    pub sources: Vec<String>,
+    /// Evidence sources, the components' bases and the stale sources.
+    pub sources: Vec<crate::sources::SourceNote>,
     /// What the directory reads show beside the score (not model input).
     pub profile: SellerProfile,
     /// What a live re-score builds on (published beside the features).

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use agentrep_model::live::{KnownPayer, LiveBasis, LiveListing, PayerStanding, PriceBound, ProbeSample};
+use agentrep_model::sources::{SourceNote, UnknownSourceNote};
 use arrow::array::{
     Array, ArrayRef, BooleanArray, BooleanBuilder, Int64Array, ListArray, ListBuilder, StringArray, StringBuilder,
     UInt8Array, UInt32Array, UInt64Array, UInt64Builder,
@@ -23,6 +24,7 @@ use arrow::record_batch::RecordBatch;
 use super::{LiveRow, LiveSellerV1};
 use crate::PublishError;
 use crate::keyed::{self, KeyedFile, RowCodec};
+use crate::layout::LIVE_BASIS;
 
 /// Sellers per row group: what one re-score decodes to read one seller.
 pub const ROW_GROUP_SELLERS: usize = 512;
@@ -117,7 +119,7 @@ fn numbers<T: ArrowPrimitiveType>(
     Arc::new(ListArray::from_iter_primitive::<T, _, _>(rows.iter().map(|r| Some(values(r.basis)))))
 }
 
-fn texts<'a>(rows: &[LiveRow<'a>], values: impl Fn(&LiveRow<'a>) -> Vec<&'a str>) -> ArrayRef {
+fn texts<'a, S: AsRef<str>>(rows: &[LiveRow<'a>], values: impl Fn(&LiveRow<'a>) -> Vec<S>) -> ArrayRef {
     let mut list = ListBuilder::new(StringBuilder::new());
     for r in rows {
         for v in values(r) {
@@ -147,7 +149,7 @@ fn batch(rows: &[LiveRow<'_>]) -> Result<RecordBatch, PublishError> {
         ("seller", Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.seller)))),
         ("listing", json(rows, |r| r.listing)?),
         ("features", json(rows, |r| r.features)?),
-        ("sources", texts(rows, |r| r.sources.iter().map(String::as_str).collect())),
+        ("sources", texts(rows, |r| r.sources.iter().map(ToString::to_string).collect())),
         ("last_probe", json(rows, |r| &r.last_probe)?),
         ("day_end", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.basis.day_end)))),
         ("evidence_from", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.basis.evidence_from)))),
@@ -208,6 +210,16 @@ fn items<A: Array + Clone + 'static>(b: &RecordBatch, row: usize, name: &str) ->
 
 fn strings(b: &RecordBatch, row: usize, name: &str) -> Result<Vec<String>, PublishError> {
     Ok(items::<StringArray>(b, row, name)?.iter().map(|s| s.unwrap_or_default().to_owned()).collect())
+}
+
+/// The `sources` of a row, read back into notes.
+fn notes(b: &RecordBatch, row: usize) -> Result<Vec<SourceNote>, PublishError> {
+    strings(b, row, "sources")?
+        .iter()
+        .map(|s| {
+            s.parse().map_err(|e: UnknownSourceNote| PublishError::Table { file: LIVE_BASIS, message: e.to_string() })
+        })
+        .collect()
 }
 
 fn text<'b>(b: &'b RecordBatch, row: usize, name: &str) -> Result<&'b str, PublishError> {
@@ -334,7 +346,7 @@ fn decode(b: &RecordBatch, row: usize) -> Result<LiveSellerV1, PublishError> {
         listing: from_json(b, row, "listing")?,
         features: from_json(b, row, "features")?,
         basis,
-        sources: strings(b, row, "sources")?,
+        sources: notes(b, row)?,
         last_probe: from_json(b, row, "last_probe")?,
     })
 }
@@ -433,7 +445,7 @@ mod tests {
                 ..SellerFeatures::default()
             },
             basis,
-            sources: (0..n % 3).map(|k| format!("source-{k}")).collect(),
+            sources: (0..n % 3).map(|k| SourceNote::Degraded(format!("source-{k}"))).collect(),
             last_probe: (i % 4 == 1).then(|| ProbeSummary {
                 probed_at: day,
                 status: None,

@@ -6,6 +6,7 @@
 pub mod columns;
 
 use agentrep_model::live::LiveBasis;
+use agentrep_model::sources::SourceNote;
 use agentrep_model::{ListingInfo, ProbeSummary, SellerFeatures, SellerRecord};
 use serde::{Deserialize, Serialize};
 
@@ -24,8 +25,8 @@ pub struct LiveSellerV1 {
     pub features: SellerFeatures,
     /// What newer evidence is folded into.
     pub basis: LiveBasis,
-    /// The snapshot's evidence sources, with their annotations.
-    pub sources: Vec<String>,
+    /// The snapshot's evidence sources, the components' bases and the stale sources.
+    pub sources: Vec<SourceNote>,
     /// The snapshot's most recent probe.
     pub last_probe: Option<ProbeSummary>,
 }
@@ -43,7 +44,7 @@ pub struct LiveRow<'a> {
     /// [`LiveSellerV1::basis`].
     pub basis: &'a LiveBasis,
     /// [`LiveSellerV1::sources`].
-    pub sources: &'a [String],
+    pub sources: &'a [SourceNote],
     /// [`LiveSellerV1::last_probe`].
     pub last_probe: Option<&'a ProbeSummary>,
 }

@@ -1,6 +1,7 @@
 //! Signed score attestations and their reads: `/attestation/{address}`, `/auto-attest-status`,
 //! `POST /verify`, `/attestations.json` (JSON Feed 1.1) and `/attestation-engagement`.
 
+use agentrep_model::sources::SourceNote;
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
@@ -176,7 +177,8 @@ pub struct AttestationV1 {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry: Option<String>,
     /// The score's sources, with `DEGRADED:` and `STALE:` markers.
-    pub sources: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub sources: Vec<SourceNote>,
 }
 
 /// `GET /auto-attest-status/{address}`.

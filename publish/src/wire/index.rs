@@ -3,6 +3,7 @@
 //! read. Static users can read them too; the per-wallet payloads stay the documents to serve.
 
 use super::{Decision, DeployerVerdict, EvidenceTier, LaunchOutcome, ScoreBasis, Tier, Verdict};
+use agentrep_model::sources::SourceNote;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +76,8 @@ pub struct AgentRowV1 {
     /// The last 8 daily scores, oldest first (movers and trending read day-over-day and 7-day deltas).
     pub recent_scores: Vec<SparkPointV1>,
     /// Evidence sources with `BASIS:`/`DEGRADED:` annotations.
-    pub sources: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub sources: Vec<SourceNote>,
     /// Name in the agent's ERC-8004 registration file.
     pub name: Option<String>,
     /// ERC-8004 agent id whose agentWallet is this seller.

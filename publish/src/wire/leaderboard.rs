@@ -2,6 +2,7 @@
 
 use super::agent::{MetricsV1, PriceV1};
 use super::{Decision, EvidenceTier};
+use agentrep_model::sources::SourceNote;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +40,8 @@ pub struct LeaderboardEntryV1 {
     /// Tags.
     pub tags: Vec<String>,
     /// Evidence sources with `BASIS:`/`DEGRADED:` annotations.
-    pub sources: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub sources: Vec<SourceNote>,
     /// ERC-8004 registered.
     pub erc8004_registered: bool,
     /// Has at least one identity proof.

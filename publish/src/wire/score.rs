@@ -2,6 +2,7 @@
 
 use super::agent::{CategoryV1, MetricsV1, OutcomeHistoryV1, PriceV1, SettlementsV1, SlaV1, TrustShieldV1};
 use super::{Decision, EvidenceTier, FlagKey, ScoreBasis, Tier, Verdict};
+use agentrep_model::sources::SourceNote;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -154,7 +155,8 @@ pub struct ScorePayloadV1 {
     /// Advertised price.
     pub price: Option<PriceV1>,
     /// Evidence sources.
-    pub sources: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub sources: Vec<SourceNote>,
     /// What the gate hides and how to lift it.
     pub note: String,
     /// Verification hints.

@@ -2,6 +2,7 @@
 //! can be signed (the original's refusal shape). Signing and keeping them is the handler's.
 
 use agentrep_model::Address;
+use agentrep_model::sources::SourceNote;
 use agentrep_publish::layout::WalletDoc;
 use agentrep_publish::wire::{AttestationPayloadV1, AttestationV1, ScoreBasis, ScorePayloadV1, VerifyHintsV1};
 
@@ -16,7 +17,7 @@ pub enum Attestable {
         /// The score.
         score: u8,
         /// Its sources.
-        sources: Vec<String>,
+        sources: Vec<SourceNote>,
     },
     /// Nothing to sign, and why (`reason`, `detail`).
     Refused {
@@ -27,7 +28,7 @@ pub enum Attestable {
         /// The score, if any.
         score: Option<u8>,
         /// Its sources.
-        sources: Vec<String>,
+        sources: Vec<SourceNote>,
     },
 }
 
@@ -44,7 +45,7 @@ pub fn attestable(snap: &ServedSnapshot, a: &Address) -> Result<Attestable, ApiE
     let blob = snap.wallet(WalletDoc::Score, a.as_str())?.ok_or_else(|| ApiError::NotIndexed(a.to_string()))?;
     let doc: ScorePayloadV1 = serde_json::from_slice(&blob.body)
         .map_err(|e| ApiError::NotAvailable { code: "snapshot_unreadable", message: e.to_string() })?;
-    let degraded = doc.sources.iter().any(|s| s.starts_with("DEGRADED:")) || doc.score_basis == ScoreBasis::Degraded;
+    let degraded = doc.sources.iter().any(SourceNote::is_degraded) || doc.score_basis == ScoreBasis::Degraded;
     Ok(match doc.score {
         Some(score) if doc.score_basis == ScoreBasis::Measured && !degraded => {
             Attestable::Measured { score, sources: doc.sources }
@@ -72,7 +73,7 @@ pub fn refusal(
     reason: &str,
     detail: String,
     score: Option<u8>,
-    sources: Vec<String>,
+    sources: Vec<SourceNote>,
     demo_key: bool,
 ) -> AttestationV1 {
     AttestationV1 {
@@ -103,7 +104,7 @@ pub fn signed(
     operator: &Operator,
     payload: AttestationPayloadV1,
     signature: String,
-    sources: Vec<String>,
+    sources: Vec<SourceNote>,
     verify_url: String,
 ) -> AttestationV1 {
     AttestationV1 {
