@@ -9,6 +9,7 @@
 //! money is integer micro-USDC with the unit in the column's name (the original service's CSV
 //! columns keep their names and USDC decimals, for its clients).
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -49,6 +50,8 @@ pub enum Cells<R> {
     Instant(fn(&R) -> Option<i64>),
     /// A list of text values.
     TextList(fn(&R) -> Vec<String>),
+    /// A number about one score component (one function for every component's column).
+    PerComponent(Component, fn(&R, Component) -> Option<f64>),
 }
 
 impl<R> Cells<R> {
@@ -58,7 +61,7 @@ impl<R> Cells<R> {
             Cells::U8(_) => DataType::UInt8,
             Cells::U32(_) => DataType::UInt32,
             Cells::U64(_) => DataType::UInt64,
-            Cells::F64(_) => DataType::Float64,
+            Cells::F64(_) | Cells::PerComponent(..) => DataType::Float64,
             Cells::Bool(_) => DataType::Boolean,
             Cells::Date(_) => DataType::Date32,
             Cells::Instant(_) => DataType::Timestamp(TimeUnit::Microsecond, None),
@@ -73,6 +76,7 @@ impl<R> Cells<R> {
             Cells::U32(f) => Arc::new(rows.iter().map(f).collect::<UInt32Array>()),
             Cells::U64(f) => Arc::new(rows.iter().map(f).collect::<UInt64Array>()),
             Cells::F64(f) => Arc::new(rows.iter().map(f).collect::<Float64Array>()),
+            Cells::PerComponent(c, f) => Arc::new(rows.iter().map(|r| f(r, *c)).collect::<Float64Array>()),
             Cells::Bool(f) => Arc::new(rows.iter().map(f).collect::<BooleanArray>()),
             Cells::Date(f) => Arc::new(rows.iter().map(|r| f(r).map(days_since_epoch)).collect::<Date32Array>()),
             Cells::Instant(f) => {
@@ -99,6 +103,7 @@ impl<R> Cells<R> {
             Cells::U32(f) => f(row).map(|v| Cell::Unsigned(u64::from(v))),
             Cells::U64(f) => f(row).map(Cell::Unsigned),
             Cells::F64(f) => f(row).map(Cell::Float),
+            Cells::PerComponent(c, f) => f(row, *c).map(Cell::Float),
             Cells::Bool(f) => f(row).map(Cell::Bool),
             Cells::Date(f) => f(row).map(Cell::Date),
             Cells::Instant(f) => f(row).map(Cell::Instant),
@@ -180,17 +185,17 @@ fn days_since_epoch(d: NaiveDate) -> i32 {
 #[derive(Debug)]
 pub struct ExportColumn<R> {
     /// Column name (the same in the CSV and the Parquet file).
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     cells: Cells<R>,
     nullable: bool,
     unit: Option<&'static str>,
-    meaning: &'static str,
+    meaning: Cow<'static, str>,
     csv_only: bool,
 }
 
 impl<R> ExportColumn<R> {
-    fn new(name: &'static str, cells: Cells<R>, meaning: &'static str) -> Self {
-        Self { name, cells, nullable: false, unit: None, meaning, csv_only: false }
+    fn new(name: impl Into<Cow<'static, str>>, cells: Cells<R>, meaning: impl Into<Cow<'static, str>>) -> Self {
+        Self { name: name.into(), cells, nullable: false, unit: None, meaning: meaning.into(), csv_only: false }
     }
     fn nullable(mut self) -> Self {
         self.nullable = true;
@@ -211,10 +216,10 @@ impl<R> ExportColumn<R> {
     pub fn doc(&self) -> ColumnDoc {
         let data_type = self.cells.data_type();
         ColumnDoc {
-            name: self.name.to_owned(),
+            name: self.name.to_string(),
             unit: self.unit.or(ColumnDoc::implied_unit(&data_type)).map(str::to_owned),
             nullable: self.nullable,
-            meaning: self.meaning.to_owned(),
+            meaning: self.meaning.to_string(),
             data_type,
         }
     }
@@ -245,7 +250,7 @@ impl<R> Export<R> {
     /// Writes the Parquet file (snappy) into `w`, its rows encoded [`EXPORT_BATCH_ROWS`] at a time.
     pub fn write_parquet<W: Write + Send>(&self, w: W, rows: &[R]) -> Result<(), PublishError> {
         let fields: Vec<Field> =
-            self.parquet_columns().map(|c| Field::new(c.name, c.cells.data_type(), c.nullable)).collect();
+            self.parquet_columns().map(|c| Field::new(c.name.as_ref(), c.cells.data_type(), c.nullable)).collect();
         let schema = Arc::new(Schema::new(fields));
         let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
         let mut writer = ArrowWriter::try_new(w, Arc::clone(&schema), Some(props)).map_err(PublishError::Parquet)?;
@@ -263,7 +268,7 @@ impl<R> Export<R> {
     pub fn write_csv<W: Write>(&self, w: W, rows: &[R]) -> Result<(), PublishError> {
         let csv_err = |e: csv::Error| PublishError::Csv(e.to_string());
         let mut w = csv::Writer::from_writer(w);
-        w.write_record(self.columns.iter().map(|c| c.name)).map_err(csv_err)?;
+        w.write_record(self.columns.iter().map(|c| c.name.as_ref())).map_err(csv_err)?;
         for row in rows {
             w.write_record(self.columns.iter().map(|c| csv_text(c.cells.cell(row)))).map_err(csv_err)?;
         }
@@ -286,7 +291,7 @@ impl<R> Export<R> {
         }
         let csv_err = |e: csv::Error| PublishError::Csv(e.to_string());
         let mut w = csv::Writer::from_writer(w);
-        w.write_record(self.columns.iter().map(|c| c.name)).map_err(csv_err)?;
+        w.write_record(self.columns.iter().map(|c| c.name.as_ref())).map_err(csv_err)?;
         let batches = ParquetRecordBatchReaderBuilder::try_new(parquet)
             .and_then(|b| b.with_batch_size(EXPORT_BATCH_ROWS).build())
             .map_err(PublishError::Parquet)?;
@@ -297,7 +302,7 @@ impl<R> Export<R> {
                 .columns
                 .iter()
                 .zip(&types)
-                .map(|(c, expected)| match batch.column_by_name(c.name) {
+                .map(|(c, expected)| match batch.column_by_name(&c.name) {
                     Some(column) if column.data_type() == expected => Ok(column.as_ref()),
                     _ => Err(PublishError::Export(format!("the Parquet file has no {expected} column {}", c.name))),
                 })
@@ -355,34 +360,46 @@ pub struct ScoreRow<'a> {
     pub categories: &'a CategoryIndex,
 }
 
-fn component<'r, const I: usize>(r: &'r ScoreRow<'_>) -> Option<&'r agentrep_model::score::ComponentScore> {
-    r.seller.assessment.breakdown.components.iter().find(|c| c.component == Component::ALL[I])
+fn component<'r>(r: &'r ScoreRow<'_>, c: Component) -> Option<&'r agentrep_model::score::ComponentScore> {
+    r.seller.assessment.breakdown.components.iter().find(|s| s.component == c)
 }
-fn component_points<const I: usize>(r: &ScoreRow<'_>) -> Option<f64> {
-    component::<I>(r).and_then(|c| c.points).map(round4)
+fn component_points(r: &ScoreRow<'_>, c: Component) -> Option<f64> {
+    component(r, c).and_then(|s| s.points).map(round4)
 }
-fn component_max<const I: usize>(r: &ScoreRow<'_>) -> Option<f64> {
-    Some(component::<I>(r).map_or(Component::ALL[I].max(), |c| c.max))
+fn component_max(r: &ScoreRow<'_>, c: Component) -> Option<f64> {
+    Some(component(r, c).map_or(c.max(), |s| s.max))
 }
-fn component_confidence<const I: usize>(r: &ScoreRow<'_>) -> Option<f64> {
-    Some(component::<I>(r).map_or(0.0, |c| round4(c.confidence)))
+fn component_confidence(r: &ScoreRow<'_>, c: Component) -> Option<f64> {
+    Some(component(r, c).map_or(0.0, |s| round4(s.confidence)))
 }
 
-/// Three columns per score component: its points, its maximum and its confidence.
-macro_rules! component_columns {
-    ($($i:literal => $name:literal),* $(,)?) => {
-        vec![$(
-            ExportColumn::new(concat!($name, "_points"), Cells::F64(component_points::<$i>),
-                concat!("Points of the ", $name, " component (SCORING.md); null when it had no evidence"))
-                .nullable().unit("points"),
-            ExportColumn::new(concat!($name, "_max"), Cells::F64(component_max::<$i>),
-                concat!("Maximum points of the ", $name, " component for the evidence present"))
-                .unit("points"),
-            ExportColumn::new(concat!($name, "_confidence"), Cells::F64(component_confidence::<$i>),
-                concat!("How much evidence stands behind the ", $name, " component"))
-                .unit("0..=1"),
-        )*]
-    };
+/// Three columns per score component, in breakdown order ([`Component::ALL`]): its points, its
+/// maximum and its confidence, named by its wire name.
+fn component_columns<'a>() -> impl Iterator<Item = ExportColumn<ScoreRow<'a>>> {
+    Component::ALL.into_iter().flat_map(|c| {
+        let name = c.as_str();
+        [
+            ExportColumn::new(
+                format!("{name}_points"),
+                Cells::PerComponent(c, component_points),
+                format!("Points of the {name} component (SCORING.md); null when it had no evidence"),
+            )
+            .nullable()
+            .unit("points"),
+            ExportColumn::new(
+                format!("{name}_max"),
+                Cells::PerComponent(c, component_max),
+                format!("Maximum points of the {name} component for the evidence present"),
+            )
+            .unit("points"),
+            ExportColumn::new(
+                format!("{name}_confidence"),
+                Cells::PerComponent(c, component_confidence),
+                format!("How much evidence stands behind the {name} component"),
+            )
+            .unit("0..=1"),
+        ]
+    })
 }
 
 /// `scores.csv` and `scores.parquet`: every seller of the snapshot, ranked ones first.
@@ -417,9 +434,7 @@ pub fn scores<'a>() -> Export<ScoreRow<'a>> {
         ScoreColumn::new("penalty_points", Cells::F64(|r| Some(r.seller.assessment.flags.iter().map(|h| f64::from(h.def().penalty)).sum())), "Points the raised flags took off").unit("points"),
         ScoreColumn::new("available_max_points", Cells::F64(|r| Some(r.seller.assessment.breakdown.components.iter().filter(|c| c.points.is_some()).map(|c| c.max).sum())), "Sum of the maxima of the components with evidence (the score rescales their points to 100)").unit("points"),
     ];
-    columns.extend(
-        component_columns!(0 => "demand", 1 => "reputation", 2 => "reliability", 3 => "recency", 4 => "longevity"),
-    );
+    columns.extend(component_columns());
     columns.extend([
         ScoreColumn::new("settlements", Cells::U64(|r| Some(r.seller.features.demand.settlements)), "Qualifying settlements up to the day (facilitator-settled USDC on Base in one of x402's settlement forms, at an advertised price or above)"),
         ScoreColumn::new("settlements_30d", Cells::U64(|r| Some(r.seller.features.demand.settlements_30d)), "Qualifying settlements in the 30 days up to the day"),
@@ -697,7 +712,7 @@ mod tests {
         let names: Vec<&str> = export
             .columns
             .iter()
-            .map(|c| c.name)
+            .map(|c| c.name.as_ref())
             .filter(|n| n.ends_with("_points") && !["penalty_points", "available_max_points"].contains(n))
             .collect();
         let expected: Vec<String> = Component::ALL.iter().map(|c| format!("{}_points", c.as_str())).collect();
@@ -707,7 +722,7 @@ mod tests {
     #[test]
     fn column_names_are_unique_and_the_original_columns_come_first() {
         let export = scores();
-        let names: Vec<&str> = export.columns.iter().map(|c| c.name).collect();
+        let names: Vec<&str> = export.columns.iter().map(|c| c.name.as_ref()).collect();
         let unique: std::collections::HashSet<&&str> = names.iter().collect();
         assert_eq!(unique.len(), names.len(), "{names:?}");
         assert_eq!(
