@@ -1,6 +1,7 @@
 //! The Bazaar crawler and `/supported` against [`BazaarFixture`].
 
 use agentrep_ingest::config::{DiscoverySource, MarketplaceConfig};
+use agentrep_ingest::web::WebError;
 use agentrep_ingest::web::bazaar::crawl;
 use agentrep_ingest::web::facilitator::supported_signers;
 use agentrep_ingest::web::reqwest::Url;
@@ -153,5 +154,7 @@ async fn facilitator_signers_come_from_supported() {
         ]
     );
     let missing = supported_signers(&plain(), &Url::parse(&format!("{}/nowhere", fixture.base())).unwrap()).await;
-    assert!(missing.unwrap_err().contains("HTTP 404"));
+    let e = missing.unwrap_err();
+    assert!(matches!(&e, WebError::In { source, .. } if matches!(**source, WebError::Status(404))), "{e:?}");
+    assert!(e.to_string().ends_with("/nowhere/supported: HTTP 404"), "{e}");
 }

@@ -324,21 +324,45 @@ async fn scan(chain: &Chain, filter: &Filter, from: u64, to: u64, report: &mut R
     Ok(logs)
 }
 
+/// Why the stored token states cannot be resumed from (the run rebuilds them and says why).
+#[derive(Debug, thiserror::Error)]
+enum NotResumable {
+    /// No states were stored.
+    #[error("no token states yet")]
+    NoStates,
+    /// The run starts before the block the states were taken at.
+    #[error("the run starts at block {start}, before the states' block {states}")]
+    StartsBefore {
+        /// The run's first block.
+        start: u64,
+        /// The states' block.
+        states: u64,
+    },
+    /// A reorganisation moved the first block of the states' day.
+    #[error("block {block} no longer starts {day}")]
+    DayMoved {
+        /// The states' block.
+        block: u64,
+        /// The day it started.
+        day: chrono::NaiveDate,
+    },
+}
+
 /// The stored states, if this run can resume from them; else why not.
 async fn resumable(
     chain: &Chain,
     pools: Option<PoolStates>,
     range: &BlockRange,
-) -> anyhow::Result<Result<PoolStates, String>> {
-    let Some(p) = pools else { return Ok(Err("no token states yet".into())) };
+) -> anyhow::Result<Result<PoolStates, NotResumable>> {
+    let Some(p) = pools else { return Ok(Err(NotResumable::NoStates)) };
     if p.block > range.start {
-        return Ok(Err(format!("the run starts at block {}, before the states' block {}", range.start, p.block)));
+        return Ok(Err(NotResumable::StartsBefore { start: range.start, states: p.block }));
     }
     let start = midnight(p.day);
     let starts_day =
         chain.block_time(p.block).await? >= start && (p.block == 0 || chain.block_time(p.block - 1).await? < start);
     if !starts_day {
-        return Ok(Err(format!("block {} no longer starts {}", p.block, p.day)));
+        return Ok(Err(NotResumable::DayMoved { block: p.block, day: p.day }));
     }
     Ok(Ok(p))
 }

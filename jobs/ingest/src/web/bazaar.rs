@@ -34,7 +34,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::offer::{normalise_network, parse_amount};
-use super::{MAX_TRUSTED_BODY, describe, parse_address, read_capped};
+use super::{MAX_TRUSTED_BODY, WebError, parse_address, read_capped};
 use crate::config::{DiscoverySource, MarketplaceConfig};
 
 /// Tags kept per listing at most, and characters per tag.
@@ -147,17 +147,17 @@ pub fn page_url(base: &Url, limit: u64, offset: u64) -> Url {
     url
 }
 
-async fn fetch_page(http: &reqwest::Client, url: Url, timeout: Duration) -> Result<Vec<u8>, String> {
+async fn fetch_page(http: &reqwest::Client, url: Url, timeout: Duration) -> Result<Vec<u8>, WebError> {
     let response = http
         .get(url)
         .header(reqwest::header::ACCEPT, "application/json")
         .timeout(timeout)
         .send()
         .await
-        .map_err(|e| describe(&e))?;
+        .map_err(WebError::Request)?;
     let status = response.status();
     if !status.is_success() {
-        return Err(format!("HTTP {}", status.as_u16()));
+        return Err(WebError::Status(status.as_u16()));
     }
     read_capped(response, MAX_TRUSTED_BODY).await
 }
@@ -178,13 +178,13 @@ fn identity(l: &ListingRow) -> (String, String, String, String, u64) {
 ///
 /// # Errors
 /// When the body is not JSON, or has no `items` array.
-pub fn parse_page(body: &[u8], ecosystem: &str, now: Timestamp) -> Result<Page, String> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| format!("not JSON: {e}"))?;
+pub fn parse_page(body: &[u8], ecosystem: &str, now: Timestamp) -> Result<Page, WebError> {
+    let v: Value = serde_json::from_slice(body).map_err(WebError::NotJson)?;
     let items = v
         .get("items")
         .or_else(|| v.get("resources"))
         .and_then(Value::as_array)
-        .ok_or_else(|| "no `items` array".to_owned())?;
+        .ok_or_else(|| WebError::Unexpected("no `items` array".to_owned()))?;
     let pagination = v.get("pagination");
     let number = |key: &str| pagination.and_then(|p| p.get(key)).and_then(Value::as_u64);
     let mut page = Page {
@@ -443,8 +443,8 @@ mod tests {
 
     #[test]
     fn a_page_that_is_not_discovery_json_is_an_error() {
-        assert!(parse_page(b"<html>", "b", NOW).unwrap_err().contains("not JSON"));
-        assert!(parse_page(b"{\"data\":[]}", "b", NOW).unwrap_err().contains("items"));
+        assert!(parse_page(b"<html>", "b", NOW).unwrap_err().to_string().contains("not JSON"));
+        assert!(parse_page(b"{\"data\":[]}", "b", NOW).unwrap_err().to_string().contains("items"));
         let p = parse_page(b"{\"items\":[]}", "b", NOW).unwrap();
         assert_eq!((p.items, p.total, p.limit), (0, None, None));
     }

@@ -29,7 +29,7 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use super::offer::decode_base64;
-use super::safe::SafeClient;
+use super::safe::{FetchError, SafeClient};
 use crate::config::ProbeConfig;
 
 /// Endpoints and wallets kept per card at most; characters per endpoint and description.
@@ -60,8 +60,8 @@ pub async fn fetch_card(
     };
     let bytes = match load(client, uri, cfg).await {
         Ok(bytes) => bytes,
-        Err(class) => {
-            row.error = Some(class);
+        Err(e) => {
+            row.error = Some(e.to_string());
             return row;
         }
     };
@@ -79,18 +79,35 @@ pub async fn fetch_card(
     row
 }
 
-async fn load(client: &SafeClient, uri: &str, cfg: &ProbeConfig) -> Result<Vec<u8>, String> {
+/// Why a registration file could not be loaded: its text is the class the row records.
+#[derive(Debug, thiserror::Error)]
+enum LoadError {
+    /// Not a `data:`, `ipfs:`, `http:` or `https:` URI, or a malformed one.
+    #[error("bad-url")]
+    BadUrl,
+    /// A `data:` URL that does not decode (its class).
+    #[error("{0}")]
+    DataUrl(&'static str),
+    /// The fetch failed (its class: `refused-private`, `dns`, `timeout`, …).
+    #[error("{}", .0.class())]
+    Fetch(#[source] FetchError),
+    /// An answer other than success.
+    #[error("http-{0}")]
+    Status(u16),
+}
+
+async fn load(client: &SafeClient, uri: &str, cfg: &ProbeConfig) -> Result<Vec<u8>, LoadError> {
     let uri = uri.trim();
     let scheme = uri.split_once(':').map(|(s, _)| s.to_ascii_lowercase()).unwrap_or_default();
     let url = match scheme.as_str() {
-        "data" => return decode_data_url(uri, cfg.max_body_bytes).map_err(str::to_owned),
-        "ipfs" => ipfs_url(uri, &cfg.ipfs_gateway).ok_or_else(|| "bad-url".to_owned())?.to_string(),
+        "data" => return decode_data_url(uri, cfg.max_body_bytes).map_err(LoadError::DataUrl),
+        "ipfs" => ipfs_url(uri, &cfg.ipfs_gateway).ok_or(LoadError::BadUrl)?.to_string(),
         "http" | "https" => uri.to_owned(),
-        _ => return Err("bad-url".to_owned()),
+        _ => return Err(LoadError::BadUrl),
     };
-    let response = client.get(&url).await.map_err(|e| e.class().to_owned())?;
+    let response = client.get(&url).await.map_err(LoadError::Fetch)?;
     if !(200..300).contains(&response.status) {
-        return Err(format!("http-{}", response.status));
+        return Err(LoadError::Status(response.status));
     }
     Ok(response.body)
 }

@@ -7,7 +7,7 @@ use alloy::primitives::Address;
 use serde_json::Value;
 use url::Url;
 
-use super::{get_trusted, parse_address, with_segment};
+use super::{WebError, get_trusted, parse_address, with_segment};
 
 /// The EVM signers a facilitator publishes, from every `eip155:` list, deduplicated and sorted.
 /// A facilitator without `signers` (v1 answers only `kinds`) has none; lists of other namespaces
@@ -16,29 +16,29 @@ use super::{get_trusted, parse_address, with_segment};
 /// # Errors
 /// A transport error, a non-2xx status, a body that is not JSON, or a `signers` that is not an
 /// object of lists of 0x addresses.
-pub async fn supported_signers(http: &reqwest::Client, base: &Url) -> Result<Vec<Address>, String> {
+pub async fn supported_signers(http: &reqwest::Client, base: &Url) -> Result<Vec<Address>, WebError> {
     let url = with_segment(base, "supported")?;
     let what = format!("GET {}{}", url.host_str().unwrap_or_default(), url.path());
     let (status, body) = get_trusted(http, url, &what).await?;
     if !(200..300).contains(&status) {
-        return Err(format!("{what}: HTTP {status}"));
+        return Err(WebError::Status(status).within(what));
     }
-    signers_from(&body).map_err(|e| format!("{what}: {e}"))
+    signers_from(&body).map_err(|e| e.within(what))
 }
 
 /// Reads the `signers` of a `/supported` body.
 ///
 /// # Errors
 /// As [`supported_signers`].
-pub fn signers_from(body: &[u8]) -> Result<Vec<Address>, String> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| format!("not JSON: {e}"))?;
+pub fn signers_from(body: &[u8]) -> Result<Vec<Address>, WebError> {
+    let v: Value = serde_json::from_slice(body).map_err(WebError::NotJson)?;
     let Some(signers) = v.get("signers").filter(|s| !s.is_null()) else {
         return Ok(Vec::new());
     };
-    let lists = signers.as_object().ok_or("`signers` is not an object")?;
+    let lists = signers.as_object().ok_or_else(|| WebError::Unexpected("`signers` is not an object".to_owned()))?;
     let mut out = BTreeSet::new();
     for (network, list) in lists {
-        let list = list.as_array().ok_or_else(|| format!("`signers.{network}` is not a list"))?;
+        let list = list.as_array().ok_or_else(|| WebError::Unexpected(format!("`signers.{network}` is not a list")))?;
         if !network.to_ascii_lowercase().starts_with("eip155:") {
             continue;
         }
@@ -46,7 +46,7 @@ pub fn signers_from(body: &[u8]) -> Result<Vec<Address>, String> {
             let address = s
                 .as_str()
                 .and_then(parse_address)
-                .ok_or_else(|| format!("`signers.{network}` holds {s}, not an address"))?;
+                .ok_or_else(|| WebError::Unexpected(format!("`signers.{network}` holds {s}, not an address")))?;
             out.insert(address);
         }
     }
@@ -80,14 +80,14 @@ mod tests {
             signers_from(br#"{"kinds":[{"x402Version":1,"scheme":"exact","network":"base"}]}"#).unwrap(),
             Vec::<Address>::new()
         );
-        assert!(signers_from(b"not json").unwrap_err().contains("not JSON"));
-        assert!(
-            signers_from(br#"{"signers":["0x0000000000000000000000000000000000000001"]}"#)
-                .unwrap_err()
-                .contains("object")
-        );
-        assert!(signers_from(br#"{"signers":{"eip155:*":"0x0000000000000000000000000000000000000001"}}"#).is_err());
-        let e = signers_from(br#"{"signers":{"eip155:*":["0x12"]}}"#).unwrap_err();
+        assert!(matches!(signers_from(b"not json"), Err(WebError::NotJson(_))));
+        let shape = |body: &[u8]| match signers_from(body) {
+            Err(WebError::Unexpected(what)) => what,
+            other => panic!("{other:?}"),
+        };
+        assert!(shape(br#"{"signers":["0x0000000000000000000000000000000000000001"]}"#).contains("object"));
+        assert!(shape(br#"{"signers":{"eip155:*":"0x0000000000000000000000000000000000000001"}}"#).contains("list"));
+        let e = shape(br#"{"signers":{"eip155:*":["0x12"]}}"#);
         assert!(e.contains("eip155:*") && e.contains("0x12"), "{e}");
     }
 

@@ -7,12 +7,12 @@ use alloy::primitives::Address;
 use serde_json::Value;
 use url::Url;
 
-use super::{get_trusted, parse_address, with_segment};
+use super::{WebError, get_trusted, parse_address, with_segment};
 
 /// Pages of verifications read per fid at most.
 const MAX_PAGES: usize = 100;
 
-fn v1_url(hub: &Url, method: &str) -> Result<Url, String> {
+fn v1_url(hub: &Url, method: &str) -> Result<Url, WebError> {
     with_segment(&with_segment(hub, "v1")?, method)
 }
 
@@ -37,7 +37,7 @@ fn as_u64(v: &Value) -> Option<u64> {
 ///
 /// # Errors
 /// A transport error, another error status, or a body that is not an ID-registry event.
-pub async fn fid_by_custody(http: &reqwest::Client, hub: &Url, address: Address) -> Result<Option<u64>, String> {
+pub async fn fid_by_custody(http: &reqwest::Client, hub: &Url, address: Address) -> Result<Option<u64>, WebError> {
     let mut url = v1_url(hub, "onChainIdRegistryEventByAddress")?;
     url.query_pairs_mut().append_pair("address", &format!("0x{}", hex::encode(address)));
     let what = "hub onChainIdRegistryEventByAddress";
@@ -46,11 +46,11 @@ pub async fn fid_by_custody(http: &reqwest::Client, hub: &Url, address: Address)
         return Ok(None);
     }
     if !(200..300).contains(&status) {
-        return Err(format!("{what}: HTTP {status}"));
+        return Err(WebError::Status(status).within(what));
     }
-    let v: Value = serde_json::from_slice(&body).map_err(|e| format!("{what}: not JSON: {e}"))?;
+    let v: Value = serde_json::from_slice(&body).map_err(|e| WebError::NotJson(e).within(what))?;
     if !v.is_object() {
-        return Err(format!("{what}: not an event object"));
+        return Err(WebError::Unexpected("not an event object".to_owned()).within(what));
     }
     let fid = v.get("fid").and_then(as_u64).filter(|f| *f > 0);
     let to = v.pointer("/idRegisterEventBody/to").and_then(Value::as_str).and_then(parse_address);
@@ -63,7 +63,7 @@ pub async fn fid_by_custody(http: &reqwest::Client, hub: &Url, address: Address)
 /// # Errors
 /// A transport error, another error status, a body without `messages`, a repeated page token, or
 /// more than 100 pages.
-pub async fn verified_addresses(http: &reqwest::Client, hub: &Url, fid: u64) -> Result<Vec<String>, String> {
+pub async fn verified_addresses(http: &reqwest::Client, hub: &Url, fid: u64) -> Result<Vec<String>, WebError> {
     let what = "hub verificationsByFid";
     let mut out = BTreeSet::new();
     let mut token: Option<String> = None;
@@ -82,10 +82,13 @@ pub async fn verified_addresses(http: &reqwest::Client, hub: &Url, fid: u64) -> 
             return Ok(out.into_iter().collect());
         }
         if !(200..300).contains(&status) {
-            return Err(format!("{what}: HTTP {status}"));
+            return Err(WebError::Status(status).within(what));
         }
-        let v: Value = serde_json::from_slice(&body).map_err(|e| format!("{what}: not JSON: {e}"))?;
-        let messages = v.get("messages").and_then(Value::as_array).ok_or_else(|| format!("{what}: no `messages`"))?;
+        let v: Value = serde_json::from_slice(&body).map_err(|e| WebError::NotJson(e).within(what))?;
+        let messages = v
+            .get("messages")
+            .and_then(Value::as_array)
+            .ok_or_else(|| WebError::Unexpected("no `messages`".to_owned()).within(what))?;
         for m in messages {
             let data = m.get("data").unwrap_or(m);
             let body = data.get("verificationAddAddressBody").or_else(|| data.get("verificationAddEthAddressBody"));
@@ -97,13 +100,13 @@ pub async fn verified_addresses(http: &reqwest::Client, hub: &Url, fid: u64) -> 
             None => return Ok(out.into_iter().collect()),
             Some(t) => {
                 if !tokens.insert(t.to_owned()) {
-                    return Err(format!("{what}: the hub repeated page token {t}"));
+                    return Err(WebError::Unexpected(format!("the hub repeated page token {t}")).within(what));
                 }
                 token = Some(t.to_owned());
             }
         }
     }
-    Err(format!("{what}: more than {MAX_PAGES} pages for fid {fid}"))
+    Err(WebError::Unexpected(format!("more than {MAX_PAGES} pages for fid {fid}")).within(what))
 }
 
 #[cfg(test)]

@@ -85,15 +85,59 @@ pub(crate) fn parse_address(s: &str) -> Option<Address> {
     hex.parse().ok()
 }
 
+/// Why an operator-configured source (a discovery page, a facilitator's `/supported`, a hub, a
+/// list) gave nothing usable. Its text is what the source's status and lake rows record: a request
+/// error never names the URL (whose query may carry operator keys), only its cause.
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    /// The request failed: `timed out`, `connect: …` or its innermost cause.
+    #[error("{}", describe(.0))]
+    Request(#[source] reqwest::Error),
+    /// The body could not be read to its end.
+    #[error("reading the body: {}", root_cause(.0))]
+    Body(#[source] reqwest::Error),
+    /// The body is larger than the source may send.
+    #[error("body larger than {0} bytes")]
+    TooLarge(usize),
+    /// An answer other than success.
+    #[error("HTTP {0}")]
+    Status(u16),
+    /// The body is not JSON.
+    #[error("not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// The JSON is not what the source serves (which part, in words).
+    #[error("{0}")]
+    Unexpected(String),
+    /// A base URL that cannot take a path segment.
+    #[error("{0} cannot take a path")]
+    NoPath(Url),
+    /// What was being read (`GET host/supported`, `hub verificationsByFid`), and why it failed.
+    #[error("{what}: {source}")]
+    In {
+        /// What was being read.
+        what: String,
+        /// Why it failed.
+        #[source]
+        source: Box<WebError>,
+    },
+}
+
+impl WebError {
+    /// This error, named by what was being read.
+    pub fn within(self, what: impl Into<String>) -> Self {
+        WebError::In { what: what.into(), source: Box::new(self) }
+    }
+}
+
 /// Reads a response body, refusing one larger than `max` bytes (streamed: stops at the limit).
-pub(crate) async fn read_capped(mut response: reqwest::Response, max: usize) -> Result<Vec<u8>, String> {
+pub(crate) async fn read_capped(mut response: reqwest::Response, max: usize) -> Result<Vec<u8>, WebError> {
     if response.content_length().is_some_and(|len| len > max as u64) {
-        return Err(format!("body larger than {max} bytes"));
+        return Err(WebError::TooLarge(max));
     }
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| format!("reading the body: {}", root_cause(&e)))? {
+    while let Some(chunk) = response.chunk().await.map_err(WebError::Body)? {
         if body.len() + chunk.len() > max {
-            return Err(format!("body larger than {max} bytes"));
+            return Err(WebError::TooLarge(max));
         }
         body.extend_from_slice(&chunk);
     }
@@ -102,23 +146,23 @@ pub(crate) async fn read_capped(mut response: reqwest::Response, max: usize) -> 
 
 /// GETs an operator-configured URL: its status and body (bounded by [`MAX_TRUSTED_BODY`]).
 /// Errors name `what` (never the whole URL, whose query may carry operator keys).
-pub(crate) async fn get_trusted(http: &reqwest::Client, url: Url, what: &str) -> Result<(u16, Vec<u8>), String> {
+pub(crate) async fn get_trusted(http: &reqwest::Client, url: Url, what: &str) -> Result<(u16, Vec<u8>), WebError> {
     let response = http
         .get(url)
         .header(reqwest::header::ACCEPT, "application/json")
         .send()
         .await
-        .map_err(|e| format!("{what}: {}", describe(&e)))?;
+        .map_err(|e| WebError::Request(e).within(what))?;
     let status = response.status().as_u16();
-    let body = read_capped(response, MAX_TRUSTED_BODY).await.map_err(|e| format!("{what}: {e}"))?;
+    let body = read_capped(response, MAX_TRUSTED_BODY).await.map_err(|e| e.within(what))?;
     Ok((status, body))
 }
 
 /// `base` with one more path segment (`https://h/x402` → `https://h/x402/supported`).
-pub(crate) fn with_segment(base: &Url, segment: &str) -> Result<Url, String> {
+pub(crate) fn with_segment(base: &Url, segment: &str) -> Result<Url, WebError> {
     let mut url = base.clone();
     url.set_fragment(None);
-    url.path_segments_mut().map_err(|()| format!("{base} cannot take a path"))?.pop_if_empty().push(segment);
+    url.path_segments_mut().map_err(|()| WebError::NoPath(base.clone()))?.pop_if_empty().push(segment);
     Ok(url)
 }
 

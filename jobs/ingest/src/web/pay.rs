@@ -180,7 +180,7 @@ pub fn sign(
     picked: &Picked,
     to: Address,
     validity: (u64, u64),
-) -> Result<Signed, String> {
+) -> Result<Signed, alloy::signers::Error> {
     let (valid_after, valid_before) = validity;
     // 32 random bytes (a fresh key's, from the OS's generator): a nonce no other payment uses.
     let nonce = B256::from(PrivateKeySigner::random().to_bytes());
@@ -192,7 +192,7 @@ pub fn sign(
         validBefore: U256::from(valid_before),
         nonce,
     };
-    let signature = payer.sign_hash_sync(&signing_hash(network, &message)).map_err(|e| e.to_string())?;
+    let signature = payer.sign_hash_sync(&signing_hash(network, &message))?;
     let authorization = json!({
         "from": format!("{:#x}", payer.address()),
         "to": format!("{to:#x}"),
