@@ -15,8 +15,9 @@ use bytes::Bytes;
 use tracing::{info, warn};
 
 use crate::attest::Operator;
+use crate::blob::Blob;
 use crate::endpoints::Endpoint;
-use crate::index::{Blob, ServedSnapshot};
+use crate::index::ServedSnapshot;
 use crate::payment::{Payments, PaymentsOff};
 use crate::{ApiError, ServerConfig, ServiceIdentity, openapi};
 

@@ -5,6 +5,7 @@
 
 mod app;
 pub mod attest;
+mod blob;
 pub mod cast;
 pub mod check;
 pub mod config;

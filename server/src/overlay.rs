@@ -28,7 +28,7 @@ use bytes::Bytes;
 use tracing::{info, warn};
 
 use crate::ServedSnapshot;
-use crate::index::{Blob, EntryJson};
+use crate::blob::{Blob, EntryJson};
 
 /// An overlay a served snapshot is lowered by.
 #[derive(Debug)]

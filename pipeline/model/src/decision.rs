@@ -1,6 +1,7 @@
 //! From score and flags to the trust shield's colour, the verdict, the preflight decision and the
 //! attestation tier.
 
+use crate::wire_name::display_as_wire_name;
 use serde::{Deserialize, Serialize};
 
 use crate::features::{ProofType, SellerFeatures};
@@ -148,18 +149,6 @@ impl Tier {
         }
     }
 }
-
-/// The closed sets print as their wire names.
-macro_rules! display_as_wire_name {
-    ($($ty:ty),*) => {
-        $(impl std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        })*
-    };
-}
-pub(crate) use display_as_wire_name;
 
 display_as_wire_name!(ShieldColor, Decision, Verdict, Tier);
 

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::MicroUsdc;
+pub use crate::features::{DeployerFeatures, LaunchOutcome, LaunchSummary, OutcomeCounts};
 
 /// Thresholds of the launch and deployer rules.
 pub mod params {
@@ -66,45 +67,6 @@ pub struct LaunchObservation {
     pub creator_holding: f64,
 }
 
-/// The outcome buckets of the interface.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
-pub enum LaunchOutcome {
-    /// Reached the graduation liquidity and was not rugged.
-    Graduated,
-    /// The creator dumped and the price collapsed.
-    Rugged,
-    /// Trading stopped or the price faded away.
-    Abandoned,
-    /// Still trading with liquidity.
-    Alive,
-    /// Too young or too little data to say.
-    Inconclusive,
-}
-
-impl LaunchOutcome {
-    /// Every outcome, in the interface's order.
-    pub const ALL: [LaunchOutcome; 5] = [
-        LaunchOutcome::Graduated,
-        LaunchOutcome::Rugged,
-        LaunchOutcome::Abandoned,
-        LaunchOutcome::Alive,
-        LaunchOutcome::Inconclusive,
-    ];
-
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LaunchOutcome::Graduated => "graduated",
-            LaunchOutcome::Rugged => "rugged",
-            LaunchOutcome::Abandoned => "abandoned",
-            LaunchOutcome::Alive => "alive",
-            LaunchOutcome::Inconclusive => "inconclusive",
-        }
-    }
-}
-
 /// Classifies a launch from its observations (any order) as of `age_days` after launch.
 pub fn classify_launch(age_days: u32, observations: &[LaunchObservation]) -> LaunchOutcome {
     if observations.is_empty() || age_days < p::MIN_DAYS_OBSERVED {
@@ -134,79 +96,6 @@ pub fn classify_launch(age_days: u32, observations: &[LaunchObservation]) -> Lau
         return LaunchOutcome::Alive;
     }
     LaunchOutcome::Inconclusive
-}
-
-/// Counts of launch outcomes (seed `outcomeHistory`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OutcomeCounts {
-    /// Graduated launches.
-    pub graduated: u32,
-    /// Rugged launches.
-    pub rugged: u32,
-    /// Abandoned launches.
-    pub abandoned: u32,
-    /// Alive launches.
-    pub alive: u32,
-    /// Inconclusive launches.
-    pub inconclusive: u32,
-    /// All launches.
-    pub total: u32,
-}
-
-impl OutcomeCounts {
-    /// Adds one outcome.
-    pub fn add(&mut self, outcome: LaunchOutcome) {
-        match outcome {
-            LaunchOutcome::Graduated => self.graduated += 1,
-            LaunchOutcome::Rugged => self.rugged += 1,
-            LaunchOutcome::Abandoned => self.abandoned += 1,
-            LaunchOutcome::Alive => self.alive += 1,
-            LaunchOutcome::Inconclusive => self.inconclusive += 1,
-        }
-        self.total += 1;
-    }
-
-    /// Launches with a decided outcome.
-    pub fn decided(&self) -> u32 {
-        self.total - self.inconclusive
-    }
-
-    /// Graduated or alive over decided launches, `None` when nothing is decided.
-    pub fn survival(&self) -> Option<f64> {
-        let decided = self.decided();
-        (decided > 0).then(|| f64::from(self.graduated + self.alive) / f64::from(decided))
-    }
-}
-
-/// One launch as the deployer model sees it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LaunchSummary {
-    /// Token address.
-    pub token: String,
-    /// Launch platform.
-    pub platform: String,
-    /// Outcome as of the scoring day.
-    pub outcome: LaunchOutcome,
-    /// Peak pool liquidity, micro-USDC.
-    pub peak_liquidity: MicroUsdc,
-    /// Days since launch.
-    pub age_days: u32,
-}
-
-/// Everything the deployer model knows about one wallet.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DeployerFeatures {
-    /// Outcome counts over all launches.
-    pub outcomes: OutcomeCounts,
-    /// Days since the first launch.
-    pub age_days: u32,
-    /// Distinct identity proof types.
-    pub proof_count: u32,
-    /// On the denylist.
-    pub denylisted: bool,
-    /// The address (with hops) whose funding taints this wallet: a denylisted address or a
-    /// deployer whose verdict is `AVOID`, among its first funders.
-    pub tainted_by: Option<String>,
 }
 
 /// The deployer verdict (the risk report's vocabulary), from the best to the worst.
@@ -241,7 +130,7 @@ impl DeployerVerdict {
     }
 }
 
-crate::decision::display_as_wire_name!(DeployerVerdict, LaunchOutcome);
+crate::wire_name::display_as_wire_name!(DeployerVerdict);
 
 /// The risk report's verdict on a wallet that sells, launched tokens, or both: the worse of its
 /// seller decision (`BLOCK` is `AVOID`, `CAUTION` is `CAUTION`, a proceed is `OK`) and its deployer

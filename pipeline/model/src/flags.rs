@@ -4,8 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::deployer::DeployerFeatures;
-use crate::features::SellerFeatures;
+use crate::features::{DeployerFeatures, SellerFeatures};
 
 /// How much a flag weighs; the order is from good news to the worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -40,7 +39,7 @@ impl Severity {
     }
 }
 
-crate::decision::display_as_wire_name!(Severity, FlagKey);
+crate::wire_name::display_as_wire_name!(Severity, FlagKey);
 
 /// Every flag the shield can raise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

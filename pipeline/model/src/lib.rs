@@ -18,6 +18,7 @@ pub mod score;
 pub mod sources;
 pub mod trust;
 pub mod trust_provider;
+mod wire_name;
 
 pub use address::{Address, AddressError};
 pub use buyers::{

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::MicroUsdc;
 use crate::decision::Assessment;
-use crate::deployer::{DeployerAssessment, DeployerFeatures, LaunchSummary};
+use crate::deployer::DeployerAssessment;
+use crate::features::{DeployerFeatures, LaunchSummary};
 use crate::features::{ProofType, SellerFeatures};
 
 /// What the marketplace says about a seller (its earliest current listing leads).

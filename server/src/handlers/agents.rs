@@ -10,9 +10,9 @@ use agentrep_publish::wire::{PreflightV1, ScorePayloadV1};
 use hyper::StatusCode;
 
 use super::{computed, serve, snapshot};
+use crate::blob::Blob;
 use crate::http::respond::{self, mime};
 use crate::http::{HandlerResult, Request};
-use crate::index::Blob;
 use crate::payment::flow::sell;
 use crate::payment::prices::{AUDIT, LIVE_RESCORE};
 use crate::query::agents as q;

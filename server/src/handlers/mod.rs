@@ -18,8 +18,8 @@ use hyper::StatusCode;
 use serde::Serialize;
 
 use crate::App;
+use crate::blob::Blob;
 use crate::http::{HandlerResult, Request, respond};
-use crate::index::Blob;
 
 /// A payload computed from the snapshot: cacheable for as long as the snapshot.
 fn computed(value: &impl Serialize) -> HandlerResult {

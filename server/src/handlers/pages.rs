@@ -8,10 +8,10 @@ use hyper::StatusCode;
 
 use super::{serve, snapshot};
 use crate::App;
+use crate::blob::Blob;
 use crate::http::params::address;
 use crate::http::respond::mime;
 use crate::http::{HandlerResult, Request};
-use crate::index::Blob;
 use crate::pages::{model, render};
 use crate::query::pages as pq;
 

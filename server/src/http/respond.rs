@@ -7,8 +7,8 @@ use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Response, StatusCode};
 use serde::Serialize;
 
+use crate::blob::Blob;
 use crate::error::ApiError;
-use crate::index::Blob;
 use agentrep_publish::wire::{ErrorBodyV1, ErrorV1};
 
 /// The body type of every response.

@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 use super::{Ctx, Revision};
 use crate::ApiError;
+use crate::blob::Blob;
 use crate::endpoints::Endpoint;
-use crate::index::Blob;
 use crate::read::Answer;
 
 /// Why a tool could not answer: returned as a result with `isError: true` and this text.

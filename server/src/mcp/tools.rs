@@ -229,7 +229,7 @@ fn vet(ctx: &Ctx, a: VetArgs) -> Result<Out<wire::VetV1>, ToolError> {
     let addr = address(&a.address)?;
     let snap = ctx.snap()?;
     let min = a.min_score.get();
-    let published = |blob: &crate::index::Blob| {
+    let published = |blob: &crate::blob::Blob| {
         let doc: wire::ScorePayloadV1 =
             serde_json::from_slice(&blob.body).map_err(|e| ApiError::snapshot_unreadable("score", &e))?;
         let resource = Some(doc.resource_path).filter(|p| !p.is_empty());

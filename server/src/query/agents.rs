@@ -11,8 +11,8 @@ use std::sync::Arc;
 use agentrep_publish::layout::WalletDoc;
 use bytes::Bytes;
 
+use crate::blob::Blob;
 use crate::http::params::{Bounded, Flag, address};
-use crate::index::Blob;
 use crate::{ApiError, ServedSnapshot};
 
 /// `GET /score/{address}` query.

@@ -10,8 +10,8 @@ use serde::Deserialize;
 use agentrep_model::Address;
 use agentrep_publish::layout::WalletDoc;
 
+use crate::blob::Blob;
 use crate::http::params::Bounded;
-use crate::index::Blob;
 use crate::{ApiError, ServedSnapshot};
 
 /// `GET /deployers/top` and `/deployers/sketchy` query.

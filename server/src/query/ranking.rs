@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::index::AgentId;
+use crate::blob::{Blob, EntryJson, LeaderboardKey};
 use crate::http::params::{Bounded, Flag, NetworkFilter, address};
-use crate::index::{Blob, EntryJson, LeaderboardKey};
 use crate::{ApiError, ServedSnapshot};
 
 /// `GET /leaderboard` query.

@@ -20,10 +20,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use self::args::{AddressArgs, At, CategoryArgs, JsonBody, NoArgs, Query, TagArgs, TokenAddressArgs, TokenArgs};
+use crate::blob::Blob;
 use crate::endpoints::{Input, SchemaFn};
 use crate::http::respond::{self, mime};
 use crate::http::{Handler, HandlerResult, Request};
-use crate::index::Blob;
 use crate::mcp::Ctx;
 use crate::mcp::tool::ToolError;
 use crate::query::agents::WalletRead;
