@@ -1,6 +1,6 @@
 //! What the served snapshot holds for its answers: response bodies in memory with their
 //! validators ([`Blob`]), leaderboard entries serialised once ([`EntryJson`]), and the bounded
-//! caches of computed views ([`ViewCache`]). Below both the index ([`crate::index`]) and the
+//! caches of computed views ([`ViewCache`]). Below both the served snapshot's index and the
 //! queries that read it.
 
 use std::collections::HashMap;

@@ -27,7 +27,8 @@ use std::sync::Arc;
 use chrono::{DateTime, NaiveTime, Utc};
 use serde_json::{Map, Value, json};
 
-use crate::{App, ServedSnapshot};
+use crate::App;
+pub use crate::read::tool::Ctx;
 
 /// The stateless revision.
 pub const MODERN: &str = "2026-07-28";
@@ -238,24 +239,6 @@ pub fn check_meta(params: &Value) -> Result<&str, RpcError> {
 /// `-32022` unless `version` is the stateless revision.
 pub fn check_modern_version(version: &str) -> Result<(), RpcError> {
     if version == MODERN { Ok(()) } else { Err(RpcError::unsupported_version(version)) }
-}
-
-/// What a request is answered from.
-#[derive(Debug)]
-pub struct Ctx<'a> {
-    /// The server state.
-    pub app: &'a App,
-    /// The snapshot of this request (none before the first loads).
-    pub snap: Option<Arc<ServedSnapshot>>,
-    /// `scheme://host` the client reached, when known: links in answers are made absolute.
-    pub origin: Option<String>,
-}
-
-impl<'a> Ctx<'a> {
-    /// A context reading the current snapshot.
-    pub fn new(app: &'a App, origin: Option<String>) -> Self {
-        Self { app, snap: app.snapshot(), origin }
-    }
 }
 
 /// Milliseconds until the snapshot after `snapshot_date` is expected: rebuilds are daily, and a

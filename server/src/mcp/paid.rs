@@ -150,7 +150,7 @@ pub const PAID_TOOLS: [PaidTool; 2] = [
         route: "/score/{address}",
         variant: &LIVE_RESCORE,
         handler: crate::handler!(agents::score),
-        output: super::tool::output_schema::<agentrep_publish::wire::ScorePayloadV1>,
+        output: crate::read::tool::output_schema::<agentrep_publish::wire::ScorePayloadV1>,
     },
     PaidTool {
         name: "agentrep_audit",
@@ -159,7 +159,7 @@ pub const PAID_TOOLS: [PaidTool; 2] = [
         route: "/audit/{agentAddress}",
         variant: &AUDIT,
         handler: crate::handler!(agents::audit),
-        output: super::tool::output_schema::<agentrep_publish::wire::AuditV1>,
+        output: crate::read::tool::output_schema::<agentrep_publish::wire::AuditV1>,
     },
 ];
 

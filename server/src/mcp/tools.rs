@@ -16,13 +16,14 @@ use agentrep_publish::wire::{self, version};
 use serde_json::{Value, json};
 
 use super::args::*;
-use super::tool::{Out, Tool, ToolError, args, input_schema, output_schema};
+use super::tool::{Out, Tool};
 use super::{Ctx, Revision};
 use crate::endpoints::Endpoint;
 use crate::http::params::{Bounded, address};
 use crate::query::agents::{self as aq, WalletRead};
 use crate::query::{deployers as dq, directory as dirq, ranking as rq, search as sq, service as svc};
 use crate::read::Either;
+use crate::read::tool::{ToolError, args, input_schema, output_schema};
 use crate::{ApiError, ServedSnapshot};
 
 static ALL: OnceLock<Vec<Tool>> = OnceLock::new();
@@ -488,7 +489,8 @@ mod tests {
     use super::*;
     use crate::endpoints::Scope;
     use crate::http::respond::mime;
-    use crate::mcp::tool::{RUST_FORMATS, result};
+    use crate::mcp::tool::result;
+    use crate::read::tool::RUST_FORMATS;
     use crate::routes::endpoints;
 
     fn find_in(name: &str) -> Option<&'static Tool> {

@@ -10,6 +10,7 @@
 //!   now, cacheable for as long as the snapshot or for this request only.
 
 mod args;
+pub mod tool;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -20,12 +21,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use self::args::{AddressArgs, At, CategoryArgs, JsonBody, NoArgs, Query, TagArgs, TokenAddressArgs, TokenArgs};
+use self::tool::{Ctx, ToolError};
 use crate::blob::Blob;
 use crate::endpoints::{Input, SchemaFn};
 use crate::http::respond::{self, mime};
 use crate::http::{Handler, HandlerResult, Request};
-use crate::mcp::Ctx;
-use crate::mcp::tool::ToolError;
 use crate::query::agents::WalletRead;
 use crate::{ApiError, App, ServedSnapshot};
 
@@ -196,7 +196,7 @@ pub async fn over_http<A: ReadArgs, O: Serialize>(app: Arc<App>, mut req: Reques
 
 /// Answers a tool call with a read.
 pub fn over_mcp<A: ReadArgs, O: Serialize>(ctx: &Ctx, raw: Value, run: RunFn<A, O>) -> Result<Value, ToolError> {
-    let args = crate::mcp::tool::args::<A>(raw)?;
+    let args = tool::args::<A>(raw)?;
     let reading = Reading { app: ctx.app, snap: ctx.snap.clone() };
     Ok(run(&reading, args)?.into_value()?)
 }
@@ -213,8 +213,8 @@ macro_rules! read {
             input: <$args as $crate::read::ReadArgs>::INPUT,
             output: $crate::endpoints::schema_of::<$out>,
             http: |app, req| Box::pin($crate::read::over_http::<$args, $out>(app, req, RUN)),
-            tool_input: $crate::mcp::tool::input_schema::<$args>,
-            tool_output: $crate::mcp::tool::output_schema::<$out>,
+            tool_input: $crate::read::tool::input_schema::<$args>,
+            tool_output: $crate::read::tool::output_schema::<$out>,
             tool_run: |ctx, raw| $crate::read::over_mcp::<$args, $out>(ctx, raw, RUN),
         }
     }};
