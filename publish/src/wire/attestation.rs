@@ -176,7 +176,7 @@ pub struct AttestationV1 {
     /// When asking again may help (refusals only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry: Option<String>,
-    /// The score's sources, with `DEGRADED:` and `STALE:` markers.
+    /// The score's sources, with `BASIS:` annotations and `DEGRADED:` stale sources.
     #[schemars(with = "Vec<String>")]
     pub sources: Vec<SourceNote>,
 }
