@@ -39,7 +39,7 @@ pub enum Problem {
     Unreadable(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// Not the key it must hold (the error names no part of the value).
     #[error(transparent)]
-    NotAKey(#[from] crate::payment::KeyError),
+    NotAKey(#[from] crate::secret::KeyError),
     /// Not an address range.
     #[error(transparent)]
     NotARange(#[from] crate::writes::limits::CidrError),

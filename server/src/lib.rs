@@ -27,6 +27,7 @@ pub mod places;
 pub mod query;
 pub mod read;
 pub mod routes;
+mod secret;
 mod store_task;
 pub mod trust;
 pub mod writes;
@@ -54,7 +55,8 @@ pub use app::App;
 pub use error::{ApiError, Upstream};
 pub use http::Body;
 pub use index::ServedSnapshot;
-pub use payment::{PaymentSettings, SecretKey};
+pub use payment::PaymentSettings;
+pub use secret::{KeyError, SecretKey};
 
 /// The base path every API route lives under (the original service's, so its clients work).
 pub const DEFAULT_BASE_PATH: &str = "/api/agent";

@@ -15,7 +15,7 @@ pub struct PaidVariant {
     /// What is bought, as `/catalog` and OpenAPI explain it.
     pub purpose: &'static str,
     /// What the answer depends on besides payments; missing ones refuse the route before any
-    /// terms ([`super::needs::check`]).
+    /// terms (the payment needs' `check`).
     pub needs: &'static [Need],
 }
 

@@ -63,7 +63,7 @@ impl TrustSigner {
         explicit: Option<&SecretKey>,
         operator: Option<&SecretKey>,
         operator_is_demo: bool,
-    ) -> Result<Option<Self>, crate::payment::KeyError> {
+    ) -> Result<Option<Self>, crate::secret::KeyError> {
         if let Some(k) = explicit {
             return k.bytes32("AGENTREP_TRUST_SIGNING_KEY").map(|seed| Some(Self::from_seed(seed, false)));
         }
