@@ -29,7 +29,49 @@ struct Raw {
     /// Qualifying settlements at exactly an advertised price.
     exact_settlements: u64,
     listing: ListingInfo,
+    /// Every feature but the demand, which [`SqlDemand::over`] completes with the trust pass's.
     features: SellerFeatures,
+    demand: SqlDemand,
+}
+
+/// The half of a seller's demand the seller SQL computes (counts, volume, price and timing
+/// figures); the other half (the paying entities, trust-weighted) comes from the trust pass.
+struct SqlDemand {
+    settlements: u64,
+    settlements_30d: u64,
+    volume: agentrep_model::MicroUsdc,
+    exact_price_share: f64,
+    interval_cv: Option<f64>,
+    unattributed: u64,
+    below_price: u64,
+}
+
+impl SqlDemand {
+    fn read(row: &Row<'_>) -> duckdb::Result<Self> {
+        Ok(Self {
+            settlements: row.get::<_, i64>("settlements")? as u64,
+            settlements_30d: row.get::<_, i64>("settlements_30d")? as u64,
+            volume: row.get("volume")?,
+            exact_price_share: row.get("exact_price_share")?,
+            interval_cv: row.get("interval_cv")?,
+            unattributed: row.get::<_, i64>("unattributed")? as u64,
+            below_price: row.get::<_, i64>("below_price")? as u64,
+        })
+    }
+
+    /// The whole demand: these figures over the trust pass's `trusted` half.
+    fn over(self, trusted: DemandStats) -> DemandStats {
+        DemandStats {
+            settlements: self.settlements,
+            settlements_30d: self.settlements_30d,
+            volume: self.volume,
+            exact_price_share: self.exact_price_share,
+            interval_cv: self.interval_cv,
+            unattributed: self.unattributed,
+            below_price: self.below_price,
+            ..trusted
+        }
+    }
 }
 
 fn split(s: Option<String>, sep: char) -> Vec<String> {
@@ -57,16 +99,7 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
         price: row.get("price")?,
         asset: row.get("asset")?,
     };
-    let demand = DemandStats {
-        settlements: row.get::<_, i64>("settlements")? as u64,
-        settlements_30d: row.get::<_, i64>("settlements_30d")? as u64,
-        volume: row.get("volume")?,
-        exact_price_share: row.get("exact_price_share")?,
-        interval_cv: row.get("interval_cv")?,
-        unattributed: row.get::<_, i64>("unattributed")? as u64,
-        below_price: row.get::<_, i64>("below_price")? as u64,
-        ..DemandStats::default()
-    };
+    let demand = SqlDemand::read(row)?;
     let features = SellerFeatures {
         listing_count: count(row, "listing_count")?,
         case_variants: count(row, "case_variants")?,
@@ -76,7 +109,6 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
         admin_path: row.get("admin_path")?,
         tag_count: count(row, "tag_count")?,
         price_points: count(row, "price_points")?,
-        demand,
         sla: SlaStats {
             samples: count(row, "sla_samples")?,
             ok: count(row, "sla_ok")?,
@@ -112,7 +144,7 @@ fn read_row(row: &Row<'_>, day_end: i64) -> duckdb::Result<Raw> {
         ..SellerFeatures::default()
     };
     let exact_settlements = row.get::<_, i64>("exact_settlements")?.max(0) as u64;
-    Ok(Raw { address: row.get("address")?, first_seen, exact_settlements, listing, features })
+    Ok(Raw { address: row.get("address")?, first_seen, exact_settlements, listing, features, demand })
 }
 
 /// Index ranges of items sorted by seller index, one per seller.
@@ -217,17 +249,7 @@ pub(crate) fn assess(
                 &reviews[review_ranges[i].clone()],
                 &receipts[receipt_ranges[i].clone()],
             );
-            let d = &raw.features.demand;
-            raw.features.demand = DemandStats {
-                settlements: d.settlements,
-                settlements_30d: d.settlements_30d,
-                volume: d.volume,
-                exact_price_share: d.exact_price_share,
-                interval_cv: d.interval_cv,
-                unattributed: d.unattributed,
-                below_price: d.below_price,
-                ..trusted
-            };
+            raw.features.demand = raw.demand.over(trusted);
             raw.features.reputation = reputation;
             raw.features.degraded_sources = freshness.degraded.clone();
             raw.features.stale_sources = freshness.stale.clone();
