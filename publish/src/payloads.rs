@@ -11,6 +11,19 @@ use agentrep_model::{
 
 use crate::wire::*;
 
+/// Price of a paid live re-score, micro-USDC: the server's paid route (`?live=1`) charges it, and
+/// the free preview's note and the unindexed answer name it.
+pub const LIVE_RESCORE_PRICE: u64 = 50_000;
+
+/// A micro-USDC amount as USDC text with at least two decimals (`50_000` is `0.05`, `2_500` is
+/// `0.0025`, `1_000_000` is `1.00`).
+pub fn usdc_text(micro: u64) -> String {
+    let whole = micro / 1_000_000;
+    let frac = format!("{:06}", micro % 1_000_000);
+    let frac = frac.trim_end_matches('0');
+    format!("{whole}.{frac:0<2}")
+}
+
 /// Probe samples under which the SLA carries a warning note.
 const FEW_SAMPLES: u32 = 10;
 
@@ -242,7 +255,12 @@ pub fn score_payload(
         resource_path: s.listing.resource.clone(),
         price: price(s),
         sources: s.sources.clone(),
-        note: "Free preview. The full profile (proofs, metrics, history, identity, service endpoint) requires proof of trust: a paid live re-score of 0.05 USDC (?live=1), whose signed receipt, sent back base64-encoded in X-Agentrep-Receipt, unlocks ?full=1 for 24 hours. ERC-8004 attestations are not accepted as proof yet.".to_owned(),
+        note: format!(
+            "Free preview. The full profile (proofs, metrics, history, identity, service endpoint) requires proof of \
+             trust: a paid live re-score of {} USDC (?live=1), whose signed receipt, sent back base64-encoded in \
+             X-Agentrep-Receipt, unlocks ?full=1 for 24 hours. ERC-8004 attestations are not accepted as proof yet.",
+            usdc_text(LIVE_RESCORE_PRICE)
+        ),
         verify: VerifyV1 {
             attestation_url: format!("{base}/attestation/{addr}"),
             verifier_contract: ctx.verifier_contract.clone(),
@@ -772,5 +790,16 @@ mod flag_seam {
             1,
             "payloads::flag builds the one FlagV1"
         );
+    }
+}
+
+#[cfg(test)]
+mod prices {
+    use super::usdc_text;
+
+    #[test]
+    fn usdc_text_keeps_two_decimals_at_least() {
+        let texts: Vec<String> = [50_000, 2_500, 1_000_000, 250_000, 5_000_000].map(usdc_text).into();
+        assert_eq!(texts, ["0.05", "0.0025", "1.00", "0.25", "5.00"]);
     }
 }

@@ -30,18 +30,14 @@ impl PaidVariant {
 
     /// The price as USDC text, e.g. `0.05`.
     pub fn price_text(&self) -> String {
-        let whole = self.price / 1_000_000;
-        let frac = format!("{:06}", self.price % 1_000_000);
-        let frac = frac.trim_end_matches('0');
-        let frac = if frac.len() < 2 { format!("{frac:0<2}") } else { frac.to_owned() };
-        format!("{whole}.{frac}")
+        agentrep_publish::payloads::usdc_text(self.price)
     }
 }
 
 /// Price of a live re-score (seed §4.1), micro-USDC.
 pub const LIVE_RESCORE: PaidVariant = PaidVariant {
     query: Some("live=1"),
-    price: 50_000,
+    price: agentrep_publish::payloads::LIVE_RESCORE_PRICE,
     description: "agentrep live re-score of one seller: its settlements since the snapshot and a probe of its endpoints now, with a signed receipt that unlocks ?full=1 for 24 hours",
     purpose: "paid live re-score: the seller's settlements since the snapshot and a probe of its endpoints now, folded into the snapshot's features and assessed by the rebuild's model; its signed receipt unlocks ?full=1 for 24 hours (a deployment without live sources or a signing key answers 503 before quoting terms)",
     needs: &[Need::LiveSources, Need::SigningKey],

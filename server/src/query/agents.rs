@@ -109,7 +109,8 @@ pub fn unindexed_score(snap: &ServedSnapshot, base: &str, a: &Address) -> Uninde
     if xref.denylisted {
         next_actions.push("do not pay: the address is on the denylist".to_owned());
     } else {
-        next_actions.push("a paid live re-score (?live=1, 0.05 USDC) reads its sources now".to_owned());
+        let price = crate::payment::prices::LIVE_RESCORE.price_text();
+        next_actions.push(format!("a paid live re-score (?live=1, {price} USDC) reads its sources now"));
     }
     UnindexedScoreV1 {
         version: version("score"),
