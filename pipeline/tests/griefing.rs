@@ -158,24 +158,32 @@ fn judgements(b: &LakeBuilder) -> BTreeMap<String, Judgement> {
         .collect()
 }
 
-#[test]
-fn listings_strangers_make_move_no_decision_score_or_flag() {
+/// Over `CASES` generated economies (seeds from `seed`), `grief` adds a stranger's evidence about
+/// every seller `i`; no seller's decision, score or flags may move.
+fn strangers_move_nothing(seed: u64, what: &str, grief: impl Fn(&mut LakeBuilder, &mut ChaCha8Rng, u32)) {
     let mut judged = 0;
     for case in 0..CASES {
-        let mut rng = ChaCha8Rng::seed_from_u64(1_000 + case);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed + case);
         let (base, sellers) = economy(&mut rng);
         let before = judgements(&base);
         let mut griefed = base.clone();
         for i in 0..sellers {
-            trap_listings(&mut griefed, &mut rng, &seller(i), &format!("https://s{i}.example.com/api"), i);
+            grief(&mut griefed, &mut rng, i);
         }
         let after = judgements(&griefed);
         for (address, j0) in &before {
-            assert_eq!(&after[address], j0, "case {case}: trap listings moved {address}");
+            assert_eq!(&after[address], j0, "case {case}: {what} moved {address}");
         }
         judged += before.len();
     }
     assert!(judged > 0, "the generated economies have sellers to judge");
+}
+
+#[test]
+fn listings_strangers_make_move_no_decision_score_or_flag() {
+    strangers_move_nothing(1_000, "trap listings", |griefed, rng, i| {
+        trap_listings(griefed, rng, &seller(i), &format!("https://s{i}.example.com/api"), i);
+    });
 }
 
 fn decisions(b: &LakeBuilder) -> BTreeMap<String, Decision> {
@@ -208,24 +216,11 @@ fn outsider_evidence_never_worsens_a_decision() {
 #[test]
 fn escrow_outcomes_strangers_cause_move_no_decision_score_or_flag() {
     use agentrep_lake::EscrowAction;
-    let mut judged = 0;
-    for case in 0..CASES {
-        let mut rng = ChaCha8Rng::seed_from_u64(2_000 + case);
-        let (base, sellers) = economy(&mut rng);
-        let before = judgements(&base);
-        let mut griefed = base.clone();
-        for i in 0..sellers {
-            let (operator, payer) = (addr(0xe000 + i), addr(0xe100 + i));
-            for action in EscrowAction::ALL {
-                let d = rng.random_range(0..=i64::from(LAST));
-                griefed.escrow_event(d, action, &operator, &payer, &seller(i), rng.random_range(1..100_000));
-            }
+    strangers_move_nothing(2_000, "escrow outcomes", |griefed, rng, i| {
+        let (operator, payer) = (addr(0xe000 + i), addr(0xe100 + i));
+        for action in EscrowAction::ALL {
+            let d = rng.random_range(0..=i64::from(LAST));
+            griefed.escrow_event(d, action, &operator, &payer, &seller(i), rng.random_range(1..100_000));
         }
-        let after = judgements(&griefed);
-        for (address, j0) in &before {
-            assert_eq!(&after[address], j0, "case {case}: escrow outcomes moved {address}");
-        }
-        judged += before.len();
-    }
-    assert!(judged > 0, "the generated economies have sellers to judge");
+    });
 }

@@ -158,13 +158,16 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
         withdrawDelay: alloy::primitives::Uint::from(900u64),
         salt: B256::repeat_byte(7),
     };
-    let deposit = ISettlementForms::depositCall {
-        config: channel.clone(),
-        amount: 50_000,
-        collector: Address::ZERO,
-        collectorData: Bytes::new(),
+    let deposit = |config: &ISettlementForms::ChannelConfig, amount| {
+        ISettlementForms::depositCall {
+            config: config.clone(),
+            amount,
+            collector: Address::ZERO,
+            collectorData: Bytes::new(),
+        }
+        .abi_encode()
     };
-    send(p(5), BATCH_SETTLEMENT, deposit.abi_encode()).await;
+    send(p(5), BATCH_SETTLEMENT, deposit(&channel, 50_000)).await;
     let claim = |total| {
         ISettlementForms::claimWithSignatureCall {
             voucherClaims: vec![voucher(&channel, total)],
@@ -187,13 +190,7 @@ async fn every_settlement_form_is_read_with_its_true_payer() {
     };
     send(facilitator, AUTH_CAPTURE_ESCROW, first_pay.abi_encode()).await;
     let other = ISettlementForms::ChannelConfig { receiver: swept, salt: B256::repeat_byte(8), ..channel.clone() };
-    let deposit = ISettlementForms::depositCall {
-        config: other.clone(),
-        amount: 10_000,
-        collector: Address::ZERO,
-        collectorData: Bytes::new(),
-    };
-    send(p(5), BATCH_SETTLEMENT, deposit.abi_encode()).await;
+    send(p(5), BATCH_SETTLEMENT, deposit(&other, 10_000)).await;
     let claim_other = ISettlementForms::claimWithSignatureCall {
         voucherClaims: vec![voucher(&other, 4_000)],
         authorizerSignature: Bytes::new(),
