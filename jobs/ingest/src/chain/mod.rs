@@ -337,13 +337,12 @@ impl Chain {
         let mut out = Vec::with_capacity(hashes.len());
         for (h, waiter) in hashes.iter().zip(waiters) {
             let receipt = waiter.await.map_err(|e| {
-                let e = anyhow::Error::new(e).context(format!("eth_getTransactionReceipt({h}) in a batch"));
-                // A node that takes a batch but answers each call with an error does not batch.
-                if is_method_missing(&e) || is_batch_refusal(&e) {
-                    ReceiptsError::BatchRefused(e)
-                } else {
-                    ReceiptsError::Call(e)
-                }
+                // A node that takes a batch but answers each call with an error does not batch
+                // (judged on the node's own words, before ours are added).
+                let cause = anyhow::Error::new(e);
+                let refused = is_method_missing(&cause) || is_batch_refusal(&cause);
+                let e = cause.context(format!("eth_getTransactionReceipt({h}) in a batch"));
+                if refused { ReceiptsError::BatchRefused(e) } else { ReceiptsError::Call(e) }
             })?;
             out.push(receipt.with_context(|| format!("no receipt for {h}")).map_err(ReceiptsError::Call)?);
         }
